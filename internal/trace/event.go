@@ -1,0 +1,83 @@
+package trace
+
+import "fmt"
+
+// Kind is the kind of a decoded event.
+type Kind uint8
+
+// Event kinds. A goroutine's stream is a sequence of these, in the order the
+// goroutine executed them.
+const (
+	EvBlock   Kind = iota + 1 // a probed TBB began: Block
+	EvExit                    // the function whose entry block is Block returned (or unwound by a panic)
+	EvOutcome                 // the outcome of the TCP of the last block: Value (index value, map key hash, lock ticket)
+	EvSpawn                   // a go statement in block Block started goroutine Child, the Ordinal-th spawn at that site by this goroutine
+	EvSync                    // a synchronization operation: Op on Object at block Block; Begin/End when it waited
+	EvClock                   // a timestamp (Time) at this point of the stream
+)
+
+var kindNames = [...]string{EvBlock: "block", EvExit: "exit", EvOutcome: "outcome", EvSpawn: "spawn", EvSync: "sync", EvClock: "clock"}
+
+func (k Kind) String() string {
+	if int(k) < len(kindNames) && kindNames[k] != "" {
+		return kindNames[k]
+	}
+	return fmt.Sprintf("kind(%d)", k)
+}
+
+// Op is a synchronization operation.
+type Op uint8
+
+// Synchronization operations. Acquire-like operations (those that can wait)
+// carry Begin and End when the goroutine really waited; release-like ones
+// carry End, the time they happened, so that readers can name who released a
+// waiter.
+const (
+	OpLock Op = iota + 1
+	OpUnlock
+	OpRLock
+	OpRUnlock
+	OpTryLock
+	OpSend
+	OpRecv
+	OpClose
+	OpSelect
+	OpWGAdd
+	OpWGDone
+	OpWGWait
+	OpCondWait
+	OpCondSignal
+	OpCondBroadcast
+	OpOnce
+	OpSleep
+)
+
+var opNames = [...]string{
+	OpLock: "lock", OpUnlock: "unlock", OpRLock: "rlock", OpRUnlock: "runlock", OpTryLock: "trylock",
+	OpSend: "send", OpRecv: "recv", OpClose: "close", OpSelect: "select",
+	OpWGAdd: "wg.add", OpWGDone: "wg.done", OpWGWait: "wg.wait",
+	OpCondWait: "cond.wait", OpCondSignal: "cond.signal", OpCondBroadcast: "cond.broadcast",
+	OpOnce: "once", OpSleep: "sleep",
+}
+
+func (o Op) String() string {
+	if int(o) < len(opNames) && opNames[o] != "" {
+		return opNames[o]
+	}
+	return fmt.Sprintf("op(%d)", o)
+}
+
+// Event is one decoded event. Which fields are meaningful depends on Kind.
+type Event struct {
+	Kind    Kind
+	Block   uint32 // EvBlock, EvExit (the function's entry block), EvSpawn, EvSync: the block holding the site
+	Value   uint64 // EvOutcome
+	Child   uint64 // EvSpawn: the child's goroutine id
+	Ordinal uint32 // EvSpawn: 1 for the first spawn at this site by this goroutine
+	Op      Op     // EvSync
+	Object  uint64 // EvSync: identity of the mutex, channel, ... (stable within a run only)
+	Waited  bool   // EvSync: the goroutine blocked
+	Begin   int64  // EvSync: when it began to wait (ns since the trace's start), if Waited
+	End     int64  // EvSync: when the operation completed (ns since start)
+	Time    int64  // EvClock: ns since the trace's start
+}
