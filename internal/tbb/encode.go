@@ -114,7 +114,10 @@ func (g *Graph) Validate() error {
 				bad("block %d: successor %d out of range or in another function", i, s)
 			}
 		}
-		if t := b.TCP; t != nil {
+		for _, t := range append([]*TCP{b.TCP}, b.Also...) {
+			if t == nil {
+				continue
+			}
 			if !t.Kind.Valid() {
 				bad("block %d: unknown TCP kind %q", i, t.Kind)
 			}

@@ -68,7 +68,7 @@ func (p Pos) String() string {
 	return fmt.Sprintf("%s:%d:%d", p.File, p.Line, p.Col)
 }
 
-// Line formats p as file:line, the form reports use.
+// FileLine formats p as file:line, the form reports use.
 func (p Pos) FileLine() string {
 	if !p.IsValid() {
 		return "-"
@@ -106,9 +106,13 @@ type Block struct {
 	Probe  bool   `json:"probe"`
 	Instrs int    `json:"instrs"` // SSA instructions attributed to the block (a cost estimate)
 	TCP    *TCP   `json:"tcp,omitempty"`
-	CP     bool   `json:"cp,omitempty"`   // the block is the convergence point of some TCP
-	Succs  []int  `json:"succs"`          // successor block ids
-	Exit   bool   `json:"exit,omitempty"` // the block can leave the function (return, or falls off the end)
+	// Also holds further TCPs of the block that could not be given a block
+	// of their own because no statement can be inserted between them (an
+	// index in an if statement's init, say). They share the block's CP.
+	Also  []*TCP `json:"also,omitempty"`
+	CP    bool   `json:"cp,omitempty"`   // the block is the convergence point of some TCP
+	Succs []int  `json:"succs"`          // successor block ids
+	Exit  bool   `json:"exit,omitempty"` // the block can leave the function (return, or falls off the end)
 }
 
 // TCP is a trace change point at the end of a block.
