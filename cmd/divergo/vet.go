@@ -1,0 +1,87 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"sort"
+
+	"github.com/divergo/divergo/analyzer"
+	"github.com/divergo/divergo/internal/load"
+)
+
+func init() {
+	register(&command{
+		name:    "vet",
+		usage:   "divergo vet [-tests] [packages]",
+		summary: "list the trace change points of packages and where each converges",
+		help: `Vet analyses the named packages (default ".") and prints one line per trace
+change point (TCP): a statement whose outcome can differ between two runs of
+the program on the same input, because it depends on data shared between
+goroutines or on another source of nondeterminism (map order, select, time,
+random numbers). Each line says which shared data it depends on and where the
+two runs must come together again (the convergence point, CP):
+
+	path/file.go:LINE:COL: trace change point (KIND): WHY; converges at path/file.go:LINE
+
+Paths are relative to the module root. Kinds are begin, spawn, branch, loop,
+switch, select, lock, index, maprange and input. The exit status is 0 when the
+packages were analysed, 2 when they could not be (they do not build, say).
+
+The same analysis runs under go vet:
+
+	go vet -vettool=$(command -v divergo) ./...
+
+Flags:
+	-tests	also analyse test files
+
+Example:
+
+	divergo vet ./...
+	divergo vet std`,
+		run: runVet,
+	})
+}
+
+func runVet(args []string, stdout, stderr io.Writer) (int, error) {
+	fs := newFlagSet("vet")
+	tests := fs.Bool("tests", false, "also analyse test files")
+	pkgs, err := parseFlags(fs, args)
+	if err != nil {
+		return 2, err
+	}
+	res, err := load.Load(load.Config{Patterns: pkgs, Tests: *tests}, analyzer.Analyzer)
+	if err != nil {
+		return 2, err
+	}
+	type line struct {
+		file      string
+		line, col int
+		msg       string
+	}
+	var lines []line
+	seen := map[line]bool{}
+	for _, p := range res.Roots {
+		for _, d := range p.Diagnostics {
+			pos := res.Fset.Position(d.Pos)
+			l := line{res.Rel(pos.Filename), pos.Line, pos.Column, d.Message}
+			if !seen[l] { // a file shared by a package and its test variant is reported once
+				seen[l] = true
+				lines = append(lines, l)
+			}
+		}
+	}
+	sort.Slice(lines, func(i, j int) bool {
+		a, b := lines[i], lines[j]
+		if a.file != b.file {
+			return a.file < b.file
+		}
+		if a.line != b.line {
+			return a.line < b.line
+		}
+		return a.col < b.col
+	})
+	for _, l := range lines {
+		fmt.Fprintf(stdout, "%s:%d:%d: %s\n", l.file, l.line, l.col, l.msg)
+	}
+	return 0, nil
+}
