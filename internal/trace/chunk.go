@@ -1,0 +1,124 @@
+package trace
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+)
+
+// Origin says where a goroutine comes from. It travels in the goroutine's
+// first chunk.
+type Origin struct {
+	GoID       uint64 // the Go runtime's goroutine id, for joining with runtime/trace
+	Parent     uint64 // recorder id of the parent, 0 for main and for goroutines of unknown origin
+	Site       uint32 // block holding the go statement
+	Ordinal    uint32 // 1 for the parent's first spawn at Site
+	FirstBlock uint32 // first block the goroutine executed; valid when HasFirst
+	HasFirst   bool
+	Start      int64 // ns since the trace's start
+}
+
+// Chunk is one length-prefixed piece of a goroutine's stream.
+type Chunk struct {
+	G      uint64 // recorder id, 1 for main
+	Seq    uint64 // 0 for the goroutine's first chunk
+	Origin Origin // written when Seq is 0
+	Final  bool   // the goroutine ended: End is valid
+	End    int64
+	Events uint64 // events in Body
+	Blocks uint64 // EvBlock events in Body
+	Waits  uint64 // EvSync events in Body that waited
+	Body   []byte // events, each encoded by AppendEvent
+}
+
+// Add appends e to c.Body, keeping the counts.
+func (c *Chunk) Add(e Event) {
+	c.Body = AppendEvent(c.Body, e)
+	c.Events++
+	switch {
+	case e.Kind == EvBlock:
+		c.Blocks++
+	case e.Kind == EvSync && e.Waited:
+		c.Waits++
+	}
+}
+
+// appendChunk appends the complete encoding of c (tag, length, body).
+func appendChunk(dst []byte, c *Chunk) []byte {
+	var h []byte
+	h = binary.AppendUvarint(h, c.G)
+	h = binary.AppendUvarint(h, c.Seq)
+	var flags byte
+	if c.Final {
+		flags |= chunkFinal
+	}
+	h = append(h, flags)
+	if c.Seq == 0 {
+		o := c.Origin
+		h = binary.AppendUvarint(h, o.GoID)
+		h = binary.AppendUvarint(h, o.Parent)
+		h = binary.AppendUvarint(h, uint64(o.Site))
+		h = binary.AppendUvarint(h, uint64(o.Ordinal))
+		first := uint64(0)
+		if o.HasFirst {
+			first = uint64(o.FirstBlock) + 1
+		}
+		h = binary.AppendUvarint(h, first)
+		h = binary.AppendVarint(h, o.Start)
+	}
+	if c.Final {
+		h = binary.AppendVarint(h, c.End)
+	}
+	h = binary.AppendUvarint(h, c.Events)
+	h = binary.AppendUvarint(h, c.Blocks)
+	h = binary.AppendUvarint(h, c.Waits)
+	dst = append(dst, tagChunk)
+	dst = binary.AppendUvarint(dst, uint64(len(h)+len(c.Body)))
+	dst = append(dst, h...)
+	return append(dst, c.Body...)
+}
+
+// parseChunkBody decodes a chunk body (after tag and length). Body aliases b.
+func parseChunkBody(b []byte) (*Chunk, error) {
+	d := decoder{b: b}
+	c := &Chunk{G: d.uvarint(), Seq: d.uvarint()}
+	flags := d.byte()
+	if d.err == nil && flags&^chunkFinal != 0 {
+		return nil, fmt.Errorf("unknown chunk flags %#x", flags)
+	}
+	c.Final = flags&chunkFinal != 0
+	if c.Seq == 0 {
+		o := &c.Origin
+		o.GoID = d.uvarint()
+		o.Parent = d.uvarint()
+		o.Site = d.uint32()
+		o.Ordinal = d.uint32()
+		first := d.uvarint()
+		if first > 1<<32 && d.err == nil {
+			return nil, fmt.Errorf("first block %d out of range", first-1)
+		}
+		if first > 0 {
+			o.FirstBlock, o.HasFirst = uint32(first-1), true
+		}
+		o.Start = d.varint()
+	}
+	if c.Final {
+		c.End = d.varint()
+	}
+	c.Events = d.uvarint()
+	c.Blocks = d.uvarint()
+	c.Waits = d.uvarint()
+	if d.err != nil {
+		return nil, fmt.Errorf("chunk header: %w", d.err)
+	}
+	if c.G == 0 {
+		return nil, errors.New("chunk of goroutine 0")
+	}
+	c.Body = d.rest()
+	// Every event takes at least one byte: a count above the body length
+	// is corrupt, and bounding it here bounds what iterators promise.
+	if c.Events > uint64(len(c.Body)) || c.Blocks > c.Events || c.Waits > c.Events {
+		return nil, fmt.Errorf("chunk counts %d events, %d blocks, %d waits in %d bytes", c.Events, c.Blocks, c.Waits, len(c.Body))
+	}
+	return c, nil
+}

@@ -1,0 +1,31 @@
+package trace
+
+// Layout constants of the file format (docs/FORMAT.md).
+const (
+	// Magic opens every trace file.
+	Magic = "DVGTRACE"
+	// Version is the format version this package writes. Readers refuse a
+	// newer version; fields added at the end of a length-prefixed body do not
+	// change it.
+	Version = 1
+
+	// trailerMagic closes a complete file, after the index offset.
+	trailerMagic = "DVGINDEX"
+	trailerSize  = 8 + len(trailerMagic)
+
+	tagChunk = 'C'
+	tagIndex = 'X'
+
+	// Bounds checked before allocating, so that a corrupt length cannot make
+	// a reader allocate without limit (each is also bounded by the file size).
+	maxHeaderBytes = 1<<30 + 1<<20
+	maxChunkBytes  = 64 << 20
+	maxIndexBytes  = 1 << 30
+	maxNameBytes   = 4 << 10
+
+	// chunkFinal marks the last chunk of a goroutine: it carries the end time.
+	chunkFinal = 1 << 0
+)
+
+// syncWaited is the flag bit of an encoded sync event that really waited.
+const syncWaited = 1 << 0

@@ -1,0 +1,146 @@
+package trace
+
+import (
+	"encoding/binary"
+	"fmt"
+)
+
+// GoroutineInfo summarizes one goroutine of a trace.
+type GoroutineInfo struct {
+	ID         uint64 // recorder id: 1 is main
+	GoID       uint64 // the Go runtime's goroutine id
+	Parent     uint64 // recorder id of the parent; 0 for main and unknown origins
+	Site       uint32 // block holding the go statement that started it
+	Ordinal    uint32 // among the parent's spawns at Site, from 1
+	FirstBlock uint32 // first block executed, when HasFirst
+	HasFirst   bool
+	Path       string // spawn path: "main", "main/worker@pool.go:23#3"
+	Events     uint64 // events recorded
+	Blocks     uint64 // block executions recorded
+	Waits      uint64 // sync operations that really waited
+	Start      int64  // ns since the trace's start
+	End        int64  // valid when Ended
+	Ended      bool   // the goroutine's last chunk was written
+	Chunks     int
+}
+
+// indexEntry is a goroutine as the writer and the reader keep it.
+type indexEntry struct {
+	GoroutineInfo
+	offsets []int64 // file offsets of the chunks, in sequence order
+	nextSeq uint64
+}
+
+// add accounts for chunk c written at offset off.
+func (e *indexEntry) add(c *Chunk, off int64) {
+	if c.Seq == 0 {
+		o := c.Origin
+		e.GoID, e.Parent, e.Site, e.Ordinal = o.GoID, o.Parent, o.Site, o.Ordinal
+		e.FirstBlock, e.HasFirst, e.Start = o.FirstBlock, o.HasFirst, o.Start
+	}
+	e.Events += c.Events
+	e.Blocks += c.Blocks
+	e.Waits += c.Waits
+	if c.Final {
+		e.Ended, e.End = true, c.End
+	}
+	e.offsets = append(e.offsets, off)
+	e.Chunks = len(e.offsets)
+	e.nextSeq = c.Seq + 1
+}
+
+func (e *indexEntry) append(b []byte) []byte {
+	b = binary.AppendUvarint(b, e.ID)
+	b = binary.AppendUvarint(b, e.GoID)
+	b = binary.AppendUvarint(b, e.Parent)
+	b = binary.AppendUvarint(b, uint64(e.Site))
+	b = binary.AppendUvarint(b, uint64(e.Ordinal))
+	first := uint64(0)
+	if e.HasFirst {
+		first = uint64(e.FirstBlock) + 1
+	}
+	b = binary.AppendUvarint(b, first)
+	b = binary.AppendVarint(b, e.Start)
+	var flags byte
+	if e.Ended {
+		flags = 1
+	}
+	b = append(b, flags)
+	b = binary.AppendVarint(b, e.End)
+	b = binary.AppendUvarint(b, e.Events)
+	b = binary.AppendUvarint(b, e.Blocks)
+	b = binary.AppendUvarint(b, e.Waits)
+	b = binary.AppendUvarint(b, uint64(len(e.offsets)))
+	prev := int64(0)
+	for _, off := range e.offsets {
+		b = binary.AppendUvarint(b, uint64(off-prev))
+		prev = off
+	}
+	return b
+}
+
+// parseIndex decodes an index body. Chunk offsets must lie in [lo, hi).
+func parseIndex(b []byte, lo, hi int64) ([]*indexEntry, error) {
+	d := decoder{b: b}
+	n := d.uvarint()
+	// Each entry takes at least 14 bytes: bound n before allocating.
+	if d.err == nil && n > uint64(len(b))/14 {
+		return nil, fmt.Errorf("index claims %d goroutines in %d bytes", n, len(b))
+	}
+	out := make([]*indexEntry, 0, n)
+	seen := make(map[uint64]bool, n)
+	for i := uint64(0); i < n && d.err == nil; i++ {
+		e := &indexEntry{}
+		e.ID = d.uvarint()
+		e.GoID = d.uvarint()
+		e.Parent = d.uvarint()
+		e.Site = d.uint32()
+		e.Ordinal = d.uint32()
+		first := d.uvarint()
+		if first > 1<<32 && d.err == nil {
+			return nil, fmt.Errorf("index entry %d: first block %d out of range", i, first-1)
+		}
+		if first > 0 {
+			e.FirstBlock, e.HasFirst = uint32(first-1), true
+		}
+		e.Start = d.varint()
+		flags := d.byte()
+		e.Ended = flags&1 != 0
+		e.End = d.varint()
+		e.Events = d.uvarint()
+		e.Blocks = d.uvarint()
+		e.Waits = d.uvarint()
+		nc := d.uvarint()
+		if d.err != nil {
+			break
+		}
+		if nc > uint64(len(b)-d.off) {
+			return nil, fmt.Errorf("index entry %d claims %d chunks in %d bytes", i, nc, len(b)-d.off)
+		}
+		if e.ID == 0 || seen[e.ID] {
+			return nil, fmt.Errorf("index entry %d: goroutine id %d is zero or repeated", i, e.ID)
+		}
+		seen[e.ID] = true
+		e.offsets = make([]int64, 0, nc)
+		prev := int64(0)
+		for j := uint64(0); j < nc && d.err == nil; j++ {
+			delta := d.uvarint()
+			if delta > uint64(hi) {
+				return nil, fmt.Errorf("index entry %d: chunk %d offset out of range", i, j)
+			}
+			off := prev + int64(delta)
+			if off < lo || off >= hi || (j > 0 && delta == 0) {
+				return nil, fmt.Errorf("index entry %d: chunk %d offset %d out of range [%d, %d)", i, j, off, lo, hi)
+			}
+			e.offsets = append(e.offsets, off)
+			prev = off
+		}
+		e.Chunks = len(e.offsets)
+		e.nextSeq = uint64(len(e.offsets))
+		out = append(out, e)
+	}
+	if d.err != nil {
+		return nil, fmt.Errorf("index entry %d: %w", len(out), d.err)
+	}
+	return out, nil
+}

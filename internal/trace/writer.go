@@ -1,0 +1,111 @@
+package trace
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"time"
+)
+
+// Header is what a trace says about the run before its first chunk.
+type Header struct {
+	Program string    // the program's name (base name of os.Args[0])
+	Start   time.Time // wall time of the trace's start (time 0 of every timestamp)
+	Graph   []byte    // tbb.Marshal output
+	Hash    string    // the graph's hash, tbb.Graph.Hash
+}
+
+// Writer writes a trace: the header at once, each chunk in one Write call
+// (so that a killed program leaves whole chunks), the index at Close. It is
+// not safe for concurrent use: the runtime holds a mutex around it.
+type Writer struct {
+	w       io.Writer
+	off     int64
+	gs      map[uint64]*indexEntry
+	order   []uint64 // goroutines in order of first chunk
+	scratch []byte
+	closed  bool
+}
+
+// NewWriter writes h to w and returns a writer for the chunks.
+func NewWriter(w io.Writer, h Header) (*Writer, error) {
+	if len(h.Program) > maxNameBytes {
+		h.Program = h.Program[:maxNameBytes]
+	}
+	var body []byte
+	body = binary.AppendUvarint(body, uint64(len(h.Program)))
+	body = append(body, h.Program...)
+	body = binary.AppendVarint(body, h.Start.UnixNano())
+	body = binary.AppendUvarint(body, uint64(len(h.Hash)))
+	body = append(body, h.Hash...)
+	body = binary.AppendUvarint(body, uint64(len(h.Graph)))
+	body = append(body, h.Graph...)
+	if len(body) > maxHeaderBytes {
+		return nil, fmt.Errorf("writing trace header: graph of %d bytes is too large", len(h.Graph))
+	}
+	buf := []byte(Magic)
+	buf = binary.AppendUvarint(buf, Version)
+	buf = binary.AppendUvarint(buf, uint64(len(body)))
+	buf = append(buf, body...)
+	if _, err := w.Write(buf); err != nil {
+		return nil, fmt.Errorf("writing trace header: %w", err)
+	}
+	return &Writer{w: w, off: int64(len(buf)), gs: map[uint64]*indexEntry{}}, nil
+}
+
+// WriteChunk appends c to the file in one Write call. Chunks of one
+// goroutine must come in sequence order, starting at 0.
+func (w *Writer) WriteChunk(c *Chunk) error {
+	if w.closed {
+		return errors.New("writing chunk: trace is closed")
+	}
+	e := w.gs[c.G]
+	switch {
+	case e == nil && c.Seq != 0:
+		return fmt.Errorf("writing chunk %d of goroutine %d: its first chunk was not written", c.Seq, c.G)
+	case e != nil && c.Seq != e.nextSeq:
+		return fmt.Errorf("writing chunk %d of goroutine %d: want chunk %d", c.Seq, c.G, e.nextSeq)
+	case e != nil && e.Ended:
+		return fmt.Errorf("writing chunk %d of goroutine %d: goroutine already ended", c.Seq, c.G)
+	}
+	w.scratch = appendChunk(w.scratch[:0], c)
+	if len(w.scratch) > maxChunkBytes {
+		return fmt.Errorf("writing chunk %d of goroutine %d: %d bytes is more than the %d allowed", c.Seq, c.G, len(w.scratch), maxChunkBytes)
+	}
+	if _, err := w.w.Write(w.scratch); err != nil {
+		return fmt.Errorf("writing chunk %d of goroutine %d: %w", c.Seq, c.G, err)
+	}
+	if e == nil {
+		e = &indexEntry{}
+		e.ID = c.G
+		w.gs[c.G] = e
+		w.order = append(w.order, c.G)
+	}
+	e.add(c, w.off)
+	w.off += int64(len(w.scratch))
+	return nil
+}
+
+// Close writes the index and the trailer. It does not close the underlying
+// writer.
+func (w *Writer) Close() error {
+	if w.closed {
+		return nil
+	}
+	w.closed = true
+	var body []byte
+	body = binary.AppendUvarint(body, uint64(len(w.order)))
+	for _, id := range w.order {
+		body = w.gs[id].append(body)
+	}
+	buf := []byte{tagIndex}
+	buf = binary.AppendUvarint(buf, uint64(len(body)))
+	buf = append(buf, body...)
+	buf = binary.LittleEndian.AppendUint64(buf, uint64(w.off))
+	buf = append(buf, trailerMagic...)
+	if _, err := w.w.Write(buf); err != nil {
+		return fmt.Errorf("writing trace index: %w", err)
+	}
+	return nil
+}
