@@ -1,0 +1,372 @@
+package instrument
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+)
+
+func (r *rewriter) push(n ast.Node) { r.depth++; r.stack = append(r.stack, n) }
+func (r *rewriter) pop()            { r.depth--; r.stack = r.stack[:len(r.stack)-1] }
+
+// operation rewrites n, inside a planned function, when it is a spawn, a
+// synchronization operation or an outcome to record. It returns whether the
+// caller should walk n's children.
+func (r *rewriter) operation(n ast.Node) bool {
+	switch n := n.(type) {
+	case *ast.GoStmt:
+		r.goStmt(n)
+		return false
+	case *ast.ExprStmt:
+		if call, ok := n.X.(*ast.CallExpr); ok && r.syncMethod(call) == "WaitGroup.Go" {
+			r.wgGo(call)
+			return false
+		}
+	case *ast.SelectStmt:
+		r.selectStmt(n)
+		return false
+	case *ast.AssignStmt:
+		if len(n.Lhs) == 2 && len(n.Rhs) == 1 {
+			r.markCommaOK(n.Rhs[0])
+		}
+	case *ast.ValueSpec:
+		if len(n.Names) == 2 && len(n.Values) == 1 {
+			r.markCommaOK(n.Values[0])
+		}
+	case *ast.SendStmt:
+		site := r.site(n.Pos())
+		r.buf.insert(r.off(n.Chan.Pos()), r.depth, "_dvg.Send(_dvg_r, "+site+", ")
+		r.buf.replace(r.off(n.Chan.End()), r.off(n.Value.Pos()), ", ")
+		r.buf.insert(r.off(n.Value.End()), -r.depth, ")")
+	case *ast.UnaryExpr:
+		if n.Op == token.ARROW {
+			name := "Recv"
+			if r.commaOK[n] {
+				name = "Recv2"
+			}
+			r.buf.replace(r.off(n.OpPos), r.off(n.X.Pos()), "_dvg."+name+"(_dvg_r, "+r.site(n.Pos())+", ")
+			r.buf.insert(r.off(n.X.End()), -r.depth, ")")
+		}
+	case *ast.CallExpr:
+		r.call(n)
+	case *ast.RangeStmt:
+		r.rangeStmt(n)
+	case *ast.IndexExpr:
+		if r.indexes[n.Pos()] || r.indexes[n.Lbrack] || r.indexes[n.Index.Pos()] {
+			r.indexOutcome(n)
+		}
+	}
+	return true
+}
+
+func (r *rewriter) markCommaOK(e ast.Expr) {
+	if u, ok := ast.Unparen(e).(*ast.UnaryExpr); ok && u.Op == token.ARROW {
+		r.commaOK[u] = true
+	}
+}
+
+// syncMethods maps a sync method to the runtime wrapper that records it.
+var syncMethods = map[string]string{
+	"Mutex.Lock": "Lock", "Mutex.Unlock": "Unlock", "Mutex.TryLock": "TryLock",
+	"RWMutex.Lock": "RWLock", "RWMutex.Unlock": "RWUnlock", "RWMutex.RLock": "RLock", "RWMutex.RUnlock": "RUnlock",
+	"WaitGroup.Add": "WGAdd", "WaitGroup.Done": "WGDone", "WaitGroup.Wait": "WGWait",
+	"Cond.Wait": "CondWait", "Cond.Signal": "CondSignal", "Cond.Broadcast": "CondBroadcast",
+	"Once.Do": "OnceDo",
+}
+
+// syncMethod returns "Type.Method" when call calls a method of a sync type
+// through a selector, else "".
+func (r *rewriter) syncMethod(call *ast.CallExpr) string {
+	sel, ok := call.Fun.(*ast.SelectorExpr)
+	if !ok {
+		return ""
+	}
+	s := r.info.Selections[sel]
+	if s == nil || s.Kind() != types.MethodVal {
+		return ""
+	}
+	fn, ok := s.Obj().(*types.Func)
+	if !ok || fn.Pkg() == nil || fn.Pkg().Path() != "sync" {
+		return ""
+	}
+	recv := fn.Type().(*types.Signature).Recv()
+	if recv == nil {
+		return ""
+	}
+	t := recv.Type()
+	if p, ok := t.(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	named, ok := t.(*types.Named)
+	if !ok {
+		return ""
+	}
+	return named.Obj().Name() + "." + fn.Name()
+}
+
+// addr returns the text to put around the receiver x of selection sel so
+// that it becomes a pointer to the sync value the method works on, walking
+// embedded fields ("&(x).Mutex"). ok is false when a field on the way is
+// not accessible from this package.
+func (r *rewriter) addr(sel *ast.SelectorExpr) (prefix, suffix string, ok bool) {
+	s := r.info.Selections[sel]
+	t := s.Recv()
+	path := ""
+	idx := s.Index()
+	for _, i := range idx[:len(idx)-1] {
+		if p, ok := t.Underlying().(*types.Pointer); ok {
+			t = p.Elem()
+		}
+		st, ok := t.Underlying().(*types.Struct)
+		if !ok {
+			return "", "", false
+		}
+		f := st.Field(i)
+		if !f.Exported() && f.Pkg() != r.pkg {
+			return "", "", false
+		}
+		path += "." + f.Name()
+		t = f.Type()
+	}
+	if _, isPtr := t.Underlying().(*types.Pointer); isPtr {
+		return "(", ")" + path, true
+	}
+	return "&(", ")" + path, true
+}
+
+func (r *rewriter) call(call *ast.CallExpr) {
+	fun := ast.Unparen(call.Fun)
+	if id, ok := fun.(*ast.Ident); ok {
+		if b, ok := r.info.Uses[id].(*types.Builtin); ok && b.Name() == "close" {
+			r.buf.replace(r.off(call.Fun.Pos()), r.off(call.Lparen)+1, "_dvg.Close(_dvg_r, "+r.site(call.Pos())+", ")
+		}
+		return
+	}
+	sel, ok := fun.(*ast.SelectorExpr)
+	if !ok {
+		return
+	}
+	if m := r.syncMethod(call); m != "" {
+		wrapper, ok := syncMethods[m]
+		if !ok {
+			r.warn(call.Pos(), "%s is not recorded (no runtime wrapper, or not a statement of its own)", m)
+			return
+		}
+		prefix, suffix, ok := r.addr(sel)
+		if !ok {
+			r.warn(call.Pos(), "%s through an unexported embedded field is not recorded", m)
+			return
+		}
+		r.buf.insert(r.off(sel.X.Pos()), r.depth, "_dvg_r."+wrapper+"("+r.site(call.Pos())+", "+prefix)
+		if len(call.Args) > 0 {
+			r.buf.replace(r.off(sel.X.End()), r.off(call.Args[0].Pos()), suffix+", ")
+		} else {
+			r.buf.replace(r.off(sel.X.End()), r.off(call.Rparen), suffix)
+		}
+		return
+	}
+	pkgID, ok := sel.X.(*ast.Ident)
+	if !ok {
+		return
+	}
+	pn, ok := r.info.Uses[pkgID].(*types.PkgName)
+	if !ok {
+		return
+	}
+	fn, ok := r.info.Uses[sel.Sel].(*types.Func)
+	if !ok {
+		return
+	}
+	switch fn.FullName() {
+	case "time.Sleep":
+		r.buf.replace(r.off(call.Fun.Pos()), r.off(call.Lparen)+1, "_dvg_r.Sleep("+r.site(call.Pos())+", ")
+		r.trailers["var _ = "+pn.Name()+".Sleep"] = true
+	case "os.Exit":
+		r.buf.replace(r.off(sel.Pos()), r.off(sel.End()), "_dvg.OsExit")
+		r.trailers["var _ = "+pn.Name()+".Exit"] = true
+	}
+}
+
+// selectStmt records the begin of a select and, first in each case, its
+// end; the cases' communications stay as they are (the runtime cannot wrap
+// them without changing which case is chosen).
+func (r *rewriter) selectStmt(s *ast.SelectStmt) {
+	if len(s.Body.List) > 0 {
+		site := r.site(s.Pos())
+		r.buf.insert(r.off(r.stmtStart(s.Pos())), prioSelect, "_dvg_t = _dvg_r.SelectBegin("+site+"); ")
+		for _, c := range s.Body.List {
+			cc := c.(*ast.CommClause)
+			r.buf.insert(r.off(cc.Colon)+1, prioSelectEnd, "_dvg_r.SelectEnd("+site+", _dvg_t); ")
+		}
+	}
+	r.push(s)
+	r.push(s.Body)
+	for _, c := range s.Body.List {
+		cc := c.(*ast.CommClause)
+		r.push(cc)
+		for _, st := range cc.Body {
+			r.walk(st)
+		}
+		r.pop()
+	}
+	r.pop()
+	r.pop()
+}
+
+// rangeStmt records the key of each iteration of a range over a map, first
+// in the body: the iteration order is the outcome of a maprange TCP.
+func (r *rewriter) rangeStmt(s *ast.RangeStmt) {
+	t := r.info.TypeOf(s.X)
+	if t == nil {
+		return
+	}
+	switch u := t.Underlying().(type) {
+	case *types.Chan:
+		r.warn(s.Pos(), "range over a channel: its receives are not recorded")
+	case *types.Map:
+		key := ""
+		switch k := s.Key.(type) {
+		case nil:
+			r.buf.insert(r.off(s.Range), 0, "_dvg_k := ")
+			key = "_dvg_k"
+		case *ast.Ident:
+			switch {
+			case k.Name != "_":
+				key = k.Name
+			case s.Tok == token.DEFINE:
+				r.buf.replace(r.off(k.Pos()), r.off(k.End()), "_dvg_k")
+				key = "_dvg_k"
+			}
+		}
+		if key == "" {
+			r.warn(s.Pos(), "range over a map assigning its key to an expression: iteration order not recorded")
+			return
+		}
+		r.buf.insert(r.off(s.Body.Lbrace)+1, prioOutcome, "_dvg_r.Outcome("+r.hashExpr(u.Key(), key)+"); ")
+	}
+}
+
+// hashExpr is the uint64 outcome of a value of type t written as expr:
+// integers are their own outcome, other types are hashed by the package's
+// glue (the same value hashes the same in every run).
+func (r *rewriter) hashExpr(t types.Type, expr string) string {
+	if b, ok := t.Underlying().(*types.Basic); ok && b.Info()&types.IsInteger != 0 {
+		return "uint64(" + expr + ")"
+	}
+	r.res.needHash = true
+	return "_dvg_hash(" + expr + ")"
+}
+
+// indexOutcome records the index value of an index TCP just before the
+// statement that holds it. The index is evaluated a second time there, so
+// this is done only when that is safe: the expression has no side effect,
+// cannot panic, and its variables are declared before the statement.
+func (r *rewriter) indexOutcome(ix *ast.IndexExpr) {
+	var stmt ast.Stmt
+	child := ast.Node(ix)
+	for i := len(r.stack) - 1; i >= 0; i-- {
+		p := r.stack[i]
+		if f, ok := p.(*ast.ForStmt); ok && (child == f.Cond || child == f.Post) {
+			r.warn(ix.Pos(), "index TCP in a loop condition or post statement: index value not recorded")
+			return
+		}
+		switch p.(type) {
+		case *ast.BlockStmt, *ast.CaseClause, *ast.CommClause:
+			if s, ok := child.(ast.Stmt); ok && !isClause(child) {
+				stmt = s
+			}
+		}
+		if stmt != nil {
+			break
+		}
+		child = p
+	}
+	if stmt == nil {
+		r.warn(ix.Pos(), "index TCP outside a statement list: index value not recorded")
+		return
+	}
+	if !r.pure(ix.Index) || !r.movable(ix.Index) || !r.declaredBefore(ix.Index, stmt.Pos()) {
+		r.warn(ix.Pos(), "index TCP with an index that cannot be evaluated again safely: index value not recorded")
+		return
+	}
+	t := r.info.TypeOf(ix.Index)
+	if t == nil {
+		return
+	}
+	r.buf.insert(r.off(r.stmtStart(stmt.Pos())), prioOutcome, "_dvg_r.Outcome("+r.hashExpr(t, r.text(ix.Index))+"); ")
+}
+
+func isClause(n ast.Node) bool {
+	switch n.(type) {
+	case *ast.CaseClause, *ast.CommClause:
+		return true
+	}
+	return false
+}
+
+// pure reports whether e can be evaluated early and twice without a side
+// effect or a panic.
+func (r *rewriter) pure(e ast.Expr) bool {
+	switch e := e.(type) {
+	case *ast.Ident:
+		switch r.info.Uses[e].(type) {
+		case *types.Var, *types.Const, *types.Nil:
+			return true
+		}
+		return false
+	case *ast.BasicLit:
+		return true
+	case *ast.ParenExpr:
+		return r.pure(e.X)
+	case *ast.UnaryExpr:
+		switch e.Op {
+		case token.ADD, token.SUB, token.XOR, token.NOT:
+			return r.pure(e.X)
+		}
+		return false
+	case *ast.BinaryExpr:
+		switch e.Op {
+		case token.QUO, token.REM, token.SHL, token.SHR:
+			if tv, ok := r.info.Types[e.Y]; !ok || tv.Value == nil || tv.Value.String() == "0" {
+				return false // a division by zero or a negative shift would panic early
+			}
+		}
+		return r.pure(e.X) && r.pure(e.Y)
+	case *ast.SelectorExpr:
+		if id, ok := e.X.(*ast.Ident); ok {
+			if _, ok := r.info.Uses[id].(*types.PkgName); ok {
+				_, isVar := r.info.Uses[e.Sel].(*types.Var)
+				_, isConst := r.info.Uses[e.Sel].(*types.Const)
+				return isVar || isConst
+			}
+		}
+		s := r.info.Selections[e]
+		return s != nil && s.Kind() == types.FieldVal && !s.Indirect() && r.pure(e.X)
+	case *ast.CallExpr:
+		// A conversion to a basic type: int(x), uint64(x).
+		if tv, ok := r.info.Types[e.Fun]; ok && tv.IsType() && len(e.Args) == 1 {
+			if _, basic := tv.Type.Underlying().(*types.Basic); basic {
+				return r.pure(e.Args[0])
+			}
+		}
+	}
+	return false
+}
+
+// declaredBefore reports whether every local variable e uses is declared
+// before pos, so that e means the same just before the statement at pos.
+func (r *rewriter) declaredBefore(e ast.Expr, pos token.Pos) bool {
+	ok := true
+	ast.Inspect(e, func(n ast.Node) bool {
+		id, isID := n.(*ast.Ident)
+		if !isID {
+			return true
+		}
+		v, isVar := r.info.Uses[id].(*types.Var)
+		if isVar && v.Parent() != nil && v.Parent() != r.pkg.Scope() && v.Pos() >= pos {
+			ok = false
+		}
+		return true
+	})
+	return ok
+}

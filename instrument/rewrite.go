@@ -1,0 +1,284 @@
+package instrument
+
+import (
+	"bytes"
+	"fmt"
+	"go/ast"
+	"go/token"
+	"go/types"
+	"strings"
+)
+
+// RuntimePath is the import path of the package generated code calls.
+const RuntimePath = "github.com/divergo/divergo/runtime"
+
+// Insertion priorities at one offset: a function's entry before a select
+// case's end, before a block probe, before an outcome, before a select's
+// begin, before the rewrites of the statement itself (which use their AST
+// depth: outer openers first, inner closers first).
+const (
+	prioStart     = -4000 // a spawned function literal's Start/Done
+	prioEnter     = -3000
+	prioSelectEnd = -2000
+	prioProbe     = -1000
+	prioOutcome   = -950
+	prioSelect    = -900
+	prioAfter     = 5000 // probes after a statement, after its closers
+)
+
+// fileJob is one file to rewrite.
+type fileJob struct {
+	fset  *token.FileSet
+	file  *ast.File
+	src   []byte
+	info  *types.Info
+	pkg   *types.Package
+	funcs map[ast.Node]*Func
+}
+
+// fileResult is a rewritten file.
+type fileResult struct {
+	src      []byte   // the new source, without the header
+	changed  bool     // the file calls the runtime
+	needHash bool     // the file calls _dvg_hash (emitted in the package's glue file)
+	warnings []string // constructs left uninstrumented, "file:line: why"
+}
+
+type rewriter struct {
+	fileJob
+	buf      *editBuffer
+	tf       *token.File
+	fn       *Func // function being rewritten; nil outside planned functions
+	depth    int
+	stack    []ast.Node
+	labels   map[token.Pos]token.Pos // statement start -> start of the label in front of it
+	commaOK  map[*ast.UnaryExpr]bool
+	indexes  map[token.Pos]bool // positions of index TCPs in the current function
+	trailers map[string]bool    // "var _ = os.Exit" lines keeping imports used
+	res      fileResult
+}
+
+// rewriteFile applies the plan to one file.
+func rewriteFile(j fileJob) (*fileResult, error) {
+	r := &rewriter{
+		fileJob:  j,
+		buf:      newEditBuffer(j.src),
+		tf:       j.fset.File(j.file.Pos()),
+		labels:   map[token.Pos]token.Pos{},
+		commaOK:  map[*ast.UnaryExpr]bool{},
+		trailers: map[string]bool{},
+	}
+	if r.tf == nil {
+		return nil, fmt.Errorf("file of %s not in the file set", j.file.Name.Name)
+	}
+	ast.Inspect(j.file, func(n ast.Node) bool {
+		if l, ok := n.(*ast.LabeledStmt); ok {
+			r.labels[l.Stmt.Pos()] = l.Pos()
+		}
+		return true
+	})
+	for _, d := range j.file.Decls {
+		r.walk(d)
+	}
+	if r.res.changed {
+		// The import goes on the package clause's line so that no line moves.
+		r.buf.insert(r.off(j.file.Name.End()), 0, `; import _dvg "`+RuntimePath+`"`)
+		var tr []string
+		for t := range r.trailers {
+			tr = append(tr, t)
+		}
+		sortStrings(tr)
+		if len(tr) > 0 {
+			r.buf.insert(len(j.src), 0, "\n"+strings.Join(tr, "\n")+"\n")
+		}
+	}
+	out, err := r.buf.bytes()
+	if err != nil {
+		return nil, fmt.Errorf("rewriting %s: %w", r.tf.Name(), err)
+	}
+	r.res.src = out
+	return &r.res, nil
+}
+
+func (r *rewriter) off(p token.Pos) int { return r.tf.Offset(p) }
+
+func (r *rewriter) text(n ast.Node) string { return string(r.src[r.off(n.Pos()):r.off(n.End())]) }
+
+func (r *rewriter) warn(p token.Pos, format string, args ...any) {
+	pos := r.fset.Position(p)
+	r.res.warnings = append(r.res.warnings, fmt.Sprintf("%s:%d: %s", pos.Filename, pos.Line, fmt.Sprintf(format, args...)))
+}
+
+// stmtStart is where to insert in front of the statement at p: before any
+// labels, so that a label keeps naming its statement.
+func (r *rewriter) stmtStart(p token.Pos) token.Pos {
+	for {
+		l, ok := r.labels[p]
+		if !ok {
+			return p
+		}
+		p = l
+	}
+}
+
+// site is the block id of an operation at p, as a literal.
+func (r *rewriter) site(p token.Pos) string { return fmt.Sprint(r.fn.siteOf(p)) }
+
+func (r *rewriter) walk(n ast.Node) {
+	if n == nil {
+		return
+	}
+	ast.Inspect(n, r.visit)
+}
+
+// visit rewrites what n holds and says whether ast.Inspect should descend.
+// Nodes with rules of their own walk their children themselves and return
+// false.
+func (r *rewriter) visit(n ast.Node) bool {
+	if n == nil {
+		r.depth--
+		r.stack = r.stack[:len(r.stack)-1]
+		return true
+	}
+	switch n := n.(type) {
+	case *ast.FuncDecl:
+		if n.Body != nil {
+			r.function(n, n.Body)
+		}
+		return false
+	case *ast.FuncLit:
+		r.function(n, n.Body)
+		return false
+	}
+	if r.fn != nil {
+		if !r.operation(n) {
+			return false
+		}
+	}
+	r.depth++
+	r.stack = append(r.stack, n)
+	return true
+}
+
+// function rewrites one function body with its own plan: a function
+// literal is a function of its own, with its own entry and recorder.
+func (r *rewriter) function(node ast.Node, body *ast.BlockStmt) {
+	saved, savedIdx := r.fn, r.indexes
+	r.fn = r.funcs[node]
+	r.indexes = nil
+	if r.fn != nil {
+		r.enter(body)
+	}
+	if ft := funcType(node); ft != nil {
+		r.walk(ft)
+	}
+	r.walkChildren(body)
+	r.fn, r.indexes = saved, savedIdx
+}
+
+func funcType(n ast.Node) *ast.FuncType {
+	switch n := n.(type) {
+	case *ast.FuncDecl:
+		return n.Type
+	case *ast.FuncLit:
+		return n.Type
+	}
+	return nil
+}
+
+// walkChildren walks the statements of a block (not the block itself, so
+// that visit's bookkeeping stays balanced when called from a rule).
+func (r *rewriter) walkChildren(b *ast.BlockStmt) {
+	r.depth++
+	r.stack = append(r.stack, b)
+	for _, s := range b.List {
+		r.walk(s)
+	}
+	r.depth--
+	r.stack = r.stack[:len(r.stack)-1]
+}
+
+// enter inserts the function's entry and the probes of its blocks.
+func (r *rewriter) enter(body *ast.BlockStmt) {
+	f := r.fn
+	r.res.changed = true
+	var b strings.Builder
+	if f.Main {
+		fmt.Fprintf(&b, "_dvg_r := _dvg.Main(_dvg_graph, %d); ", f.Entry)
+	} else {
+		fmt.Fprintf(&b, "_dvg_r := _dvg.Enter(%d); ", f.Entry)
+	}
+	fmt.Fprintf(&b, "defer _dvg_r.Exit(%d); ", f.Entry)
+	if hasSelect(body) {
+		b.WriteString("var _dvg_t int64; ")
+	}
+	r.buf.insert(r.off(body.Lbrace)+1, prioEnter, b.String())
+	for _, blk := range f.Blocks {
+		if blk.Index.IsValid() {
+			if r.indexes == nil {
+				r.indexes = map[token.Pos]bool{}
+			}
+			r.indexes[blk.Index] = true
+		}
+		if blk.ID == f.Entry || blk.Mode == Implied {
+			continue // Enter records the entry block
+		}
+		probe := fmt.Sprintf("_dvg_r.B(%d)", blk.ID)
+		switch blk.Mode {
+		case Before:
+			r.buf.insert(r.off(r.stmtStart(blk.Pos)), prioProbe, probe+"; ")
+		case After:
+			r.buf.insert(r.off(blk.Pos), prioAfter, "; "+probe)
+		case Open:
+			r.buf.insert(r.off(blk.Pos)+1, prioProbe, probe+"; ")
+		}
+	}
+}
+
+// hasSelect reports whether body holds a select with cases outside nested
+// function literals: the function then needs the _dvg_t variable.
+func hasSelect(body *ast.BlockStmt) bool {
+	found := false
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.SelectStmt:
+			if len(n.Body.List) > 0 {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+func sortStrings(s []string) {
+	for i := 1; i < len(s); i++ {
+		for j := i; j > 0 && s[j] < s[j-1]; j-- {
+			s[j], s[j-1] = s[j-1], s[j]
+		}
+	}
+}
+
+// hasLineDirective reports whether a file carries //line directives of its
+// own: its positions already point elsewhere, and a header of ours would
+// not compose with them.
+func hasLineDirective(f *ast.File) bool {
+	for _, cg := range f.Comments {
+		for _, c := range cg.List {
+			if strings.HasPrefix(c.Text, "//line ") || strings.HasPrefix(c.Text, "/*line ") {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// movable reports whether the source of n can be copied elsewhere on its
+// line: no newline (lines would move) and no comment (it could swallow what
+// follows).
+func (r *rewriter) movable(n ast.Node) bool {
+	t := []byte(r.text(n))
+	return !bytes.ContainsAny(t, "\n") && !bytes.Contains(t, []byte("//")) && !bytes.Contains(t, []byte("/*"))
+}
