@@ -1,0 +1,104 @@
+package flow
+
+import (
+	"go/ast"
+	"go/token"
+
+	"github.com/divergo/divergo/internal/tbb"
+)
+
+// Oracle says which statements are trace change points. The analyzer
+// implements it.
+type Oracle interface {
+	// Branch returns the TCP of the decision made by compound statement s
+	// (*ast.IfStmt, *ast.ForStmt, *ast.RangeStmt, *ast.SwitchStmt,
+	// *ast.TypeSwitchStmt, *ast.SelectStmt), or nil if that decision is
+	// deterministic. Kind, Pos and Why are set; Build fills CP and CPPos.
+	Branch(s ast.Stmt) *tbb.TCP
+	// Point returns the TCPs inside simple statement n whose outcome the
+	// block order does not show (lock, index, spawn, input), in source
+	// order, or nil. Build calls it once for every node it places in a
+	// block's Nodes: simple statements, var specs, and the expressions and
+	// statements a compound statement evaluates (conditions, tags, case
+	// expressions, range operands, select communications, init and post
+	// statements). It never passes a compound statement.
+	Point(n ast.Node) []*tbb.TCP
+}
+
+// ProbeMode says where the instrumenter inserts a block's probe statement.
+type ProbeMode uint8
+
+// The probe modes.
+const (
+	Implied ProbeMode = iota // no probe: the block's executions are inferred from its neighbours
+	Before                   // insert the probe statement just before the statement starting at Probe.Pos
+	After                    // insert it just after the statement ending at Probe.Pos (a compound statement's End)
+	Open                     // insert it just after the '{' of a block or the ':' of a case clause at Probe.Pos
+)
+
+var modeNames = [...]string{Implied: "implied", Before: "before", After: "after", Open: "open"}
+
+func (m ProbeMode) String() string {
+	if int(m) < len(modeNames) {
+		return modeNames[m]
+	}
+	return "mode(?)"
+}
+
+// Probe is where a block's probe statement goes.
+type Probe struct {
+	Mode ProbeMode
+	Pos  token.Pos
+}
+
+// Block is one TCP basic block of a function: a node of the statement-level
+// control-flow graph.
+type Block struct {
+	Index int    // position in Func.Blocks; Blocks[0] is the entry
+	ID    int    // global id, set later by the analyzer when it builds the tbb.Graph (-1 until then)
+	Kind  string // "entry", "if.then", "if.else", "if.done", "for.loop", "for.body", "for.post", "for.done",
+	// "range.loop", "range.body", "range.done", "switch.case", "switch.next", "switch.done",
+	// "select.case", "select.done", "label", "split" (begins after a point TCP)
+	Stmt     ast.Stmt   // statement that gave rise to the block (for "split": the statement whose TCP ends the previous block)
+	Nodes    []ast.Node // statements and expressions evaluated in the block, in order
+	Pos, End token.Pos
+	Succs    []*Block
+	Exit     bool // control can leave the function from here (return, fall off the end, panic, os.Exit)
+	Probe    Probe
+	TCP      *tbb.TCP // at most one TCP per block (paper §6.1); Also for any that could not be split off
+	Also     []*tbb.TCP
+	CP       *Block // for a TCP block: its convergence point; nil means "function return"
+	IsCP     bool   // some TCP converges here
+}
+
+// Probed reports whether the block carries a probe statement.
+func (b *Block) Probed() bool { return b.Probe.Mode != Implied }
+
+// Func is the TBB graph of one function body.
+type Func struct {
+	Blocks []*Block
+	Body   *ast.BlockStmt // the body it was built from
+}
+
+// ResolveCPs rewrites the CP of every TCP of f to the global id of its
+// convergence block (Block.ID), or tbb.Return. Build leaves the local
+// Block.Index there; call this once the analyzer has set the ids.
+func (f *Func) ResolveCPs() {
+	for _, b := range f.Blocks {
+		cp := tbb.Return
+		if b.CP != nil {
+			cp = b.CP.ID
+		}
+		for _, t := range b.TCPs() {
+			t.CP = cp
+		}
+	}
+}
+
+// TCPs returns the block's TCP followed by Also, or nil.
+func (b *Block) TCPs() []*tbb.TCP {
+	if b.TCP == nil {
+		return nil
+	}
+	return append([]*tbb.TCP{b.TCP}, b.Also...)
+}

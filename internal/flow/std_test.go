@@ -1,0 +1,90 @@
+package flow
+
+import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+)
+
+// stdPackages are parsed by TestStdUniquePaths: chosen for gotos, labels,
+// fallthrough, select and big switches, and small enough to run in seconds.
+var stdPackages = []string{
+	"strconv", "regexp/syntax", "go/scanner", "go/parser", "text/template/parse",
+	"compress/flate", "net/textproto", "sync", "time", "encoding/json", "fmt",
+}
+
+// TestStdUniquePaths builds every function of some std packages, with no
+// TCPs and with every TCP, and checks the invariants of Check: in
+// particular that the path between two probed blocks through implied ones
+// is unique.
+func TestStdUniquePaths(t *testing.T) {
+	fset := token.NewFileSet()
+	oracles := map[string]Oracle{"none": nil, "all": allOracle{fset}}
+	funcs := 0
+	for _, pkg := range stdPackages {
+		dir := filepath.Join(runtime.GOROOT(), "src", filepath.FromSlash(pkg))
+		ents, err := os.ReadDir(dir)
+		if err != nil {
+			t.Fatalf("reading %s: %v", dir, err)
+		}
+		for _, e := range ents {
+			if !strings.HasSuffix(e.Name(), ".go") {
+				continue
+			}
+			path := filepath.Join(dir, e.Name())
+			file, err := parser.ParseFile(fset, path, nil, parser.SkipObjectResolution)
+			if err != nil {
+				t.Fatalf("parsing %s: %v", path, err)
+			}
+			for _, body := range funcBodies(file) {
+				funcs++
+				for name, o := range oracles {
+					f := Build(fset, body, o, nil)
+					if err := Check(f); err != nil {
+						t.Errorf("%s (oracle %s): %v\n%s", fset.Position(body.Pos()), name, err, f.Format(fset))
+					}
+					checkPostDom(t, fset, f)
+				}
+			}
+		}
+	}
+	t.Logf("%d functions", funcs)
+	if funcs < 1000 {
+		t.Errorf("only %d functions built; the std packages moved?", funcs)
+	}
+}
+
+// checkPostDom checks that each TCP's CP really post-dominates its block:
+// every path from the block's successors to an exit passes the CP.
+func checkPostDom(t *testing.T, fset *token.FileSet, f *Func) {
+	t.Helper()
+	for _, b := range f.Blocks {
+		if b.TCP == nil || b.CP == nil {
+			continue
+		}
+		// Search from b avoiding the CP: no Exit block may be reached.
+		seen := map[*Block]bool{b.CP: true}
+		stack := append([]*Block(nil), b.Succs...)
+		for len(stack) > 0 {
+			x := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			if seen[x] {
+				continue
+			}
+			seen[x] = true
+			if x.Exit {
+				t.Errorf("%s: block %d reaches an exit at block %d without passing its CP %d\n%s",
+					fset.Position(b.Pos), b.Index, x.Index, b.CP.Index, f.Format(fset))
+				return
+			}
+			stack = append(stack, x.Succs...)
+		}
+	}
+}
+
+var _ = ast.Inspect
