@@ -355,7 +355,7 @@ func (b *builder) forStmt(s *ast.ForStmt, label *lblock) {
 		b.decide(s)
 		b.branch(body, done)
 	} else {
-		b.decide(s)
+		// No condition, no decision: Branch is not asked.
 		b.jump(body)
 	}
 	b.start(body)

@@ -1,0 +1,72 @@
+package flow
+
+import (
+	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"testing"
+)
+
+// buildSrc parses a file holding one function f and builds it with the
+// all-TCPs oracle.
+func buildSrc(t *testing.T, src string) (*token.FileSet, *Func) {
+	t.Helper()
+	fset := token.NewFileSet()
+	file, err := parser.ParseFile(fset, "x.go", "package p\n\n"+src, parser.SkipObjectResolution)
+	if err != nil {
+		t.Fatalf("parsing: %v", err)
+	}
+	for _, d := range file.Decls {
+		if fd, ok := d.(*ast.FuncDecl); ok && fd.Name.Name == "f" {
+			f := Build(fset, fd.Body, allOracle{fset}, mayReturnTest)
+			if err := Check(f); err != nil {
+				t.Errorf("check: %v\n%s", err, f.Format(fset))
+			}
+			return fset, f
+		}
+	}
+	t.Fatal("no func f")
+	return nil, nil
+}
+
+// mayReturnTest says panic, exit and fatal never return.
+func mayReturnTest(call *ast.CallExpr) bool {
+	switch fn := ast.Unparen(call.Fun).(type) {
+	case *ast.Ident:
+		return fn.Name != "panic" && fn.Name != "exit"
+	case *ast.SelectorExpr:
+		return fn.Sel.Name != "Exit" && fn.Sel.Name != "Fatal"
+	}
+	return true
+}
+
+// cps describes each TCP of f as "kind@line->where", where is the CP
+// block's kind and line or "return", in block order.
+func cps(fset *token.FileSet, f *Func) []string {
+	var out []string
+	for _, b := range f.Blocks {
+		where := "return"
+		if b.CP != nil {
+			where = fmt.Sprintf("%s@%d", b.CP.Kind, fset.Position(b.CP.Pos).Line)
+		}
+		for _, tc := range b.TCPs() {
+			out = append(out, fmt.Sprintf("%s@%d->%s", tc.Kind, tc.Pos.Line, where))
+		}
+	}
+	return out
+}
+
+// probes describes each block as "kind:mode@line:col".
+func probes(fset *token.FileSet, f *Func) []string {
+	var out []string
+	for _, b := range f.Blocks {
+		s := b.Kind + ":" + b.Probe.Mode.String()
+		if b.Probed() {
+			p := fset.Position(b.Probe.Pos)
+			s += fmt.Sprintf("@%d:%d", p.Line, p.Column)
+		}
+		out = append(out, s)
+	}
+	return out
+}
