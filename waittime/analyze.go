@@ -1,0 +1,238 @@
+package waittime
+
+import (
+	"container/heap"
+	"errors"
+	"fmt"
+	"slices"
+
+	"github.com/divergo/divergo/internal/tbb"
+	"github.com/divergo/divergo/internal/trace"
+)
+
+// analysis is the state of one run of Analyze.
+type analysis struct {
+	graph  *tbb.Graph
+	opts   Options
+	weight []float64 // per block: instructions, at least 1
+
+	gs    map[uint64]*gstate // live goroutines and dead ones still referenced
+	infos map[uint64]*ginfo  // every goroutine, for names
+	queue queue
+	objs  map[uint64]*object
+	sites map[siteKey]*site
+
+	unfinished []Wait
+
+	// scratch space reused by every wait
+	long, short, expl []entry
+	sums              map[kind]*sides
+}
+
+// Analyze explains the waiting time of one trace. It reads every goroutine's
+// events once, merged by time, and returns the sync sites ranked by total
+// waiting time.
+func Analyze(t Trace, opts Options) (*Report, error) {
+	opts, err := opts.withDefaults()
+	if err != nil {
+		return nil, err
+	}
+	g := t.Graph()
+	if g == nil {
+		return nil, errors.New("trace has no graph")
+	}
+	a := &analysis{
+		graph:  g,
+		opts:   opts,
+		weight: make([]float64, len(g.Blocks)),
+		gs:     make(map[uint64]*gstate),
+		infos:  make(map[uint64]*ginfo),
+		objs:   make(map[uint64]*object),
+		sites:  make(map[siteKey]*site),
+		sums:   make(map[kind]*sides),
+	}
+	for i, b := range g.Blocks {
+		a.weight[i] = 1
+		if b != nil && b.Instrs > 1 {
+			a.weight[i] = float64(b.Instrs)
+		}
+	}
+	infos := slices.Clone(t.Goroutines())
+	slices.SortFunc(infos, func(x, y Goroutine) int {
+		switch {
+		case x.ID < y.ID:
+			return -1
+		case x.ID > y.ID:
+			return 1
+		}
+		return 0
+	})
+	for _, info := range infos {
+		if _, dup := a.gs[info.ID]; dup {
+			return nil, fmt.Errorf("goroutine %d is listed twice", info.ID)
+		}
+		it, err := t.Events(info.ID)
+		if err != nil {
+			return nil, fmt.Errorf("opening events of goroutine %d: %w", info.ID, err)
+		}
+		a.gs[info.ID] = newGState(info, it)
+		a.infos[info.ID] = &ginfo{Goroutine: info, fn: -1}
+	}
+	for _, info := range infos {
+		if err := a.step(a.gs[info.ID]); err != nil {
+			return nil, err
+		}
+	}
+	for a.queue.Len() > 0 {
+		g := heap.Pop(&a.queue).(*gstate)
+		a.apply(g)
+		if err := a.step(g); err != nil {
+			return nil, err
+		}
+	}
+	return a.report(), nil
+}
+
+// step reads g up to its next timestamped event and queues it, or finishes g.
+func (a *analysis) step(g *gstate) error {
+	ok, err := a.advance(g)
+	if err != nil {
+		return err
+	}
+	if ok {
+		heap.Push(&a.queue, g)
+		return nil
+	}
+	end := g.last
+	if g.info.End >= 0 {
+		end = g.info.End
+	}
+	a.distribute(g, end)
+	a.infos[g.info.ID].fn = g.fn
+	g.done = true
+	a.maybeFree(g)
+	return nil
+}
+
+// apply applies g's head event: the time up to it goes to the pending
+// blocks, a wait is explained, a release is remembered.
+func (a *analysis) apply(g *gstate) {
+	ev := g.head
+	g.hasHead = false
+	if g.fn >= 0 {
+		a.infos[g.info.ID].fn = g.fn
+	}
+	switch ev.Kind {
+	case trace.EvClock:
+		a.distribute(g, ev.Time)
+	case trace.EvSync:
+		switch {
+		case ev.Waited && ev.End < ev.Begin:
+			a.distribute(g, ev.Begin)
+			a.unfinished = append(a.unfinished, Wait{GID: g.info.ID, Block: int(ev.Block), Op: ev.Op.String(), Begin: ev.Begin, End: -1})
+			return
+		case ev.Waited:
+			a.distribute(g, ev.Begin)
+			a.wait(g, ev)
+			g.last = max(g.last, ev.End)
+		default:
+			a.distribute(g, ev.End)
+		}
+		if releases(ev.Op, ev.Waited) {
+			a.recordRelease(g, ev)
+		}
+	}
+}
+
+// wait explains one wait of g: characterization, expansion into g's path,
+// the new common synchronization, redundant step removal and classes.
+func (a *analysis) wait(g *gstate, ev trace.Event) {
+	w := ev.End - ev.Begin
+	if ev.Op == trace.OpSleep {
+		g.path.add(stepKey{g.info.ID, int32(ev.Block), Sleep}, w)
+		return
+	}
+	s := a.site(ev)
+	s.waits++
+	s.total += w
+	rel := a.releaser(g, ev)
+	if rel == nil {
+		s.unmatched++
+		g.path.add(stepKey{g.info.ID, int32(ev.Block), stateOf(ev.Op)}, w)
+		if a.opts.KeepWaits {
+			s.instances = append(s.instances, Wait{GID: g.info.ID, Block: int(ev.Block), Op: ev.Op.String(),
+				Begin: ev.Begin, End: ev.End, Class: -1})
+		}
+		return
+	}
+	r := rel.g
+	a.long = r.path.diff(rel.snap, r.snaps[g.info.ID], a.long[:0])
+	a.short = g.path.diff(nil, g.snaps[r.info.ID], a.short[:0])
+
+	// Expansion: the waiter's path gets the characterization instead of a
+	// waiting step, so later waits that include this one see computation.
+	for _, e := range a.long {
+		g.path.add(e.key, e.ns)
+	}
+	for _, e := range a.short {
+		g.path.add(e.key, -e.ns)
+	}
+
+	// This wait is now the last common synchronization of the two.
+	g.snaps[r.info.ID] = g.path.snapshot(g.snaps[r.info.ID])
+	r.holders[g.info.ID] = struct{}{}
+	r.snaps[g.info.ID] = append(r.snaps[g.info.ID][:0], rel.snap...)
+	g.holders[r.info.ID] = struct{}{}
+
+	a.expl = a.removeRedundant(a.long, a.short, w, a.expl[:0])
+	c := s.classify(a.expl, w, a.opts.Threshold)
+	if a.opts.KeepWaits {
+		s.instances = append(s.instances, Wait{GID: g.info.ID, Block: int(ev.Block), Op: ev.Op.String(),
+			Begin: ev.Begin, End: ev.End, Releaser: r.info.ID, ReleaseOp: rel.op.String(),
+			ReleaseBlock: int(rel.block), ReleaseTime: rel.time, Class: c})
+	}
+}
+
+// maybeFree forgets a goroutine whose events are exhausted once no release
+// record points to it; partners drop their snapshots of their syncs with it.
+func (a *analysis) maybeFree(g *gstate) {
+	if !g.done || g.refs > 0 || a.gs[g.info.ID] != g {
+		return
+	}
+	for h := range g.holders {
+		if hs := a.gs[h]; hs != nil {
+			delete(hs.snaps, g.info.ID)
+		}
+	}
+	for p := range g.snaps {
+		if ps := a.gs[p]; ps != nil {
+			delete(ps.holders, g.info.ID)
+		}
+	}
+	delete(a.gs, g.info.ID)
+	g.path, g.snaps, g.holders, g.pending, g.runIdx = nil, nil, nil, nil, nil
+}
+
+// queue is a min-heap of goroutines by the time of their head event; at
+// equal times release-side events come before waits, and lower ids first.
+type queue []*gstate
+
+func (q queue) Len() int { return len(q) }
+func (q queue) Less(i, j int) bool {
+	x, y := q[i], q[j]
+	if x.key != y.key {
+		return x.key < y.key
+	}
+	if x.late != y.late {
+		return !x.late
+	}
+	return x.info.ID < y.info.ID
+}
+func (q queue) Swap(i, j int) { q[i], q[j] = q[j], q[i]; q[i].pos = i; q[j].pos = j }
+func (q *queue) Push(x any)   { g := x.(*gstate); g.pos = len(*q); *q = append(*q, g) }
+func (q *queue) Pop() any {
+	old := *q
+	g := old[len(old)-1]
+	*q = old[:len(old)-1]
+	return g
+}

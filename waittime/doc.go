@@ -1,0 +1,83 @@
+// Package waittime explains why goroutines waited: Meira's waiting-time
+// analysis ("Characterizing waiting time", "Expanding waiting time",
+// "Removing redundant steps", "Merging equivalent paths") applied to the sync
+// points of a divergo trace.
+//
+// # Steps and paths
+//
+// A step is a (goroutine, TBB, state) triple with a cumulative, signed
+// duration; the states are running and blocked by kind (mutex, chan, select,
+// wg, cond, once, sleep). A path is a set of steps. For every wait (an
+// [trace.EvSync] event with Waited set) the analysis finds the releasing
+// goroutine and its releasing event, then the waiter's path and the
+// releaser's path since their last common synchronization. The
+// characterization of the wait is the releaser's path minus the waiter's
+// path: the blocks whose difference in execution time made one goroutine wait
+// for the other.
+//
+// The last common synchronization of two goroutines is the last wait of one
+// of them that the other released, or the go statement when one started the
+// other, or else the start of each. Only direct synchronizations count, as in
+// the paper's expansion example, where the path of process 0 still holds A1
+// after it released process 1.
+//
+// # Durations
+//
+// The runtime timestamps only sync events, goroutine start and end, and
+// sparse clock events: a timestamp per block would cost a hundred times the
+// probe itself. Between two timestamps of a goroutine the elapsed time is
+// distributed over the blocks it executed in that interval in proportion to
+// their instruction counts ([tbb.Block.Instrs], at least 1 per block), so a
+// block executed twice as often or twice as long in instructions gets twice
+// the time. docs/FORMAT.md states the same rule for the trace format. A wait
+// ends the running interval at its Begin; the time from Begin to End is the
+// waiting time. Runnable-but-not-running time is not recorded by the trace and
+// is part of the running time of the block that follows it.
+//
+// # Expansion
+//
+// Events of all goroutines are processed merged by time (a heap over
+// per-goroutine iterators), so when a wait ends, every wait on the paths being
+// compared has ended before and has its characterization. Instead of a waiting
+// step, the waiter's path receives that characterization (the releaser's steps
+// added, the waiter's own steps subtracted), so characterizations are in terms
+// of computation only. Each goroutine keeps one cumulative path and a snapshot
+// of it per partner at their last common synchronization; the path since that
+// synchronization is the difference. Memory is bounded by goroutines × path
+// size, not by the length of the trace. Because waits are expanded in time
+// order, a circular wait cannot be looped on: its waits never end, and waits
+// that had not ended when the trace stopped are reported as unfinished.
+//
+// # Redundant steps and classes
+//
+// Before a characterization is reported, steps that are equivalent (same TBB
+// and state, any goroutine) on both paths are removed greedily, in order of
+// increasing difference in duration, while the rest stays within
+// (1 - [Options.Tolerance]) of the waiting time (default 0.95, the paper's).
+//
+// The characterizations of one sync site (block and operation) fall into
+// equivalence classes. The relative distance between a class representative R
+// and a path P is the sum over steps of |R(s)/|R| - P(s)/|P||, where |X| is the
+// sum of absolute durations and steps are compared by TBB and state. The seed
+// sums over the steps both paths share only; then two paths with nothing in
+// common would be at distance 0, so steps present on one side only count with
+// a relative duration of 0 on the other. The distance lies in [0, 2] and is
+// twice the fraction of time spent differently. The default threshold 0.5
+// merges paths that agree on where at least 75% of their time went: a class
+// still names one cause, while jitter of a few percent in every block (the
+// paper's "small variations in the computation time of the loops") does not
+// split it.
+//
+// # Releasers
+//
+// A wait's releaser is the goroutine of the latest release-side event on the
+// same object before the wait's end (unlock and runlock for lock, send, close
+// or select for recv, recv or select for send, wg.done for wg.wait,
+// cond.signal or cond.broadcast for cond.wait, an earlier once for once),
+// done by another goroutine. The waker and the woken goroutine take their
+// timestamps independently, so if there is none before the end, the earliest
+// one within [Options.Slack] after it is taken. A wait without a releaser (an
+// object released outside instrumented code) is counted at its site as
+// unmatched and enters the waiter's path as a blocked step. A sleep waits for
+// no goroutine: it is a step of its own (state sleep), never a site.
+package waittime

@@ -1,0 +1,140 @@
+package waittime
+
+import (
+	"github.com/divergo/divergo/internal/tbb"
+	"github.com/divergo/divergo/internal/trace"
+)
+
+// fakeTrace is an in-memory Trace made by the tests: a hand-made graph and
+// hand-timed event lists.
+type fakeTrace struct {
+	graph *tbb.Graph
+	gs    []Goroutine
+	evs   map[uint64][]trace.Event
+}
+
+func (f *fakeTrace) Graph() *tbb.Graph       { return f.graph }
+func (f *fakeTrace) Goroutines() []Goroutine { return f.gs }
+func (f *fakeTrace) Events(id uint64) (EventIter, error) {
+	return &sliceIter{evs: f.evs[id]}, nil
+}
+
+type sliceIter struct {
+	evs []trace.Event
+	i   int
+}
+
+func (s *sliceIter) Next() (trace.Event, bool) {
+	if s.i >= len(s.evs) {
+		return trace.Event{}, false
+	}
+	s.i++
+	return s.evs[s.i-1], true
+}
+func (s *sliceIter) Err() error { return nil }
+
+// builder makes a fakeTrace: blocks are declared per function with a line
+// and an instruction count, goroutines are scripted with exact times.
+type builder struct {
+	file  string
+	tr    *fakeTrace
+	funcs map[string]int
+	gos   map[uint64]*gscript
+}
+
+func newBuilder(file string) *builder {
+	return &builder{
+		file:  file,
+		tr:    &fakeTrace{graph: &tbb.Graph{Version: tbb.Version, Module: "example.com/m"}, evs: map[uint64][]trace.Event{}},
+		funcs: map[string]int{},
+		gos:   map[uint64]*gscript{},
+	}
+}
+
+// block adds a block of function fn (created on first use, the block being
+// its entry) at line.
+func (b *builder) block(fn string, line, instrs int) uint32 {
+	g := b.tr.graph
+	f, ok := b.funcs[fn]
+	id := len(g.Blocks)
+	if !ok {
+		f = len(g.Funcs)
+		b.funcs[fn] = f
+		g.Funcs = append(g.Funcs, &tbb.Func{ID: f, Name: "example.com/m." + fn, Pkg: "example.com/m",
+			Pos: tbb.Pos{File: b.file, Line: line - 1}, Entry: id})
+	}
+	g.Funcs[f].Blocks = append(g.Funcs[f].Blocks, id)
+	g.Blocks = append(g.Blocks, &tbb.Block{ID: id, Func: f, Kind: "body", Pos: tbb.Pos{File: b.file, Line: line, Col: 2},
+		Probe: true, Instrs: instrs})
+	return uint32(id)
+}
+
+// gscript scripts one goroutine; now is its clock in ns.
+type gscript struct {
+	b   *builder
+	id  uint64
+	now int64
+}
+
+func (b *builder) goroutine(id, parent uint64, site int, ordinal uint32, start int64) *gscript {
+	b.tr.gs = append(b.tr.gs, Goroutine{ID: id, Parent: parent, Site: site, Ordinal: ordinal, Start: start, End: -1})
+	g := &gscript{b: b, id: id, now: start}
+	b.gos[id] = g
+	return g
+}
+
+func (g *gscript) emit(ev trace.Event) { g.b.tr.evs[g.id] = append(g.b.tr.evs[g.id], ev) }
+
+// run executes block for exactly ns: a clock event follows it.
+func (g *gscript) run(block uint32, ns int64) {
+	g.emit(trace.Event{Kind: trace.EvBlock, Block: block})
+	g.now += ns
+	g.emit(trace.Event{Kind: trace.EvClock, Time: g.now})
+}
+
+// exec executes blocks without a timestamp: they share the time up to the
+// next one.
+func (g *gscript) exec(blocks ...uint32) {
+	for _, b := range blocks {
+		g.emit(trace.Event{Kind: trace.EvBlock, Block: b})
+	}
+}
+
+func (g *gscript) advance(ns int64) {
+	g.now += ns
+	g.emit(trace.Event{Kind: trace.EvClock, Time: g.now})
+}
+
+// op does a sync operation at block that did not wait.
+func (g *gscript) op(block uint32, op trace.Op, obj uint64) {
+	g.emit(trace.Event{Kind: trace.EvBlock, Block: block})
+	g.emit(trace.Event{Kind: trace.EvSync, Block: block, Op: op, Object: obj, End: g.now})
+}
+
+// wait does a sync operation at block that waited until end (which may be
+// now: then it did not wait).
+func (g *gscript) wait(block uint32, op trace.Op, obj uint64, end int64) {
+	if end <= g.now {
+		g.op(block, op, obj)
+		return
+	}
+	g.emit(trace.Event{Kind: trace.EvBlock, Block: block})
+	g.emit(trace.Event{Kind: trace.EvSync, Block: block, Op: op, Object: obj, Waited: true, Begin: g.now, End: end})
+	g.now = end
+}
+
+func (g *gscript) spawn(block uint32, child uint64, ordinal uint32) {
+	g.emit(trace.Event{Kind: trace.EvBlock, Block: block})
+	g.emit(trace.Event{Kind: trace.EvSpawn, Block: block, Child: child, Ordinal: ordinal})
+}
+
+// done ends the goroutine's script: its end time is now.
+func (g *gscript) done() {
+	for i := range g.b.tr.gs {
+		if g.b.tr.gs[i].ID == g.id {
+			g.b.tr.gs[i].End = g.now
+		}
+	}
+}
+
+func (b *builder) trace() *fakeTrace { return b.tr }

@@ -1,0 +1,160 @@
+package waittime
+
+import (
+	"fmt"
+
+	"github.com/divergo/divergo/internal/trace"
+)
+
+// gstate is the analysis state of one goroutine.
+type gstate struct {
+	info Goroutine
+	it   EventIter
+	n    int // events read, for messages
+
+	head    trace.Event // the next timestamped event, not yet applied
+	hasHead bool
+	key     int64 // heap key: the time head is applied at
+	late    bool  // head is a wait: applied after release-side events of the same time
+	pos     int   // index in the heap
+
+	last int64 // time of the last timestamp; -1 before the first
+
+	// Blocks executed since the last timestamp, as (block, count) runs
+	// deduplicated within a stretch; marks split the stretches at go
+	// statements so the parent's path can be snapshotted there.
+	pending []run
+	runIdx  map[int32]int32
+	marks   []mark
+
+	path  *cpath
+	snaps map[uint64][]int64 // partner → snapshot of path at their last common sync
+	// holders are the goroutines whose snaps hold an entry for this one:
+	// they drop it when this goroutine is gone.
+	holders map[uint64]struct{}
+	refs    int  // release records that point to this goroutine
+	done    bool // its events are exhausted
+	fn      int  // function of its first block, for names; -1 unknown
+}
+
+type run struct {
+	block int32
+	count int64
+}
+
+type mark struct {
+	at    int    // len(pending) when the go statement ran
+	child uint64 // the goroutine it started
+}
+
+func newGState(info Goroutine, it EventIter) *gstate {
+	return &gstate{
+		info:    info,
+		it:      it,
+		last:    info.Start,
+		runIdx:  make(map[int32]int32),
+		path:    newPath(),
+		snaps:   make(map[uint64][]int64),
+		holders: make(map[uint64]struct{}),
+		fn:      -1,
+	}
+}
+
+// advance reads events up to the next timestamped one, which becomes head.
+// It returns false at the end of the goroutine's events.
+func (a *analysis) advance(g *gstate) (bool, error) {
+	for {
+		ev, ok := g.it.Next()
+		if !ok {
+			if err := g.it.Err(); err != nil {
+				return false, fmt.Errorf("reading goroutine %d after event %d: %w", g.info.ID, g.n, err)
+			}
+			return false, nil
+		}
+		g.n++
+		switch ev.Kind {
+		case trace.EvBlock:
+			b := a.graph.Block(int(ev.Block))
+			if b == nil {
+				return false, fmt.Errorf("goroutine %d event %d: block %d is not in the graph", g.info.ID, g.n, ev.Block)
+			}
+			if g.fn < 0 {
+				g.fn = b.Func
+			}
+			id := int32(ev.Block)
+			if i, ok := g.runIdx[id]; ok {
+				g.pending[i].count++
+			} else {
+				g.runIdx[id] = int32(len(g.pending))
+				g.pending = append(g.pending, run{id, 1})
+			}
+		case trace.EvSpawn:
+			g.marks = append(g.marks, mark{len(g.pending), ev.Child})
+			clear(g.runIdx) // blocks after the go statement form a new stretch
+		case trace.EvSync:
+			if ev.Waited && ev.End < ev.Begin {
+				return false, fmt.Errorf("goroutine %d event %d: %s wait ends at %d before it begins at %d", g.info.ID, g.n, ev.Op, ev.End, ev.Begin)
+			}
+			g.head, g.hasHead = ev, true
+			g.key, g.late = ev.End, ev.Waited && ev.Op != trace.OpSleep
+			if g.late {
+				g.key += a.opts.Slack
+			}
+			return true, nil
+		case trace.EvClock:
+			g.head, g.hasHead = ev, true
+			g.key, g.late = ev.Time, false
+			return true, nil
+		case trace.EvExit, trace.EvOutcome:
+			// Neither takes time of its own nor synchronizes.
+		default:
+			return false, fmt.Errorf("goroutine %d event %d: unknown event kind %d", g.info.ID, g.n, ev.Kind)
+		}
+	}
+}
+
+// distribute spreads the time from the last timestamp to now over the
+// pending blocks in proportion to count × instructions, and takes the
+// snapshots of go statements on the way.
+func (a *analysis) distribute(g *gstate, now int64) {
+	elapsed := int64(0)
+	if g.last >= 0 && now > g.last {
+		elapsed = now - g.last
+	}
+	var total float64
+	for _, r := range g.pending {
+		total += float64(r.count) * a.weight[r.block]
+	}
+	var cum float64
+	var given int64
+	m := 0
+	for i, r := range g.pending {
+		for m < len(g.marks) && g.marks[m].at == i {
+			a.spawned(g, g.marks[m].child)
+			m++
+		}
+		cum += float64(r.count) * a.weight[r.block]
+		d := int64(float64(elapsed)*cum/total+0.5) - given
+		given += d
+		g.path.add(stepKey{g.info.ID, r.block, Running}, d)
+	}
+	for ; m < len(g.marks); m++ {
+		a.spawned(g, g.marks[m].child)
+	}
+	g.pending, g.marks = g.pending[:0], g.marks[:0]
+	clear(g.runIdx)
+	if now > g.last {
+		g.last = now
+	}
+}
+
+// spawned records the go statement of parent that started child: their
+// common synchronization.
+func (a *analysis) spawned(parent *gstate, child uint64) {
+	c := a.gs[child]
+	if c == nil || c.done {
+		return
+	}
+	parent.snaps[child] = parent.path.snapshot(parent.snaps[child])
+	c.holders[parent.info.ID] = struct{}{}
+}

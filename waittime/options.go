@@ -1,0 +1,52 @@
+package waittime
+
+import "fmt"
+
+// Options tune the analysis. The zero value means the defaults.
+type Options struct {
+	// Tolerance is the share of the waiting time that redundant step
+	// removal must keep explained: steps are removed only while the rest
+	// stays within (1 - Tolerance) × the waiting time of the difference
+	// of the two paths. Default 0.95, the paper's.
+	Tolerance float64
+	// Threshold is the relative distance below which a characterization
+	// joins an equivalence class of its sync site. Default 0.5 (see the
+	// package documentation for why).
+	Threshold float64
+	// Slack is how long after a wait's end (ns) a release-side event may
+	// be timestamped and still be taken as its releaser when none was
+	// timestamped before. Default 50µs; negative means 0.
+	Slack int64
+	// KeepWaits keeps every wait in [Site.Instances]. Off by default: a
+	// long trace has millions.
+	KeepWaits bool
+}
+
+// Defaults.
+const (
+	DefaultTolerance = 0.95
+	DefaultThreshold = 0.5
+	DefaultSlack     = 50_000
+)
+
+func (o Options) withDefaults() (Options, error) {
+	if o.Tolerance == 0 {
+		o.Tolerance = DefaultTolerance
+	}
+	if o.Threshold == 0 {
+		o.Threshold = DefaultThreshold
+	}
+	switch {
+	case o.Slack == 0:
+		o.Slack = DefaultSlack
+	case o.Slack < 0:
+		o.Slack = 0
+	}
+	if !(o.Tolerance > 0 && o.Tolerance <= 1) {
+		return o, fmt.Errorf("tolerance %g is not in (0, 1]", o.Tolerance)
+	}
+	if !(o.Threshold > 0 && o.Threshold <= 2) {
+		return o, fmt.Errorf("threshold %g is not in (0, 2]", o.Threshold)
+	}
+	return o, nil
+}

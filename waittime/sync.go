@@ -1,0 +1,130 @@
+package waittime
+
+import "github.com/divergo/divergo/internal/trace"
+
+// opSet is a set of sync operations.
+type opSet uint32
+
+func ops(os ...trace.Op) opSet {
+	var s opSet
+	for _, o := range os {
+		s |= 1 << o
+	}
+	return s
+}
+
+func (s opSet) has(o trace.Op) bool { return o < 32 && s&(1<<o) != 0 }
+
+// releasedBy lists, for each operation that can wait, the operations of
+// another goroutine on the same object that can end the wait.
+var releasedBy = map[trace.Op]opSet{
+	trace.OpLock:     ops(trace.OpUnlock, trace.OpRUnlock),
+	trace.OpRLock:    ops(trace.OpUnlock, trace.OpRUnlock),
+	trace.OpTryLock:  ops(trace.OpUnlock, trace.OpRUnlock),
+	trace.OpRecv:     ops(trace.OpSend, trace.OpClose, trace.OpSelect),
+	trace.OpSend:     ops(trace.OpRecv, trace.OpSelect),
+	trace.OpSelect:   ops(trace.OpSend, trace.OpRecv, trace.OpClose, trace.OpSelect),
+	trace.OpWGWait:   ops(trace.OpWGDone),
+	trace.OpCondWait: ops(trace.OpCondSignal, trace.OpCondBroadcast),
+	trace.OpOnce:     ops(trace.OpOnce),
+}
+
+// releases reports whether an operation can end another goroutine's wait.
+// A once that waited ran nothing: the goroutine that ran the function is
+// the releaser.
+func releases(op trace.Op, waited bool) bool {
+	switch op {
+	case trace.OpUnlock, trace.OpRUnlock, trace.OpSend, trace.OpRecv, trace.OpClose,
+		trace.OpSelect, trace.OpWGDone, trace.OpCondSignal, trace.OpCondBroadcast:
+		return true
+	case trace.OpOnce:
+		return !waited
+	}
+	return false
+}
+
+// stateOf is the blocked state of a wait in op.
+func stateOf(op trace.Op) State {
+	switch op {
+	case trace.OpLock, trace.OpRLock, trace.OpTryLock, trace.OpUnlock, trace.OpRUnlock:
+		return Mutex
+	case trace.OpSend, trace.OpRecv, trace.OpClose:
+		return Chan
+	case trace.OpSelect:
+		return Select
+	case trace.OpWGAdd, trace.OpWGDone, trace.OpWGWait:
+		return WG
+	case trace.OpCondWait, trace.OpCondSignal, trace.OpCondBroadcast:
+		return Cond
+	case trace.OpOnce:
+		return Once
+	case trace.OpSleep:
+		return Sleep
+	}
+	return Blocked
+}
+
+// ringSize is how many recent release-side events each object remembers:
+// enough to step over a release timestamped just after the wait it ended.
+const ringSize = 4
+
+// release is a release-side event with the releaser's path at that moment.
+type release struct {
+	op    trace.Op
+	g     *gstate
+	time  int64
+	block int32
+	snap  []int64
+}
+
+// object is a mutex, channel, WaitGroup, ... seen in the trace.
+type object struct {
+	recs []*release // oldest first
+}
+
+func (a *analysis) recordRelease(g *gstate, ev trace.Event) {
+	o := a.objs[ev.Object]
+	if o == nil {
+		o = &object{}
+		a.objs[ev.Object] = o
+	}
+	var rec *release
+	if len(o.recs) == ringSize {
+		rec = o.recs[0]
+		copy(o.recs, o.recs[1:])
+		o.recs = o.recs[:ringSize-1]
+		old := rec.g
+		old.refs--
+		a.maybeFree(old)
+	} else {
+		rec = &release{}
+	}
+	*rec = release{op: ev.Op, g: g, time: ev.End, block: int32(ev.Block), snap: g.path.snapshot(rec.snap)}
+	g.refs++
+	o.recs = append(o.recs, rec)
+}
+
+// releaser finds the release-side event that ended g's wait ev: the latest
+// one before its end by another goroutine, else the earliest within the
+// slack after it.
+func (a *analysis) releaser(g *gstate, ev trace.Event) *release {
+	o := a.objs[ev.Object]
+	if o == nil {
+		return nil
+	}
+	set := releasedBy[ev.Op]
+	var after *release
+	for i := len(o.recs) - 1; i >= 0; i-- {
+		rec := o.recs[i]
+		if rec.g == g || !set.has(rec.op) {
+			continue
+		}
+		if rec.time <= ev.End {
+			return rec
+		}
+		if rec.time <= ev.End+a.opts.Slack {
+			after = rec
+		}
+	}
+	return after
+}
