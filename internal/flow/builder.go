@@ -308,9 +308,10 @@ func (b *builder) ifStmt(s *ast.IfStmt, done *Block) {
 	case *ast.BlockStmt:
 		els = b.newBlock("if.else", s, Probe{Open, e.Lbrace})
 	case *ast.IfStmt:
-		// The else block has no braces of its own; the inner if is its
-		// first statement.
-		els = b.newBlock("if.else", s, Probe{Before, e.Pos()})
+		// The else block has no braces of its own and `else probe(); if`
+		// is not Go, so it is implied: it only evaluates the inner if's
+		// init and condition, and every successor of it is probed.
+		els = b.newBlock("if.else", e, Probe{})
 	default:
 		els = done
 	}

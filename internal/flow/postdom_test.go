@@ -41,7 +41,7 @@ var postDomCases = []struct {
 	return x
 }`,
 		cps:    "branch@4->return branch@6->return branch@8->return",
-		probes: "entry:open@3:19 if.then:open@4:11 if.else:before@6:9 if.then:open@6:19 if.else:before@8:9 if.then:open@8:19 if.else:open@10:9 if.done:after@12:3",
+		probes: "entry:open@3:19 if.then:open@4:11 if.else:implied if.then:open@6:19 if.else:implied if.then:open@8:19 if.else:open@10:9 if.done:after@12:3",
 	},
 	{
 		name: "if without else at end",
