@@ -1,0 +1,3 @@
+module github.com/divergo/divergo
+
+go 1.26

@@ -1,0 +1,169 @@
+// Package runtime is a stand-in for divergo's runtime in the rewriter's
+// tests: it has the API generated code calls and prints, when main
+// returns or exits, each goroutine's events in order, goroutines sorted by
+// spawn path, so that tests of concurrent programs compare stable text.
+package runtime
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	goruntime "runtime"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+)
+
+type G struct {
+	name   string
+	events []string
+	spawns map[uint32]int
+}
+
+type Child struct {
+	g *G
+}
+
+var (
+	mu        sync.Mutex
+	byID      = map[uint64]*G{}
+	all       []*G
+	graph     string
+	mainEntry uint32
+)
+
+func goid() uint64 {
+	var buf [64]byte
+	n := goruntime.Stack(buf[:], false)
+	f := strings.Fields(string(buf[:n]))
+	id, _ := strconv.ParseUint(f[1], 10, 64)
+	return id
+}
+
+func (g *G) add(format string, args ...any) {
+	mu.Lock()
+	g.events = append(g.events, fmt.Sprintf(format, args...))
+	mu.Unlock()
+}
+
+func cur() *G {
+	mu.Lock()
+	defer mu.Unlock()
+	g := byID[goid()]
+	if g == nil {
+		g = &G{name: "unknown"}
+		byID[goid()] = g
+		all = append(all, g)
+	}
+	return g
+}
+
+func Main(graphJSON string, entry uint32) *G {
+	graph, mainEntry = graphJSON, entry
+	g := &G{name: "main"}
+	mu.Lock()
+	byID[goid()] = g
+	all = append(all, g)
+	mu.Unlock()
+	g.add("main %d", entry)
+	return g
+}
+
+func Enter(entry uint32) *G {
+	g := cur()
+	g.add("enter %d", entry)
+	return g
+}
+
+func (g *G) Exit(entry uint32) {
+	g.add("exit %d", entry)
+	if g.name == "main" && entry == mainEntry {
+		dump()
+	}
+}
+
+func dump() {
+	mu.Lock()
+	defer mu.Unlock()
+	var b bytes.Buffer
+	sort.Slice(all, func(i, j int) bool { return all[i].name < all[j].name })
+	fmt.Fprintf(&b, "graph %s\n", graph)
+	for _, g := range all {
+		fmt.Fprintf(&b, "%s: %s\n", g.name, strings.Join(g.events, " "))
+	}
+	os.Stdout.Write(b.Bytes())
+}
+
+func (g *G) B(id uint32)      { g.add("B%d", id) }
+func (g *G) Outcome(v uint64) { g.add("outcome=%d", v) }
+
+func (g *G) Spawn(site uint32) *Child {
+	mu.Lock()
+	if g.spawns == nil {
+		g.spawns = map[uint32]int{}
+	}
+	g.spawns[site]++
+	c := &G{name: fmt.Sprintf("%s/%d#%d", g.name, site, g.spawns[site])}
+	mu.Unlock()
+	g.add("spawn@%d", site)
+	return &Child{g: c}
+}
+
+func (c *Child) Start() *G {
+	mu.Lock()
+	byID[goid()] = c.g
+	all = append(all, c.g)
+	mu.Unlock()
+	c.g.add("start")
+	return c.g
+}
+
+func (c *Child) Done() { c.g.add("done") }
+
+func OsExit(code int) {
+	dump()
+	fmt.Printf("exit status %d\n", code)
+	os.Exit(0)
+}
+
+func (g *G) Lock(site uint32, m *sync.Mutex)   { g.add("lock@%d", site); m.Lock() }
+func (g *G) Unlock(site uint32, m *sync.Mutex) { g.add("unlock@%d", site); m.Unlock() }
+func (g *G) TryLock(site uint32, m *sync.Mutex) bool {
+	ok := m.TryLock()
+	g.add("trylock@%d=%v", site, ok)
+	return ok
+}
+func (g *G) RWLock(site uint32, m *sync.RWMutex)   { g.add("rwlock@%d", site); m.Lock() }
+func (g *G) RWUnlock(site uint32, m *sync.RWMutex) { g.add("rwunlock@%d", site); m.Unlock() }
+func (g *G) RLock(site uint32, m *sync.RWMutex)    { g.add("rlock@%d", site); m.RLock() }
+func (g *G) RUnlock(site uint32, m *sync.RWMutex)  { g.add("runlock@%d", site); m.RUnlock() }
+
+func Send[T any](g *G, site uint32, ch chan<- T, v T) { g.add("send@%d", site); ch <- v }
+func Recv[T any](g *G, site uint32, ch <-chan T) T    { g.add("recv@%d", site); return <-ch }
+func Recv2[T any](g *G, site uint32, ch <-chan T) (T, bool) {
+	v, ok := <-ch
+	g.add("recv2@%d=%v", site, ok)
+	return v, ok
+}
+func Close[T any](g *G, site uint32, ch chan<- T) { g.add("close@%d", site); close(ch) }
+
+func (g *G) SelectBegin(site uint32) int64 { g.add("select@%d", site); return 42 }
+func (g *G) SelectEnd(site uint32, begin int64) {
+	g.add("selected@%d", site)
+	if begin != 42 {
+		panic("select begin lost")
+	}
+}
+
+func (g *G) WGAdd(site uint32, wg *sync.WaitGroup, n int) { g.add("wg.add@%d(%d)", site, n); wg.Add(n) }
+func (g *G) WGDone(site uint32, wg *sync.WaitGroup)       { g.add("wg.done@%d", site); wg.Done() }
+func (g *G) WGWait(site uint32, wg *sync.WaitGroup)       { g.add("wg.wait@%d", site); wg.Wait() }
+
+func (g *G) CondWait(site uint32, c *sync.Cond)      { g.add("cond.wait@%d", site); c.Wait() }
+func (g *G) CondSignal(site uint32, c *sync.Cond)    { g.add("cond.signal@%d", site); c.Signal() }
+func (g *G) CondBroadcast(site uint32, c *sync.Cond) { g.add("cond.broadcast@%d", site); c.Broadcast() }
+
+func (g *G) OnceDo(site uint32, o *sync.Once, f func()) { g.add("once@%d", site); o.Do(f) }
+func (g *G) Sleep(site uint32, d time.Duration)         { g.add("sleep@%d", site); time.Sleep(d) }

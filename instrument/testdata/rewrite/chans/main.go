@@ -1,0 +1,58 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"runtime"
+	"time"
+)
+
+var table = []string{"zero", "one", "two"}
+
+func line() int {
+	_, _, l, _ := runtime.Caller(1)
+	return l
+}
+
+func main() {
+	ch := make(chan int)
+	done := make(chan struct{})
+	go func() {
+		for i := 0; i < 3; i++ {
+			ch <- i
+		}
+		close(ch)
+	}()
+	sum := 0
+	for {
+		v, ok := <-ch
+		if !ok {
+			break
+		}
+		sum += v
+		fmt.Println(table[v])
+	}
+	go func() { done <- struct{}{} }()
+	timeout := time.After(time.Minute)
+loop:
+	for {
+		select {
+		case <-done:
+			break loop
+		case <-timeout:
+			fmt.Println("timeout")
+		}
+	}
+	m := map[int]string{7: "seven"}
+	for k := range m {
+		fmt.Println(k)
+	}
+	for _, v := range map[string]int{"k": 3} {
+		sum += v
+	}
+	time.Sleep(time.Millisecond)
+	fmt.Println("sum", sum, "line", line())
+	if sum > 0 {
+		os.Exit(3)
+	}
+}
