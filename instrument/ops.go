@@ -192,7 +192,15 @@ func (r *rewriter) call(call *ast.CallExpr) {
 // them without changing which case is chosen).
 func (r *rewriter) selectStmt(s *ast.SelectStmt) {
 	if len(s.Body.List) > 0 {
-		site := r.site(s.Pos())
+		// The select's block is the one that evaluates its communications.
+		at := s.Pos()
+		for _, c := range s.Body.List {
+			if cc := c.(*ast.CommClause); cc.Comm != nil {
+				at = cc.Comm.Pos()
+				break
+			}
+		}
+		site := r.site(at)
 		r.buf.insert(r.off(r.stmtStart(s.Pos())), prioSelect, "_dvg_t = _dvg_r.SelectBegin("+site+"); ")
 		for _, c := range s.Body.List {
 			cc := c.(*ast.CommClause)

@@ -31,7 +31,9 @@ type Block struct {
 	Mode  Mode
 	Pos   token.Pos
 	Nodes []ast.Node // statements and expressions of the block: an operation belongs to the block whose node holds it
-	Index token.Pos  // position of the index expression of an index TCP ending the block, or NoPos
+	// Indexes are the positions of the index expressions of the block's
+	// index TCPs: their values are outcomes.
+	Indexes []token.Pos
 }
 
 // siteOf returns the id of the block that holds pos: the block with the

@@ -214,11 +214,11 @@ func (r *rewriter) enter(body *ast.BlockStmt) {
 	}
 	r.buf.insert(r.off(body.Lbrace)+1, prioEnter, b.String())
 	for _, blk := range f.Blocks {
-		if blk.Index.IsValid() {
+		for _, ix := range blk.Indexes {
 			if r.indexes == nil {
 				r.indexes = map[token.Pos]bool{}
 			}
-			r.indexes[blk.Index] = true
+			r.indexes[ix] = true
 		}
 		if blk.ID == f.Entry || blk.Mode == Implied {
 			continue // Enter records the entry block
@@ -226,7 +226,9 @@ func (r *rewriter) enter(body *ast.BlockStmt) {
 		probe := fmt.Sprintf("_dvg_r.B(%d)", blk.ID)
 		switch blk.Mode {
 		case Before:
-			r.buf.insert(r.off(r.stmtStart(blk.Pos)), prioProbe, probe+"; ")
+			// Not moved before a label: flow puts a labeled statement's
+			// probe after its label on purpose, so that goto passes it.
+			r.buf.insert(r.off(blk.Pos), prioProbe, probe+"; ")
 		case After:
 			r.buf.insert(r.off(blk.Pos), prioAfter, "; "+probe)
 		case Open:

@@ -18,10 +18,10 @@ var update = flag.Bool("update", false, "rewrite the golden files")
 
 // fakePlan plans every function of pkg the way the analyzer would, with a
 // simpler partition: the entry block holds the body's statements, and
-// every if, loop or case body is a block probed after its '{' or ':'; a
-// loop also starts a block just before it (so that labels are exercised),
-// an if a block just after it, and every index with a variable index is an
-// index TCP.
+// every if, loop or case body is a block probed after its '{' or ':'; an
+// unlabeled loop also starts a block just before it, a labeled statement
+// other than a loop just after its label, an if a block just after it, and
+// every index with a variable index is an index TCP.
 func fakePlan(pkg *packages.Package) []*Func {
 	var funcs []*Func
 	var next uint32
@@ -40,8 +40,16 @@ func fakePlan(pkg *packages.Package) []*Func {
 		cur = &Func{Node: node, Entry: next, Main: main}
 		funcs = append(funcs, cur)
 		block(Open, body.Lbrace, body.List)
+		labeled := map[ast.Stmt]bool{}
 		ast.Inspect(body, func(n ast.Node) bool {
 			switch n := n.(type) {
+			case *ast.LabeledStmt:
+				labeled[n.Stmt] = true
+				switch n.Stmt.(type) {
+				case *ast.ForStmt, *ast.RangeStmt, *ast.SwitchStmt, *ast.TypeSwitchStmt, *ast.SelectStmt:
+				default:
+					block(Before, n.Stmt.Pos(), nil) // after the label, as flow does
+				}
 			case *ast.FuncLit:
 				fn(n, n.Body, false)
 				return false
@@ -49,7 +57,9 @@ func fakePlan(pkg *packages.Package) []*Func {
 				block(Open, n.Body.Lbrace, n.Body.List)
 				block(After, n.End(), nil)
 			case *ast.ForStmt:
-				block(Before, n.Pos(), nil)
+				if !labeled[n] {
+					block(Before, n.Pos(), nil)
+				}
 				block(Open, n.Body.Lbrace, n.Body.List)
 			case *ast.RangeStmt:
 				block(Open, n.Body.Lbrace, n.Body.List)
@@ -59,7 +69,8 @@ func fakePlan(pkg *packages.Package) []*Func {
 				block(Open, n.Colon, n.Body)
 			case *ast.IndexExpr:
 				if tv, ok := pkg.TypesInfo.Types[n.Index]; ok && tv.IsValue() && tv.Value == nil {
-					cur.Blocks[len(cur.Blocks)-1].Index = n.Index.Pos()
+					b := &cur.Blocks[len(cur.Blocks)-1]
+					b.Indexes = append(b.Indexes, n.Index.Pos())
 				}
 			}
 			return true

@@ -50,7 +50,12 @@ loop:
 	for _, v := range map[string]int{"k": 3} {
 		sum += v
 	}
+	i := 0
+again:
 	time.Sleep(time.Millisecond)
+	if i++; i < 2 {
+		goto again
+	}
 	fmt.Println("sum", sum, "line", line())
 	if sum > 0 {
 		os.Exit(3)
