@@ -1,6 +1,8 @@
 package waittime
 
 import (
+	"strings"
+
 	"github.com/divergo/divergo/internal/tbb"
 	"github.com/divergo/divergo/internal/trace"
 )
@@ -138,3 +140,5 @@ func (g *gscript) done() {
 }
 
 func (b *builder) trace() *fakeTrace { return b.tr }
+
+type bytesBuffer = strings.Builder

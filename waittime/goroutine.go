@@ -152,8 +152,8 @@ func (a *analysis) distribute(g *gstate, now int64) {
 // common synchronization.
 func (a *analysis) spawned(parent *gstate, child uint64) {
 	c := a.gs[child]
-	if c == nil || c.done {
-		return
+	if c == nil {
+		return // gone: it released no one still waiting
 	}
 	parent.snaps[child] = parent.path.snapshot(parent.snaps[child])
 	c.holders[parent.info.ID] = struct{}{}
