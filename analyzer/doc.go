@@ -1,0 +1,64 @@
+// Package analyzer defines an Analyzer that finds the trace change points
+// of a Go program.
+//
+// # Analyzer divergo
+//
+// divergo: report trace change points and their convergence points
+//
+// A trace change point (TCP) is a statement whose outcome can differ between
+// two runs of the same program on the same input, because it depends on
+// data that other goroutines or the environment can change: a branch, loop,
+// switch or select deciding on shared data, a lock acquisition, an index
+// computed from shared data, a range over a map, a go statement, the start
+// of main.main, and nondeterministic inputs (the clock, random numbers).
+// Each TCP has a convergence point (CP): its immediate post-dominator, the
+// first statement every run reaches again (Eckert and Nutt).
+//
+// Shared data comes from package-level variables, variables captured by
+// closures that may run as goroutines or escape, memory reached through
+// pointers not provably local to the goroutine, channel receives, select,
+// sync/atomic and sync.Map loads, and the results of calls that return
+// shared data (through function facts across packages, and conservatively
+// for dynamic calls). Dependence propagates through SSA def-use, through
+// phis whose choice of predecessor is control dependent on a shared branch,
+// through stores into local memory, into callees through parameters (an
+// unexported function, or any function of package main, keeps clean
+// parameters when every static call site passes clean data and it is never
+// used as a value) and out through results.
+//
+// Each diagnostic reads
+//
+//	trace change point (KIND): WHY; converges at FILE:LINE
+//
+// or "converges at return"; FILE is relative to the module root.
+//
+// # SSA in debug mode
+//
+// The analyzer builds its own SSA (a small pass modeled on buildssa) with
+// ssa.GlobalDebug, and requires it instead of buildssa. Debug mode records
+// for every source expression the SSA value it computes (DebugRef), so each
+// branch statement of the source, which is what the statement-level TBB
+// graph of internal/flow is made of and what the instrumenter can probe, is
+// joined exactly to the SSA value that decides it. buildssa builds without
+// debug information, and matching AST to SSA by position instead is not
+// sound: && and ||, range and select have no SSA value of their own, and
+// several values share a position. The analyzer indexes the DebugRefs of a
+// package once, so that each lookup is constant time.
+//
+// # Result
+//
+// The result is a [*Result] with the TBB graph ([flow.Func]) of every
+// function; [Graph] joins the results of several packages into one
+// [tbb.Graph] with global block ids.
+//
+// Known sources of unsoundness are listed in docs/SOUNDNESS.md.
+package analyzer
+
+const doc = `report trace change points and their convergence points
+
+A trace change point (TCP) is a statement whose outcome can differ between
+two runs of the same program on the same input because it depends on shared
+data: a branch, loop, switch or select on shared data, a lock, an index
+computed from shared data, a range over a map, a go statement, the begin of
+main.main, or a nondeterministic input. Each is reported with its
+convergence point, its immediate post-dominator.`

@@ -1,0 +1,416 @@
+package analyzer
+
+import (
+	"go/token"
+	"go/types"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/ssa"
+)
+
+// pkgState runs the dependence analysis over all functions of a package:
+// summaries to a fixpoint over the package's call graph, then calling
+// contexts to a fixpoint.
+type pkgState struct {
+	pass   *analysis.Pass
+	ssa    *ssaResult
+	funcs  []*fstate
+	byFn   map[*ssa.Function]*fstate
+	byObj  map[*types.Func]*fstate
+	isMain bool
+}
+
+func newPkgState(pass *analysis.Pass, res *ssaResult) *pkgState {
+	ps := &pkgState{
+		pass:   pass,
+		ssa:    res,
+		byFn:   map[*ssa.Function]*fstate{},
+		byObj:  map[*types.Func]*fstate{},
+		isMain: pass.Pkg.Name() == "main",
+	}
+	for _, fn := range res.Funcs {
+		if _, dup := ps.byFn[fn]; dup {
+			continue
+		}
+		s := &fstate{
+			pkg:     ps,
+			fn:      fn,
+			val:     map[ssa.Value]taint{},
+			content: map[ssa.Value]taint{},
+			callRes: map[*ssa.Call][]taint{},
+			srcs:    map[ssa.Instruction]*source{},
+		}
+		s.nslots = len(fn.Params) + len(fn.FreeVars)
+		s.slotProv = make([]*source, min(s.nslots, maxSlots))
+		ps.funcs = append(ps.funcs, s)
+		ps.byFn[fn] = s
+		if obj, ok := fn.Object().(*types.Func); ok && fn.Parent() == nil {
+			ps.byObj[obj] = s
+		}
+	}
+	return ps
+}
+
+// run computes every function's taints, summaries and contexts.
+func (ps *pkgState) run() {
+	for _, s := range ps.funcs {
+		s.init()
+	}
+	ps.findCallers()
+	// Summaries: analyse callees before callers where the order allows,
+	// and re-analyse the callers of a function whose summary grew.
+	work := make([]*fstate, 0, len(ps.funcs))
+	for i := len(ps.funcs) - 1; i >= 0; i-- {
+		s := ps.funcs[i]
+		s.queued = true
+		work = append(work, s)
+	}
+	for len(work) > 0 {
+		s := work[0]
+		work = work[1:]
+		s.queued = false
+		if s.fn.Blocks == nil {
+			continue
+		}
+		s.solve()
+		if s.summarize() {
+			for _, c := range s.callers {
+				if !c.queued {
+					c.queued = true
+					work = append(work, c)
+				}
+			}
+		}
+	}
+	ps.contexts()
+}
+
+// init sets the taints of parameters and free variables and computes the
+// per-function structures that do not depend on taint.
+func (s *fstate) init() {
+	s.summary = make([]taint, s.fn.Signature.Results().Len())
+	if s.fn.Blocks == nil {
+		s.bodyless()
+		return
+	}
+	s.cd = newCdep(s.fn)
+	s.computePtrs()
+	for i, p := range s.fn.Params {
+		s.val[p] = taint{m: slotBit(i)}
+	}
+	for i, fv := range s.fn.FreeVars {
+		s.val[fv] = taint{m: slotBit(len(s.fn.Params) + i)}
+	}
+}
+
+// bodyless summarizes a function without a body (assembly, linkname): its
+// results depend on every argument, and are shared when it is given a
+// pointer it may read through.
+func (s *fstate) bodyless() {
+	var m mask
+	var p *source
+	sig := s.fn.Signature
+	params := sig.Params()
+	if sig.Recv() != nil && pointerLike(sig.Recv().Type()) {
+		m |= shared
+	}
+	n := params.Len()
+	if sig.Recv() != nil {
+		n++
+	}
+	for i := 0; i < n; i++ {
+		m |= slotBit(i)
+	}
+	for i := 0; i < params.Len(); i++ {
+		if pointerLike(params.At(i).Type()) {
+			m |= shared
+		}
+	}
+	if m&shared != 0 {
+		p = &source{desc: "memory read by " + s.fn.Name() + " (no Go body)", pos: s.fn.Pos()}
+	}
+	for i := range s.summary {
+		s.summary[i] = taint{m: m, p: p}
+	}
+}
+
+// findCallers records in-package static callers and marks functions used
+// as values (whose parameters may come from anywhere).
+func (ps *pkgState) findCallers() {
+	for _, s := range ps.funcs {
+		obj, _ := s.fn.Object().(*types.Func)
+		switch {
+		case s.fn.Parent() != nil:
+			// literal: escapes unless only called directly (below)
+		case s.fn.Signature.Recv() != nil:
+			s.escapes = true // methods can be called through interfaces
+		case obj != nil && obj.Exported() && !ps.isMain:
+			s.escapes = true
+		}
+	}
+	for _, s := range ps.funcs {
+		for _, b := range s.fn.Blocks {
+			for _, in := range b.Instrs {
+				if _, ok := in.(*ssa.DebugRef); ok {
+					continue // not a use
+				}
+				var buf [8]*ssa.Value
+				ops := in.Operands(buf[:0])
+				if mc, ok := in.(*ssa.MakeClosure); ok {
+					ops = ops[1:] // the closure's own function is not a use; its uses are
+					_ = mc
+				}
+				var callee ssa.Value
+				if c, ok := in.(ssa.CallInstruction); ok && !c.Common().IsInvoke() {
+					callee = c.Common().Value
+				}
+				for _, op := range ops {
+					v := *op
+					if mc, ok := v.(*ssa.MakeClosure); ok {
+						v = mc.Fn
+					}
+					fn, ok := v.(*ssa.Function)
+					if !ok {
+						continue
+					}
+					t := ps.lookup(fn)
+					if t == nil {
+						continue
+					}
+					if *op == callee {
+						if _, isGo := in.(*ssa.Go); isGo && t.fn.Parent() != nil && len(t.fn.FreeVars) > 0 {
+							t.escapes = true // a goroutine closure shares its variables
+						}
+						t.callers = append(t.callers, s)
+						continue
+					}
+					t.escapes = true
+				}
+			}
+		}
+	}
+	for _, s := range ps.funcs {
+		s.ctx = shared
+		if s.escapes {
+			s.ctx = allSlots
+			for i, fv := range s.fn.FreeVars {
+				// Variables captured by a closure that may run elsewhere
+				// are shared with whoever runs it.
+				p := &source{desc: "captured variable " + fv.Name(), pos: fv.Pos()}
+				s.val[fv] = taint{m: shared | slotBit(len(s.fn.Params)+i), p: p}
+			}
+		}
+	}
+}
+
+// lookup finds the in-package state of fn, through generic origins.
+func (ps *pkgState) lookup(fn *ssa.Function) *fstate {
+	if o := fn.Origin(); o != nil {
+		fn = o
+	}
+	if s := ps.byFn[fn]; s != nil {
+		return s
+	}
+	if obj, ok := fn.Object().(*types.Func); ok && fn.Synthetic == "" {
+		return ps.byObj[obj.Origin()]
+	}
+	return nil
+}
+
+// callResults returns the taint of each result of a non-builtin call.
+func (ps *pkgState) callResults(s *fstate, in ssa.Instruction, c *ssa.CallCommon, args []taint) []taint {
+	n := c.Signature().Results().Len()
+	out := make([]taint, n)
+	all := func(t taint) []taint {
+		for i := range out {
+			out[i] = t
+		}
+		return out
+	}
+	pos := in.Pos()
+	if c.IsInvoke() {
+		return all(sharedFrom(s.src(in, pos, func() string { return "result of dynamic call to " + c.Method.Name() })))
+	}
+	callee := c.StaticCallee()
+	if callee == nil {
+		return all(sharedFrom(s.src(in, pos, func() string { return "result of a call through a function value" })))
+	}
+	var bindings []ssa.Value
+	if mc, ok := c.Value.(*ssa.MakeClosure); ok {
+		bindings = mc.Bindings
+	}
+	obj, _ := callee.Object().(*types.Func)
+	if obj != nil {
+		obj = obj.Origin()
+		if isInput(obj) {
+			return all(sharedFrom(s.src(in, pos, func() string { return "nondeterministic input " + fnName(obj) + "()" })))
+		}
+		if desc, ok := sharedResult(obj); ok {
+			return all(sharedFrom(s.src(in, pos, func() string { return desc })))
+		}
+		if isEnv(obj) {
+			var t taint
+			for _, a := range args {
+				t.or(a)
+			}
+			return all(t)
+		}
+	}
+	var sum []taint
+	if t := ps.lookup(callee); t != nil {
+		sum = t.summary
+	} else if obj != nil {
+		var f funcFact
+		if ps.pass.ImportObjectFact(obj, &f) {
+			sum = make([]taint, len(f.Results))
+			for i, m := range f.Results {
+				sum[i] = taint{m: mask(m)}
+				if m&uint64(shared) != 0 {
+					sum[i].p = s.src(in, pos, func() string { return "result of " + fnName(obj) })
+				}
+			}
+		}
+	}
+	if sum == nil {
+		return all(sharedFrom(s.src(in, pos, func() string { return "result of " + callee.Name() + " (not analysed)" })))
+	}
+	slots := append(args, make([]taint, len(bindings))...)
+	for i, b := range bindings {
+		slots[len(args)+i] = s.get(b)
+	}
+	for j := range out {
+		if j >= len(sum) {
+			out[j] = sharedFrom(nil)
+			continue
+		}
+		m := sum[j].m
+		if m&shared != 0 {
+			out[j].or(sum[j])
+		}
+		for i, a := range slots {
+			if m&slotBit(i) != 0 {
+				out[j].or(a)
+			}
+		}
+	}
+	return out
+}
+
+// contexts propagates taint into parameters: a function whose every static
+// call site in the package passes clean data keeps clean parameters.
+func (ps *pkgState) contexts() {
+	work := append([]*fstate(nil), ps.funcs...)
+	for _, s := range work {
+		s.queued = true
+	}
+	for len(work) > 0 {
+		s := work[0]
+		work = work[1:]
+		s.queued = false
+		for _, b := range s.fn.Blocks {
+			for _, in := range b.Instrs {
+				ci, ok := in.(ssa.CallInstruction)
+				if !ok || ci.Common().IsInvoke() {
+					continue
+				}
+				c := ci.Common()
+				fn := c.StaticCallee()
+				if fn == nil {
+					continue
+				}
+				t := ps.lookup(fn)
+				if t == nil || t.escapes {
+					continue
+				}
+				vals := c.Args
+				if mc, ok := c.Value.(*ssa.MakeClosure); ok {
+					vals = append(append([]ssa.Value(nil), vals...), mc.Bindings...)
+				}
+				grew := false
+				for i, a := range vals {
+					bit := slotBit(i)
+					if t.ctx&bit != 0 {
+						continue
+					}
+					if ok, src := s.eval(s.get(a)); ok {
+						t.ctx |= bit
+						if i < len(t.slotProv) && t.slotProv[i] == nil {
+							t.slotProv[i] = src
+						}
+						grew = true
+					}
+				}
+				if grew && !t.queued {
+					t.queued = true
+					work = append(work, t)
+				}
+			}
+		}
+	}
+}
+
+// funcFact summarizes a function for its callers in other packages: for
+// each result, a mask of bit 0 (shared) and bit i+1 (parameter i flows in).
+type funcFact struct {
+	Results []uint64
+}
+
+func (*funcFact) AFact() {}
+
+func (f *funcFact) String() string {
+	out := "summary("
+	for j, m := range f.Results {
+		if j > 0 {
+			out += "; "
+		}
+		out += mask(m).String()
+	}
+	return out + ")"
+}
+
+func (m mask) String() string {
+	if m == 0 {
+		return "-"
+	}
+	out := ""
+	sep := func() {
+		if out != "" {
+			out += ","
+		}
+	}
+	if m&shared != 0 {
+		out = "shared"
+	}
+	for i := 0; i < maxSlots; i++ {
+		if m&slotBit(i) != 0 {
+			sep()
+			out += "p" + itoa(i)
+		}
+	}
+	return out
+}
+
+func itoa(i int) string {
+	if i < 10 {
+		return string(rune('0' + i))
+	}
+	return itoa(i/10) + string(rune('0'+i%10))
+}
+
+// exportFacts publishes the summary of every package-level function and
+// method with results.
+func (ps *pkgState) exportFacts() {
+	for _, s := range ps.funcs {
+		obj, ok := s.fn.Object().(*types.Func)
+		if !ok || !obj.Exported() || s.fn.Parent() != nil || len(s.summary) == 0 || obj.Pkg() != ps.pass.Pkg {
+			continue
+		}
+		f := &funcFact{Results: make([]uint64, len(s.summary))}
+		for i, t := range s.summary {
+			f.Results[i] = uint64(t.m)
+		}
+		ps.pass.ExportObjectFact(obj, f)
+	}
+}
+
+var _ = token.NoPos

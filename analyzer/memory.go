@@ -1,0 +1,262 @@
+package analyzer
+
+import (
+	"go/token"
+	"go/types"
+
+	"golang.org/x/tools/go/ssa"
+)
+
+// ptrInfo says which local allocations a pointer-like value (pointer, slice,
+// map) may point into. A value points to goroutine-local memory only when it
+// is derived from allocations of this function that never escape; anything
+// else (parameters, globals, loaded pointers, call results, escaped
+// allocations) is unknown, and reading through it reads shared data.
+type ptrInfo struct {
+	roots   []ssa.Value // Alloc, MakeSlice, MakeMap, or append calls
+	unknown bool
+}
+
+func (p *ptrInfo) add(q *ptrInfo) bool {
+	changed := false
+	if q == nil || q.unknown {
+		if !p.unknown {
+			p.unknown = true
+			changed = true
+		}
+		return changed
+	}
+	for _, r := range q.roots {
+		found := false
+		for _, x := range p.roots {
+			if x == r {
+				found = true
+				break
+			}
+		}
+		if !found {
+			p.roots = append(p.roots, r)
+			changed = true
+		}
+	}
+	return changed
+}
+
+// computePtrs fills s.ptrs: derivation from local roots, then escape.
+func (s *fstate) computePtrs() {
+	ptrs := map[ssa.Value]*ptrInfo{}
+	get := func(v ssa.Value) *ptrInfo {
+		if c, ok := v.(*ssa.Const); ok && c.IsNil() {
+			return &ptrInfo{}
+		}
+		return ptrs[v]
+	}
+	derive := func(v ssa.Value, from ...ssa.Value) bool {
+		p := ptrs[v]
+		if p == nil {
+			p = &ptrInfo{}
+			ptrs[v] = p
+		}
+		changed := false
+		for _, f := range from {
+			if p.add(get(f)) {
+				changed = true
+			}
+		}
+		return changed
+	}
+	for _, b := range s.fn.Blocks {
+		for _, in := range b.Instrs {
+			switch in := in.(type) {
+			case *ssa.Alloc, *ssa.MakeSlice, *ssa.MakeMap:
+				v := in.(ssa.Value)
+				ptrs[v] = &ptrInfo{roots: []ssa.Value{v}}
+			case *ssa.Call:
+				if b, ok := in.Call.Value.(*ssa.Builtin); ok && b.Name() == "append" {
+					ptrs[in] = &ptrInfo{roots: []ssa.Value{in}}
+				}
+			}
+		}
+	}
+	for changed := true; changed; {
+		changed = false
+		for _, b := range s.fn.Blocks {
+			for _, in := range b.Instrs {
+				var c bool
+				switch in := in.(type) {
+				case *ssa.FieldAddr:
+					c = derive(in, in.X)
+				case *ssa.IndexAddr:
+					c = derive(in, in.X)
+				case *ssa.Slice:
+					c = derive(in, in.X)
+				case *ssa.SliceToArrayPointer:
+					c = derive(in, in.X)
+				case *ssa.ChangeType:
+					c = derive(in, in.X)
+				case *ssa.Convert:
+					if !isUnsafe(in.Type()) && !isUnsafe(in.X.Type()) {
+						c = derive(in, in.X)
+					}
+				case *ssa.Phi:
+					if pointerLike(in.Type()) {
+						c = derive(in, in.Edges...)
+					}
+				case *ssa.Call:
+					if b, ok := in.Call.Value.(*ssa.Builtin); ok {
+						switch b.Name() {
+						case "append":
+							c = derive(in, in.Call.Args[0])
+						case "ssa:wrapnilchk":
+							c = derive(in, in.Call.Args[0])
+						}
+					}
+				}
+				if c {
+					changed = true
+				}
+			}
+		}
+	}
+	// Escape: a root escapes when any value derived from it is used in a
+	// way that can publish it.
+	escaped := map[ssa.Value]bool{}
+	for v, p := range ptrs {
+		if len(p.roots) == 0 || v.Referrers() == nil {
+			continue
+		}
+		for _, u := range *v.Referrers() {
+			if escapingUse(v, u) {
+				for _, r := range p.roots {
+					escaped[r] = true
+				}
+				break
+			}
+		}
+	}
+	for _, p := range ptrs {
+		for _, r := range p.roots {
+			if escaped[r] {
+				p.unknown = true
+				break
+			}
+		}
+	}
+	s.ptrs = ptrs
+}
+
+// escapingUse reports whether instruction u can publish pointer v to code
+// that this analysis does not see or to another goroutine.
+func escapingUse(v ssa.Value, u ssa.Instruction) bool {
+	switch u := u.(type) {
+	case *ssa.DebugRef, *ssa.UnOp, *ssa.FieldAddr, *ssa.IndexAddr, *ssa.Slice, *ssa.Lookup,
+		*ssa.Range, *ssa.Phi, *ssa.SliceToArrayPointer, *ssa.BinOp, *ssa.If, *ssa.ChangeType,
+		*ssa.Field, *ssa.Index, *ssa.TypeAssert, *ssa.Extract:
+		return false
+	case *ssa.Store:
+		return u.Val == v
+	case *ssa.MapUpdate:
+		return u.Map != v
+	case *ssa.Convert:
+		return isUnsafe(u.Type())
+	case *ssa.Call:
+		if b, ok := u.Call.Value.(*ssa.Builtin); ok {
+			switch b.Name() {
+			case "len", "cap", "append", "copy", "delete", "clear", "print", "println", "ssa:wrapnilchk", "min", "max":
+				return false
+			}
+		}
+		return true
+	}
+	return true
+}
+
+func pointerLike(t types.Type) bool {
+	switch u := coreType(t).(type) {
+	case *types.Pointer, *types.Slice, *types.Map, *types.Chan, *types.Signature, *types.Interface:
+		return true
+	case *types.Basic:
+		return u.Kind() == types.UnsafePointer
+	case nil:
+		return true // a type parameter without a core type: anything
+	}
+	return false
+}
+
+func isUnsafe(t types.Type) bool {
+	b, ok := t.Underlying().(*types.Basic)
+	return ok && (b.Kind() == types.UnsafePointer || b.Kind() == types.Uintptr)
+}
+
+// base strips address arithmetic to find where an address comes from.
+func base(v ssa.Value) ssa.Value {
+	for {
+		switch x := v.(type) {
+		case *ssa.FieldAddr:
+			v = x.X
+		case *ssa.IndexAddr:
+			v = x.X
+		case *ssa.Slice:
+			v = x.X
+		case *ssa.ChangeType:
+			v = x.X
+		case *ssa.SliceToArrayPointer:
+			v = x.X
+		default:
+			return v
+		}
+	}
+}
+
+// fromArgs reports whether v is os.Args or memory reached from it: the
+// program arguments are the same input in every run.
+func fromArgs(v ssa.Value) bool {
+	for i := 0; i < 16; i++ {
+		switch x := v.(type) {
+		case *ssa.FieldAddr:
+			v = x.X
+		case *ssa.IndexAddr:
+			v = x.X
+		case *ssa.Slice:
+			v = x.X
+		case *ssa.Index:
+			v = x.X
+		case *ssa.UnOp:
+			if x.Op != token.MUL {
+				return false
+			}
+			v = x.X
+		case *ssa.Global:
+			return x.Pkg != nil && x.Pkg.Pkg.Path() == "os" && x.Name() == "Args"
+		default:
+			return false
+		}
+	}
+	return false
+}
+
+// describe names the shared memory that addr reaches, for Why.
+func (s *fstate) describe(addr ssa.Value) string {
+	switch b := base(addr).(type) {
+	case *ssa.Global:
+		name := b.Name()
+		if b.Pkg != nil && b.Pkg != s.fn.Pkg && b.Pkg.Pkg != nil {
+			name = b.Pkg.Pkg.Name() + "." + name
+		}
+		return "package variable " + name
+	case *ssa.Parameter:
+		return "memory through parameter " + b.Name()
+	case *ssa.FreeVar:
+		return "captured variable " + b.Name()
+	case *ssa.Alloc:
+		if b.Comment != "" {
+			return "variable " + b.Comment + " (its address escapes)"
+		}
+		return "memory whose address escapes"
+	case *ssa.MakeSlice, *ssa.MakeMap:
+		return "memory whose address escapes"
+	case *ssa.Call:
+		return "memory through a pointer returned by a call"
+	}
+	return "memory through a pointer"
+}

@@ -1,0 +1,291 @@
+package analyzer
+
+import (
+	"fmt"
+	"go/ast"
+	"go/token"
+	"go/types"
+
+	"golang.org/x/tools/go/ast/astutil"
+	"golang.org/x/tools/go/ssa"
+	"golang.org/x/tools/go/types/typeutil"
+
+	"github.com/divergo/divergo/internal/tbb"
+)
+
+// oracle answers internal/flow's questions for one package: which
+// statements are TCPs, from the dependence analysis of their SSA values.
+type oracle struct {
+	ps   *pkgState
+	fset *token.FileSet
+	info *types.Info
+	// at records the token position of every TCP handed out, for the
+	// diagnostics (tbb.Pos has lost the file set).
+	at map[*tbb.TCP]token.Pos
+}
+
+func (o *oracle) newTCP(kind tbb.Kind, pos token.Pos, why string) *tbb.TCP {
+	t := &tbb.TCP{Kind: kind, Pos: o.tbbPos(pos), Why: why}
+	o.at[t] = pos
+	return t
+}
+
+func (o *oracle) tbbPos(pos token.Pos) tbb.Pos {
+	if !pos.IsValid() {
+		return tbb.Pos{}
+	}
+	p := o.fset.Position(pos)
+	return tbb.Pos{File: relFile(p.Filename), Line: p.Line, Col: p.Column}
+}
+
+func (o *oracle) where(p *source) string {
+	if p == nil {
+		return "shared data"
+	}
+	if !p.pos.IsValid() {
+		return p.desc
+	}
+	return p.desc + " at " + o.tbbPos(p.pos).FileLine()
+}
+
+// exprTaint reports whether e is shared-dependent, and names the smallest
+// shared-dependent part of it and its source.
+func (o *oracle) exprTaint(e ast.Expr) (bool, string) {
+	ok, p := o.tainted(e)
+	if !ok {
+		return false, ""
+	}
+	leaf := e
+	for {
+		var next ast.Expr
+		ast.Inspect(leaf, func(n ast.Node) bool {
+			if next != nil || n == nil {
+				return false
+			}
+			if n == leaf {
+				return true
+			}
+			if x, isExpr := n.(ast.Expr); isExpr {
+				if _, lit := x.(*ast.FuncLit); !lit {
+					if t, q := o.tainted(x); t {
+						next, p = x, q
+					}
+				}
+			}
+			return false
+		})
+		if next == nil {
+			break
+		}
+		leaf = next
+	}
+	return true, fmt.Sprintf("%s depends on %s", types.ExprString(leaf), o.where(p))
+}
+
+// tainted looks up the SSA values of e. Expressions without one (&&, ||,
+// !, parentheses) are tainted if an operand is; constants never are.
+func (o *oracle) tainted(e ast.Expr) (bool, *source) {
+	e = ast.Unparen(e)
+	if tv, ok := o.info.Types[e]; ok && (tv.Value != nil || tv.IsType() || tv.IsNil()) {
+		return false, nil
+	}
+	if refs := o.ps.ssa.refs[e]; len(refs) > 0 {
+		for _, ref := range refs {
+			s := o.ps.byFn[ref.Parent()]
+			if s == nil {
+				return true, nil // not analysed: assume the worst
+			}
+			t := s.get(ref.X)
+			if ref.IsAddr {
+				t = s.load(ref.X, ref, ref.Pos())
+			}
+			if ok, p := s.eval(t); ok {
+				return true, p
+			}
+		}
+		return false, nil
+	}
+	switch e := e.(type) {
+	case *ast.Ident, *ast.FuncLit, *ast.BasicLit:
+		// names of functions, types, packages; dead code has no SSA at all
+		return false, nil
+	case *ast.CompositeLit:
+		for _, el := range e.Elts {
+			if ok, p := o.tainted(el); ok {
+				return true, p
+			}
+		}
+		return false, nil
+	case *ast.KeyValueExpr:
+		return o.tainted(e.Value)
+	}
+	var found bool
+	var src *source
+	ast.Inspect(e, func(n ast.Node) bool {
+		if found || n == nil {
+			return false
+		}
+		if n == ast.Node(e) {
+			return true
+		}
+		if x, ok := n.(ast.Expr); ok {
+			if _, lit := x.(*ast.FuncLit); !lit {
+				found, src = o.tainted(x)
+			}
+		}
+		return false
+	})
+	return found, src
+}
+
+// Branch implements flow.Oracle.
+func (o *oracle) Branch(s ast.Stmt) *tbb.TCP {
+	switch s := s.(type) {
+	case *ast.IfStmt:
+		if ok, why := o.exprTaint(s.Cond); ok {
+			return o.newTCP(tbb.Branch, s.Pos(), why)
+		}
+	case *ast.ForStmt:
+		if s.Cond == nil {
+			return nil
+		}
+		if ok, why := o.exprTaint(s.Cond); ok {
+			return o.newTCP(tbb.Loop, s.Pos(), why)
+		}
+	case *ast.RangeStmt:
+		return o.rangeTCP(s)
+	case *ast.SwitchStmt:
+		if s.Tag != nil {
+			if ok, why := o.exprTaint(s.Tag); ok {
+				return o.newTCP(tbb.Switch, s.Pos(), why)
+			}
+		}
+		for _, c := range s.Body.List {
+			for _, e := range c.(*ast.CaseClause).List {
+				if ok, why := o.exprTaint(e); ok {
+					return o.newTCP(tbb.Switch, s.Pos(), why)
+				}
+			}
+		}
+	case *ast.TypeSwitchStmt:
+		var x ast.Expr
+		switch a := s.Assign.(type) {
+		case *ast.AssignStmt:
+			if len(a.Rhs) == 1 {
+				x = a.Rhs[0]
+			}
+		case *ast.ExprStmt:
+			x = a.X
+		}
+		if ta, ok := ast.Unparen(x).(*ast.TypeAssertExpr); ok {
+			x = ta.X
+		}
+		if x == nil {
+			return o.newTCP(tbb.Switch, s.Pos(), "type switch on an unknown value")
+		}
+		if ok, why := o.exprTaint(x); ok {
+			return o.newTCP(tbb.Switch, s.Pos(), "type of "+why)
+		}
+	case *ast.SelectStmt:
+		if n := len(s.Body.List); n >= 2 {
+			return o.newTCP(tbb.Select, s.Pos(), fmt.Sprintf("select chooses among %d cases that can be ready together", n))
+		}
+	}
+	return nil
+}
+
+func (o *oracle) rangeTCP(s *ast.RangeStmt) *tbb.TCP {
+	t := o.info.TypeOf(s.X)
+	if t == nil {
+		return o.newTCP(tbb.Loop, s.Pos(), "range over an expression of unknown type")
+	}
+	x := types.ExprString(s.X)
+	switch u := coreType(t).(type) {
+	case *types.Map:
+		return o.newTCP(tbb.MapRange, s.Pos(), "iteration order of map "+x)
+	case *types.Chan:
+		return o.newTCP(tbb.Loop, s.Pos(), "range over channel "+x+" receives shared data")
+	case *types.Signature:
+		return o.newTCP(tbb.Loop, s.Pos(), "range over iterator "+x+": the function decides how often it yields")
+	case *types.Array:
+		return nil
+	case *types.Pointer:
+		if _, ok := u.Elem().Underlying().(*types.Array); ok {
+			return nil
+		}
+	case nil:
+		return o.newTCP(tbb.Loop, s.Pos(), "range over "+x+" of a type parameter without a core type")
+	}
+	if ok, why := o.exprTaint(s.X); ok {
+		return o.newTCP(tbb.Loop, s.Pos(), "length of "+why)
+	}
+	return nil
+}
+
+// Point implements flow.Oracle.
+func (o *oracle) Point(n ast.Node) []*tbb.TCP {
+	var out []*tbb.TCP
+	ast.Inspect(n, func(x ast.Node) bool {
+		switch x := x.(type) {
+		case *ast.FuncLit, *ast.BlockStmt:
+			return false
+		case *ast.GoStmt:
+			out = append(out, o.newTCP(tbb.Spawn, x.Pos(), "go statement starts "+callName(x.Call)))
+		case *ast.CallExpr:
+			fn, _ := typeutil.Callee(o.info, x).(*types.Func)
+			if fn == nil {
+				break
+			}
+			switch {
+			case isLock(fn):
+				out = append(out, o.newTCP(tbb.Lock, x.Pos(), fnName(fn)+" on "+recvString(x)+": the acquisition order"))
+			case isInput(fn):
+				out = append(out, o.newTCP(tbb.Input, x.Pos(), fnName(fn)+"() is a nondeterministic input"))
+			}
+		case *ast.IndexExpr:
+			if o.isIndexable(x.X) {
+				if ok, why := o.exprTaint(x.Index); ok {
+					out = append(out, o.newTCP(tbb.Index, x.Pos(), "index "+why))
+				}
+			}
+		}
+		return true
+	})
+	return out
+}
+
+// isIndexable reports whether x is an array, slice, string or map value
+// (and not a generic function or type being instantiated).
+func (o *oracle) isIndexable(x ast.Expr) bool {
+	tv, ok := o.info.Types[x]
+	if !ok || tv.IsType() {
+		return false
+	}
+	t := coreType(tv.Type)
+	if p, ok := t.(*types.Pointer); ok {
+		t = p.Elem().Underlying()
+	}
+	switch t := t.(type) {
+	case *types.Array, *types.Slice, *types.Map:
+		return true
+	case *types.Basic:
+		return t.Info()&types.IsString != 0
+	}
+	return false
+}
+
+func callName(c *ast.CallExpr) string {
+	if _, ok := ast.Unparen(c.Fun).(*ast.FuncLit); ok {
+		return "a function literal"
+	}
+	return types.ExprString(c.Fun)
+}
+
+func recvString(c *ast.CallExpr) string {
+	if sel, ok := astutil.Unparen(c.Fun).(*ast.SelectorExpr); ok {
+		return types.ExprString(sel.X)
+	}
+	return "a mutex"
+}
+
+var _ = ssa.GlobalDebug

@@ -1,0 +1,418 @@
+package analyzer
+
+import (
+	"go/token"
+	"go/types"
+	"math/bits"
+
+	"golang.org/x/tools/go/ssa"
+)
+
+// A mask says what a value depends on: bit 0 is shared data (something
+// another goroutine or the environment can change between runs); bit i+1 is
+// the function's i-th slot (parameters, then free variables). Masks are
+// symbolic in the slots so that one pass over a function serves both its
+// summary (which parameters reach which results) and every calling context.
+type mask uint64
+
+const (
+	shared   mask = 1
+	maxSlots      = 63
+	allSlots mask = ^mask(0)
+)
+
+func slotBit(i int) mask {
+	if i >= maxSlots {
+		i = maxSlots - 1 // the last slot stands for all the rest
+	}
+	return 1 << uint(i+1)
+}
+
+// A source is where shared data was first read: the provenance that Why
+// reports.
+type source struct {
+	desc string // "package variable x read"
+	pos  token.Pos
+}
+
+// taint is a mask with the provenance of its shared bit.
+type taint struct {
+	m mask
+	p *source
+}
+
+func (t *taint) or(u taint) bool {
+	n := t.m | u.m
+	if n == t.m {
+		return false
+	}
+	if t.m&shared == 0 && u.m&shared != 0 {
+		t.p = u.p
+	}
+	t.m = n
+	return true
+}
+
+func sharedFrom(p *source) taint { return taint{m: shared, p: p} }
+
+// fstate is the dependence state of one function.
+type fstate struct {
+	pkg *pkgState
+	fn  *ssa.Function
+	cd  *cdep
+
+	val     map[ssa.Value]taint
+	ptrs    map[ssa.Value]*ptrInfo
+	content map[ssa.Value]taint // per local root: what was stored into it
+	callRes map[*ssa.Call][]taint
+	srcs    map[ssa.Instruction]*source
+
+	nslots   int
+	summary  []taint // per result
+	ctx      mask    // slots that are tainted in some calling context, plus shared
+	slotProv []*source
+	callers  []*fstate
+	escapes  bool // used as a value: called from unknown places
+	queued   bool
+}
+
+func (s *fstate) get(v ssa.Value) taint {
+	switch v.(type) {
+	case *ssa.Const, *ssa.Function, *ssa.Global, *ssa.Builtin, nil:
+		return taint{}
+	}
+	return s.val[v]
+}
+
+// src returns the cached source for instruction in, creating it once.
+func (s *fstate) src(in ssa.Instruction, pos token.Pos, desc func() string) *source {
+	if p, ok := s.srcs[in]; ok {
+		return p
+	}
+	p := &source{desc: desc(), pos: pos}
+	s.srcs[in] = p
+	return p
+}
+
+// condTaint ORs the conditions of the If blocks listed.
+func (s *fstate) condTaint(blocks []int) taint {
+	var t taint
+	for _, b := range blocks {
+		if in, ok := s.fn.Blocks[b].Instrs[len(s.fn.Blocks[b].Instrs)-1].(*ssa.If); ok {
+			t.or(s.get(in.Cond))
+		}
+	}
+	return t
+}
+
+// load is the taint of reading through addr (a pointer, slice or map).
+func (s *fstate) load(addr ssa.Value, in ssa.Instruction, pos token.Pos) taint {
+	t := s.get(addr)
+	pi := s.ptrs[addr]
+	if pi == nil || pi.unknown {
+		if fromArgs(addr) {
+			return t
+		}
+		t.or(sharedFrom(s.src(in, pos, func() string { return s.describe(addr) + " read" })))
+		return t
+	}
+	for _, r := range pi.roots {
+		t.or(s.content[r])
+	}
+	return t
+}
+
+// store records that t was written into the roots of addr by instruction
+// in of block b, also recording the conditions under which the write
+// happens.
+func (s *fstate) store(addr ssa.Value, t taint, b *ssa.BasicBlock) bool {
+	pi := s.ptrs[addr]
+	if pi == nil || pi.unknown {
+		return false
+	}
+	changed := false
+	for _, r := range pi.roots {
+		c := s.content[r]
+		x := t
+		x.or(s.get(addr))
+		x.or(s.condTaint(s.cd.conds(b.Index, r.(ssa.Instruction).Block().Index)))
+		if c.or(x) {
+			s.content[r] = c
+			changed = true
+		}
+	}
+	return changed
+}
+
+func (s *fstate) set(v ssa.Value, t taint) bool {
+	old := s.val[v]
+	if old.or(t) {
+		s.val[v] = old
+		return true
+	}
+	return false
+}
+
+// solve runs the dependence transfer functions to a fixpoint.
+func (s *fstate) solve() {
+	for changed := true; changed; {
+		changed = false
+		for _, b := range s.fn.Blocks {
+			for _, in := range b.Instrs {
+				if s.step(in) {
+					changed = true
+				}
+			}
+		}
+	}
+}
+
+func (s *fstate) step(in ssa.Instruction) bool {
+	switch in := in.(type) {
+	case *ssa.Store:
+		return s.store(in.Addr, s.get(in.Val), in.Block())
+	case *ssa.MapUpdate:
+		t := s.get(in.Key)
+		t.or(s.get(in.Value))
+		return s.store(in.Map, t, in.Block())
+	case *ssa.Alloc, *ssa.DebugRef:
+		return false
+	case *ssa.Phi:
+		var t taint
+		for _, e := range in.Edges {
+			t.or(s.get(e))
+		}
+		t.or(s.phiCond(in.Block()))
+		return s.set(in, t)
+	case *ssa.UnOp:
+		switch in.Op {
+		case token.ARROW:
+			return s.set(in, sharedFrom(s.src(in, in.Pos(), func() string { return "channel receive" })))
+		case token.MUL:
+			return s.set(in, s.load(in.X, in, in.Pos()))
+		}
+		return s.set(in, s.get(in.X))
+	case *ssa.Select:
+		return s.set(in, sharedFrom(s.src(in, in.Pos(), func() string { return "select" })))
+	case *ssa.Lookup:
+		t := s.get(in.Index)
+		if isMap(in.X.Type()) {
+			t.or(s.load(in.X, in, in.Pos()))
+		} else {
+			t.or(s.get(in.X))
+		}
+		return s.set(in, t)
+	case *ssa.Next:
+		t := s.get(in.Iter)
+		if r, ok := in.Iter.(*ssa.Range); ok && isMap(r.X.Type()) {
+			t.or(s.load(r.X, in, r.Pos()))
+		}
+		return s.set(in, t)
+	case *ssa.Extract:
+		if c, ok := in.Tuple.(*ssa.Call); ok {
+			if rs := s.callRes[c]; in.Index < len(rs) {
+				return s.set(in, rs[in.Index])
+			}
+		}
+		return s.set(in, s.get(in.Tuple))
+	case *ssa.Call:
+		return s.call(in)
+	case ssa.Value:
+		// Everything else computes its value from its operands.
+		var t taint
+		var buf [8]*ssa.Value
+		for _, op := range in.(ssa.Instruction).Operands(buf[:0]) {
+			if *op != nil {
+				t.or(s.get(*op))
+			}
+		}
+		return s.set(in, t)
+	}
+	return false
+}
+
+// phiCond is the taint of the branches that choose among the predecessors
+// of b: the control dependences of the predecessors, up to b's immediate
+// dominator (outer conditions decide whether b runs, not which way it came).
+func (s *fstate) phiCond(b *ssa.BasicBlock) taint {
+	limit := -1
+	if d := b.Idom(); d != nil {
+		limit = d.Index
+	}
+	var t taint
+	for _, p := range b.Preds {
+		if len(p.Succs) > 1 {
+			t.or(s.condTaint([]int{p.Index}))
+		}
+		t.or(s.condTaint(s.cd.conds(p.Index, limit)))
+	}
+	return t
+}
+
+// call handles a call's result and the memory effects of append and copy.
+func (s *fstate) call(in *ssa.Call) bool {
+	c := &in.Call
+	args := make([]taint, len(c.Args))
+	for i, a := range c.Args {
+		args[i] = s.get(a)
+	}
+	if b, ok := c.Value.(*ssa.Builtin); ok {
+		return s.builtin(in, b.Name(), args)
+	}
+	res := s.pkg.callResults(s, in, c, args)
+	changed := false
+	if len(res) > 1 {
+		old := s.callRes[in]
+		if old == nil {
+			old = make([]taint, len(res))
+			s.callRes[in] = old
+		}
+		for i := range res {
+			if old[i].or(res[i]) {
+				changed = true
+			}
+		}
+	}
+	var t taint
+	for _, r := range res {
+		t.or(r)
+	}
+	return s.set(in, t) || changed
+}
+
+func (s *fstate) builtin(in *ssa.Call, name string, args []taint) bool {
+	var t taint
+	c := &in.Call
+	switch name {
+	case "len", "cap":
+		a := c.Args[0]
+		switch {
+		case isChan(a.Type()):
+			t = sharedFrom(s.src(in, in.Pos(), func() string { return "channel length" }))
+		case isMap(a.Type()):
+			t = s.load(a, in, in.Pos())
+		default:
+			t = args[0]
+		}
+		return s.set(in, t)
+	case "append":
+		// The length of the result depends on the slice and on how many
+		// elements are appended; the elements go to memory.
+		t = args[0]
+		changed := false
+		if len(c.Args) > 1 {
+			el := args[1]
+			if c.Signature().Variadic() || isSlice(c.Args[1].Type()) || isString(c.Args[1].Type()) {
+				t.or(args[1])
+				el.or(s.load(c.Args[1], in, in.Pos()))
+			}
+			changed = s.store(in, el, in.Block())
+		}
+		return s.set(in, t) || changed
+	case "copy":
+		t = args[0]
+		t.or(args[1])
+		el := args[1]
+		if !isString(c.Args[1].Type()) {
+			el.or(s.load(c.Args[1], in, in.Pos()))
+		}
+		changed := s.store(c.Args[0], el, in.Block())
+		return s.set(in, t) || changed
+	case "recover":
+		return false // the panic value comes from this goroutine
+	}
+	for _, a := range args {
+		t.or(a)
+	}
+	return s.set(in, t)
+}
+
+// summarize computes the taint of each result: the returned values and the
+// branches that choose the return.
+func (s *fstate) summarize() bool {
+	n := s.fn.Signature.Results().Len()
+	if s.summary == nil {
+		s.summary = make([]taint, n)
+	}
+	changed := false
+	for _, b := range s.fn.Blocks {
+		ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return)
+		if !ok {
+			continue
+		}
+		ct := s.condTaint(s.cd.conds(b.Index, -1))
+		for i, r := range ret.Results {
+			if i >= n {
+				break
+			}
+			t := s.get(r)
+			t.or(ct)
+			if s.summary[i].or(t) {
+				changed = true
+			}
+		}
+	}
+	return changed
+}
+
+// eval evaluates t in the function's calling contexts: it returns whether t
+// is shared-dependent there, and the first source.
+func (s *fstate) eval(t taint) (bool, *source) {
+	x := t.m & (s.ctx | shared)
+	if x == 0 {
+		return false, nil
+	}
+	if x&shared != 0 {
+		return true, t.p
+	}
+	i := bits.TrailingZeros64(uint64(x)) - 1
+	if i < len(s.slotProv) {
+		return true, s.slotProv[i]
+	}
+	return true, nil
+}
+
+func isMap(t types.Type) bool    { _, ok := coreType(t).(*types.Map); return ok }
+func isChan(t types.Type) bool   { _, ok := coreType(t).(*types.Chan); return ok }
+func isSlice(t types.Type) bool  { _, ok := coreType(t).(*types.Slice); return ok }
+func isString(t types.Type) bool {
+	b, ok := coreType(t).(*types.Basic)
+	return ok && b.Info()&types.IsString != 0
+}
+
+// coreType is the underlying type of t, or for a type parameter the single
+// underlying type of its type set if there is one.
+func coreType(t types.Type) types.Type {
+	tp, ok := types.Unalias(t).(*types.TypeParam)
+	if !ok {
+		return t.Underlying()
+	}
+	iface, ok := tp.Constraint().Underlying().(*types.Interface)
+	if !ok {
+		return nil
+	}
+	var core types.Type
+	for i := 0; i < iface.NumEmbeddeds(); i++ {
+		var terms []types.Type
+		switch e := iface.EmbeddedType(i).(type) {
+		case *types.Union:
+			for j := 0; j < e.Len(); j++ {
+				terms = append(terms, e.Term(j).Type())
+			}
+		default:
+			terms = append(terms, e)
+		}
+		for _, term := range terms {
+			u := coreType(term)
+			if u == nil {
+				return nil
+			}
+			if core == nil {
+				core = u
+			} else if !types.Identical(core, u) {
+				return nil
+			}
+		}
+	}
+	return core
+}
