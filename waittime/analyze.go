@@ -58,7 +58,7 @@ func Analyze(t Trace, opts Options) (*Report, error) {
 		}
 	}
 	infos := slices.Clone(t.Goroutines())
-	slices.SortFunc(infos, func(x, y Goroutine) int {
+	slices.SortFunc(infos, func(x, y trace.GoroutineInfo) int {
 		switch {
 		case x.ID < y.ID:
 			return -1
@@ -76,7 +76,7 @@ func Analyze(t Trace, opts Options) (*Report, error) {
 			return nil, fmt.Errorf("opening events of goroutine %d: %w", info.ID, err)
 		}
 		a.gs[info.ID] = newGState(info, it)
-		a.infos[info.ID] = &ginfo{Goroutine: info, fn: -1}
+		a.infos[info.ID] = &ginfo{GoroutineInfo: info, fn: -1}
 	}
 	for _, info := range infos {
 		if err := a.step(a.gs[info.ID]); err != nil {
@@ -104,7 +104,7 @@ func (a *analysis) step(g *gstate) error {
 		return nil
 	}
 	end := g.last
-	if g.info.End >= 0 {
+	if g.info.Ended {
 		end = g.info.End
 	}
 	a.distribute(g, end)

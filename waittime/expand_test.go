@@ -26,27 +26,27 @@ func expansionTrace() *fakeTrace {
 	c1, cRecv, c3, cSend := b.block("c", 30, 10), b.block("c", 31, 1), b.block("c", 32, 10), b.block("c", 33, 1)
 	const ch1, ch2, ch3 = 0x100, 0x200, 0x300
 
-	m := b.goroutine(1, 0, -1, 0, 0)
+	m := b.goroutine(1, 0, 0, 0, 0)
 	for i, id := range []uint64{2, 3, 4} {
 		m.spawn(mainB, id, uint32(i+1))
 	}
 	m.done()
 
-	a := b.goroutine(2, 1, int(mainB), 1, 0)
+	a := b.goroutine(2, 1, mainB, 1, 0)
 	a.run(a1, 100*ms)                        // A1
 	a.op(aSend, trace.OpSend, ch1)           // releases b at 100
 	a.run(a2, 30*ms)                         // A2
 	a.wait(aRecv, trace.OpRecv, ch3, 200*ms) // A3: 70 ms
 	a.done()
 
-	bg := b.goroutine(3, 1, int(mainB), 2, 0)
+	bg := b.goroutine(3, 1, mainB, 2, 0)
 	bg.run(b1, 40*ms)                         // B1
 	bg.wait(bRecv, trace.OpRecv, ch1, 100*ms) // B2: 60 ms
 	bg.run(b3, 50*ms)                         // B3
 	bg.op(bSend, trace.OpSend, ch2)           // releases c at 150
 	bg.done()
 
-	c := b.goroutine(4, 1, int(mainB), 3, 0)
+	c := b.goroutine(4, 1, mainB, 3, 0)
 	c.run(c1, 30*ms)                         // C1
 	c.wait(cRecv, trace.OpRecv, ch2, 150*ms) // C2: 120 ms
 	c.run(c3, 50*ms)                         // C3

@@ -11,13 +11,13 @@ import (
 // hand-timed event lists.
 type fakeTrace struct {
 	graph *tbb.Graph
-	gs    []Goroutine
+	gs    []trace.GoroutineInfo
 	evs   map[uint64][]trace.Event
 }
 
 func (f *fakeTrace) Graph() *tbb.Graph       { return f.graph }
-func (f *fakeTrace) Goroutines() []Goroutine { return f.gs }
-func (f *fakeTrace) Events(id uint64) (EventIter, error) {
+func (f *fakeTrace) Goroutines() []trace.GoroutineInfo { return f.gs }
+func (f *fakeTrace) Events(id uint64) (trace.EventIter, error) {
 	return &sliceIter{evs: f.evs[id]}, nil
 }
 
@@ -26,13 +26,14 @@ type sliceIter struct {
 	i   int
 }
 
-func (s *sliceIter) Next() (trace.Event, bool) {
+func (s *sliceIter) Next() bool {
 	if s.i >= len(s.evs) {
-		return trace.Event{}, false
+		return false
 	}
 	s.i++
-	return s.evs[s.i-1], true
+	return true
 }
+func (s *sliceIter) Event() trace.Event { return s.evs[s.i-1] }
 func (s *sliceIter) Err() error { return nil }
 
 // builder makes a fakeTrace: blocks are declared per function with a line
@@ -78,8 +79,8 @@ type gscript struct {
 	now int64
 }
 
-func (b *builder) goroutine(id, parent uint64, site int, ordinal uint32, start int64) *gscript {
-	b.tr.gs = append(b.tr.gs, Goroutine{ID: id, Parent: parent, Site: site, Ordinal: ordinal, Start: start, End: -1})
+func (b *builder) goroutine(id, parent uint64, site uint32, ordinal uint32, start int64) *gscript {
+	b.tr.gs = append(b.tr.gs, trace.GoroutineInfo{ID: id, Parent: parent, Site: site, Ordinal: ordinal, Start: start})
 	g := &gscript{b: b, id: id, now: start}
 	b.gos[id] = g
 	return g
@@ -134,7 +135,7 @@ func (g *gscript) spawn(block uint32, child uint64, ordinal uint32) {
 func (g *gscript) done() {
 	for i := range g.b.tr.gs {
 		if g.b.tr.gs[i].ID == g.id {
-			g.b.tr.gs[i].End = g.now
+			g.b.tr.gs[i].End, g.b.tr.gs[i].Ended = g.now, true
 		}
 	}
 }

@@ -8,8 +8,8 @@ import (
 
 // gstate is the analysis state of one goroutine.
 type gstate struct {
-	info Goroutine
-	it   EventIter
+	info trace.GoroutineInfo
+	it   trace.EventIter
 	n    int // events read, for messages
 
 	head    trace.Event // the next timestamped event, not yet applied
@@ -47,7 +47,7 @@ type mark struct {
 	child uint64 // the goroutine it started
 }
 
-func newGState(info Goroutine, it EventIter) *gstate {
+func newGState(info trace.GoroutineInfo, it trace.EventIter) *gstate {
 	return &gstate{
 		info:    info,
 		it:      it,
@@ -64,13 +64,13 @@ func newGState(info Goroutine, it EventIter) *gstate {
 // It returns false at the end of the goroutine's events.
 func (a *analysis) advance(g *gstate) (bool, error) {
 	for {
-		ev, ok := g.it.Next()
-		if !ok {
+		if !g.it.Next() {
 			if err := g.it.Err(); err != nil {
 				return false, fmt.Errorf("reading goroutine %d after event %d: %w", g.info.ID, g.n, err)
 			}
 			return false, nil
 		}
+		ev := g.it.Event()
 		g.n++
 		switch ev.Kind {
 		case trace.EvBlock:

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/divergo/divergo/internal/tbb"
+	"github.com/divergo/divergo/internal/trace"
 )
 
 // Report is the result of [Analyze]: sync sites ranked by waiting time.
@@ -73,7 +74,7 @@ type Wait struct {
 
 // ginfo is what names a goroutine.
 type ginfo struct {
-	Goroutine
+	trace.GoroutineInfo
 	fn   int
 	name string
 }
@@ -196,8 +197,12 @@ func (a *analysis) name(id uint64) string {
 	if gi.name != "" {
 		return gi.name
 	}
+	if gi.Path != "" {
+		gi.name = gi.Path
+		return gi.name
+	}
 	gi.name = fmt.Sprintf("g%d", id) // guards against a cycle of parents
-	if gi.Parent == 0 || gi.Site < 0 {
+	if gi.Parent == 0 {
 		if f := a.graph.Func(gi.fn); f != nil && !strings.HasSuffix(f.Name, ".main") {
 			gi.name = shortFunc(f.Name)
 		} else {
@@ -210,7 +215,7 @@ func (a *analysis) name(id uint64) string {
 		fn = shortFunc(f.Name)
 	}
 	site := "?"
-	if b := a.graph.Block(gi.Site); b != nil {
+	if b := a.graph.Block(int(gi.Site)); b != nil {
 		site = fmt.Sprintf("%s:%d", path.Base(b.Pos.File), b.Pos.Line)
 	}
 	gi.name = fmt.Sprintf("%s/%s@%s#%d", a.name(gi.Parent), fn, site, gi.Ordinal)

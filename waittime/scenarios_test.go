@@ -55,11 +55,11 @@ func barrierTrace() (tr *fakeTrace, barrier, long uint32) {
 	loop6, loop8, loop10 := b.block("worker", 6, 20), b.block("worker", 8, 20), b.block("worker", 10, 20)
 	barrier, bcast := b.block("worker", 3, 5), b.block("worker", 4, 5)
 	const cond = 0xc0
-	m := b.goroutine(1, 0, -1, 0, 0)
+	m := b.goroutine(1, 0, 0, 0, 0)
 	ws := make([]*gscript, 4)
 	for i := range ws {
 		m.spawn(spawnB, uint64(10+i), uint32(i+1))
-		ws[i] = b.goroutine(uint64(10+i), 1, int(spawnB), uint32(i+1), 0)
+		ws[i] = b.goroutine(uint64(10+i), 1, spawnB, uint32(i+1), 0)
 	}
 	m.done()
 	for iter := 0; iter < 100; iter++ {
@@ -119,14 +119,14 @@ func forkJoinTrace() (tr *fakeTrace, wait, slow uint32) {
 	slow = b.block("work", 22, 30)
 	done := b.block("work", 24, 2)
 	const wg = 0x66
-	m := b.goroutine(1, 0, -1, 0, 0)
+	m := b.goroutine(1, 0, 0, 0, 0)
 	id := uint64(10)
 	for round := 0; round < 50; round++ {
 		start := m.now
 		end := int64(0)
 		for i := 0; i < 3; i++ {
 			m.spawn(spawnB, id, uint32(round*3+i+1))
-			w := b.goroutine(id, 1, int(spawnB), uint32(round*3+i+1), start)
+			w := b.goroutine(id, 1, spawnB, uint32(round*3+i+1), start)
 			id++
 			w.run(work, jitter(r, 10*ms, 0.01))
 			if i == 2 && round%5 == 0 {
@@ -169,12 +169,12 @@ func pipelineTrace() (tr *fakeTrace, send1, recv3, slow uint32) {
 	recv2, slow, send2 := b.block("stage2", 20, 2), b.block("stage2", 21, 10), b.block("stage2", 22, 2)
 	recv3, work3 := b.block("stage3", 30, 2), b.block("stage3", 31, 10)
 	const ch1, ch2 = 0xc1, 0xc2
-	m := b.goroutine(1, 0, -1, 0, 0)
+	m := b.goroutine(1, 0, 0, 0, 0)
 	for i := uint64(2); i <= 4; i++ {
 		m.spawn(spawnB, i, uint32(i-1))
 	}
 	m.done()
-	s1, s2, s3 := b.goroutine(2, 1, int(spawnB), 1, 0), b.goroutine(3, 1, int(spawnB), 2, 0), b.goroutine(4, 1, int(spawnB), 3, 0)
+	s1, s2, s3 := b.goroutine(2, 1, spawnB, 1, 0), b.goroutine(3, 1, spawnB, 2, 0), b.goroutine(4, 1, spawnB, 3, 0)
 	for i := 0; i < 50; i++ {
 		s1.run(work1, 1*ms)
 		if s1.now >= s2.now { // stage 2 is waiting to receive
@@ -235,12 +235,12 @@ func lockTrace() (tr *fakeTrace, lock, long uint32) {
 	short, long := b.block("worker", 40, 10), b.block("worker", 42, 10)
 	unlock, outside := b.block("worker", 43, 3), b.block("worker", 45, 10)
 	const mu = 0x3a
-	m := b.goroutine(1, 0, -1, 0, 0)
+	m := b.goroutine(1, 0, 0, 0, 0)
 	ws := make([]*gscript, 4)
 	left := make([]int, 4)
 	for i := range ws {
 		m.spawn(spawnB, uint64(10+i), uint32(i+1))
-		ws[i] = b.goroutine(uint64(10+i), 1, int(spawnB), uint32(i+1), 0)
+		ws[i] = b.goroutine(uint64(10+i), 1, spawnB, uint32(i+1), 0)
 		ws[i].run(outside, jitter(r, 2*ms, 0.1))
 		left[i] = 30
 	}
