@@ -15,7 +15,7 @@ type fakeTrace struct {
 	evs   map[uint64][]trace.Event
 }
 
-func (f *fakeTrace) Graph() *tbb.Graph       { return f.graph }
+func (f *fakeTrace) Graph() *tbb.Graph                 { return f.graph }
 func (f *fakeTrace) Goroutines() []trace.GoroutineInfo { return f.gs }
 func (f *fakeTrace) Events(id uint64) (trace.EventIter, error) {
 	return &sliceIter{evs: f.evs[id]}, nil
@@ -34,7 +34,7 @@ func (s *sliceIter) Next() bool {
 	return true
 }
 func (s *sliceIter) Event() trace.Event { return s.evs[s.i-1] }
-func (s *sliceIter) Err() error { return nil }
+func (s *sliceIter) Err() error         { return nil }
 
 // builder makes a fakeTrace: blocks are declared per function with a line
 // and an instruction count, goroutines are scripted with exact times.

@@ -18,6 +18,8 @@ type Report struct {
 	Unmatched  int     `json:"unmatched"` // waits with no releaser in the trace
 	Sites      []*Site `json:"sites"`
 	Unfinished []Wait  `json:"unfinished,omitempty"` // waits still blocked when the trace ended
+
+	graph *tbb.Graph // for profiles
 }
 
 // Site is one sync statement where goroutines waited.
@@ -80,7 +82,7 @@ type ginfo struct {
 }
 
 func (a *analysis) report() *Report {
-	rep := &Report{}
+	rep := &Report{graph: a.graph}
 	for _, s := range a.sites {
 		rep.Sites = append(rep.Sites, a.siteReport(s))
 	}
