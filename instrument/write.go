@@ -2,7 +2,6 @@ package instrument
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"go/ast"
 	"go/token"
@@ -12,6 +11,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/divergo/divergo/internal/tbb"
 )
 
 // Header is the first line of every generated file.
@@ -35,10 +36,13 @@ type Package struct {
 
 // Result says what Write wrote.
 type Result struct {
-	Overlay  string   // absolute path of overlay.json
-	Files    int      // instrumented copies written
-	Skipped  []string // files left as they are, "file: why"
-	Warnings []string // constructs left uninstrumented, "file:line: why"
+	ModuleDir string     // the main module's root (set by Instrument)
+	Packages  int        // packages instrumented (set by Instrument)
+	Graph     *tbb.Graph // the program's graph (set by Instrument)
+	Overlay   string     // absolute path of overlay.json
+	Files     int        // instrumented copies written
+	Skipped   []string   // files left as they are, "file: why"
+	Warnings  []string   // constructs left uninstrumented, "file:line: why"
 }
 
 // Write instruments pkgs into moduleDir/.divergo and writes the overlay.
@@ -218,5 +222,3 @@ func _dvg_fnv(s string) uint64 {
 	}
 	return []byte(b.String())
 }
-
-var errNoPackages = errors.New("no packages to instrument")
