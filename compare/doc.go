@@ -1,0 +1,55 @@
+// Package compare corresponds two executions of the same program and
+// measures how far apart they are: Algorithm 1 of Eckert & Nutt, "Sequence
+// comparison for parallel executions", with the distances of its §7.
+//
+// # Correspondence
+//
+// Goroutines of the two runs are matched by spawn path: the parent's match,
+// the go statement's block and the ordinal of the spawn among the parent's
+// spawns at that site. Each matched pair is compared on its own (pairs run in
+// parallel), streaming both goroutines' events once, front to back.
+//
+// A goroutine's events are turned into steps: the blocks it executed (the
+// implied blocks that carry no probe are put back from the graph: the path
+// between two probed blocks of a frame through implied blocks is unique),
+// calls and returns, outcome events, spawns and sync operations. While the
+// steps of both runs are equal the runs are equivalent (get_TCP). When they
+// differ, the last block both executed in the current frame decided:
+//
+//   - a branch, loop, switch or select TCP: its outcome (the successor, and
+//     anything evaluated on the way to it) differed. Each side is walked
+//     independently to the instance of the TCP's convergence point in the
+//     same frame, or to the frame's return for a CP at return (get_CP), and
+//     the two walks form a divergent section.
+//   - an index or map-range TCP whose outcome event differs: likewise, to
+//     its convergence point.
+//   - a lock TCP whose acquisition ticket differs: a lock-order annotation,
+//     not a section. The paper's Figure 1c corresponds the lock statements
+//     of its two executions as equal (section 2); the order shows only in
+//     the TCPs that depend on it.
+//   - a block without a deciding TCP: the analyzer missed a TCP. The
+//     section runs to the block's immediate post-dominator (computed here
+//     from the graph, with a virtual exit) and is reported as unflagged.
+//
+// If one side meets the convergence point and the other leaves the frame,
+// the first is walked to the frame's return too; if a stream ends first, the
+// rest of both is one unresolved section. Loops are corresponded iteration
+// by iteration from the first, as the paper chooses (§8): extra iterations
+// on one side form one section.
+//
+// # Distances
+//
+// Per section and side: the blocks executed strictly between the TCP and
+// the CP (calls included), the TCP instances executed (the diverging one
+// included, as get_CP counts it), the deepest nondeterministic nesting of
+// Algorithm 3 (the diverging TCP is level 1; a TCP nests until its CP is
+// reached in its frame; a loop test seen again is the next iteration, not
+// a deeper level) and the time between timestamps. From them: fanout (1)
+// f = l_a + l_b, TCP distance (2) |c_a − c_b|, TCP frequency distance (3)
+// |c_a/n_a − c_b/n_b| with n the blocks of the section plus the diverging
+// one, and the total (4) d = Σ (wd + f·wnd + tcp·wtr). A goroutine present
+// in one run only adds wd + its TCP count·wtr.
+//
+// Memory is the graph, the implied paths met so far, and per pair a batch
+// of events and the call stack: it does not grow with the trace.
+package compare

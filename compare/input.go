@@ -1,0 +1,34 @@
+package compare
+
+import (
+	"github.com/divergo/divergo/internal/tbb"
+	"github.com/divergo/divergo/internal/trace"
+)
+
+// Trace is what the comparison reads of one run. The trace file reader
+// provides it (see [FromReader]); tests build it in memory.
+type Trace interface {
+	// Graph is the program's TBB graph embedded in the trace.
+	Graph() *tbb.Graph
+	// Goroutines lists the goroutines recorded, in any order.
+	Goroutines() []Goroutine
+	// Events opens the event stream of one goroutine. The comparison reads
+	// it once, front to back; if the reader is an io.Closer it is closed.
+	Events(id uint64) (EventReader, error)
+}
+
+// Goroutine is one recorded goroutine and where it was spawned.
+type Goroutine struct {
+	ID      uint64
+	Parent  uint64 // 0 for a goroutine not started by a recorded go statement (main)
+	Site    uint32 // block holding the go statement
+	Ordinal uint32 // 1 for the parent's first spawn at Site
+}
+
+// EventReader reads a goroutine's events in order, in batches, so that the
+// comparison pays one interface call per batch and not per event. Read
+// fills buf and returns how many events it stored; it returns 0 and io.EOF
+// at the end of the stream.
+type EventReader interface {
+	Read(buf []trace.Event) (int, error)
+}

@@ -1,0 +1,253 @@
+package compare
+
+import (
+	"math"
+
+	"github.com/divergo/divergo/internal/tbb"
+)
+
+// stop says where get_CP stopped walking a side.
+type stop uint8
+
+const (
+	stopCP   stop = iota + 1 // at the convergence point, in the frame of the TCP
+	stopExit                 // at the return of that frame
+	stopEnd                  // at the end of the stream
+)
+
+// pairCmp runs Algorithm 1 on one goroutine pair: get_TCP is the lock-step
+// walk over equal tokens in run, get_CP is diverge.
+type pairCmp struct {
+	p       *program
+	a, b    *stream
+	w       Weights
+	ga, gb  uint64
+	spawn   string
+	observe func(Step)
+
+	ma, mb   sideMeasure
+	sections []Section
+	locks    map[int32]int64
+}
+
+var tokNames = [...]string{tBlock: "block", tCall: "call", tExit: "exit", tOutcome: "outcome", tSpawn: "spawn", tSync: "sync", tEnd: "end"}
+
+func (c *pairCmp) step(k StepKind, t token) {
+	if c.observe == nil {
+		return
+	}
+	blk := -1
+	switch t.kind {
+	case tBlock, tCall, tExit, tSpawn, tSync:
+		blk = int(t.block)
+	}
+	c.observe(Step{Goroutine: c.ga, Kind: k, Token: tokNames[t.kind], Block: blk})
+}
+
+func (c *pairCmp) run() error {
+	for {
+		ta, err := c.a.peek()
+		if err != nil {
+			return sideErr("a", err)
+		}
+		tb, err := c.b.peek()
+		if err != nil {
+			return sideErr("b", err)
+		}
+		if ta.kind == tEnd && tb.kind == tEnd {
+			return nil
+		}
+		if ta.same(tb) {
+			c.step(StepSame, ta)
+			c.a.next()
+			c.b.next()
+			continue
+		}
+		d := ta
+		if d.kind == tEnd {
+			d = tb
+		}
+		if ta.kind == tOutcome && tb.kind == tOutcome && d.owner != noBlock {
+			t := c.p.blocks[d.owner].outcome
+			if t.Kind == tbb.Lock {
+				c.locks[d.owner]++
+				c.step(StepLockOrder, ta)
+				c.a.next()
+				c.b.next()
+				continue
+			}
+			err = c.diverge(d.owner, t, int32(t.CP), d.at)
+		} else if d.from == noBlock {
+			// The streams differ before a first common block (or after
+			// the goroutine's function returned): nothing to meet at but
+			// the end.
+			err = c.diverge(noBlock, nil, noBlock, 0)
+		} else if t := c.p.blocks[d.from].decide; t != nil {
+			err = c.diverge(d.from, t, int32(t.CP), d.at)
+		} else {
+			err = c.diverge(d.from, nil, c.p.blocks[d.from].ipdom, d.at)
+		}
+		if err != nil {
+			return err
+		}
+	}
+}
+
+func sideErr(side string, err error) error {
+	return &sideError{side: side, err: err}
+}
+
+type sideError struct {
+	side string
+	err  error
+}
+
+func (e *sideError) Error() string { return "trace " + e.side + ": " + e.err.Error() }
+func (e *sideError) Unwrap() error { return e.err }
+
+// diverge is get_CP (Algorithm 2): it walks each side independently from the
+// TCP at block at (in the frame at depth) to the instance of cp in the same
+// frame, measuring as it goes, and records the section.
+func (c *pairCmp) diverge(at int32, t *tbb.TCP, cp int32, depth int32) error {
+	dec := nest{tcp: at, cp: cp, depth: depth}
+	c.ma.start(dec, t != nil, c.a.now)
+	c.mb.start(dec, t != nil, c.b.now)
+	exitOnly := cp == noBlock
+	ka, err := c.advance(c.a, &c.ma, StepA, cp, depth, exitOnly)
+	if err != nil {
+		return sideErr("a", err)
+	}
+	kb, err := c.advance(c.b, &c.mb, StepB, cp, depth, exitOnly)
+	if err != nil {
+		return sideErr("b", err)
+	}
+	unresolved := false
+	if ka != kb {
+		// One side met the CP, the other left the frame (or ended): the
+		// only common point left is further on.
+		if ka == stopEnd || kb == stopEnd {
+			unresolved = true
+			if ka != stopEnd {
+				if _, err := c.advance(c.a, &c.ma, StepA, noBlock, 0, true); err != nil {
+					return sideErr("a", err)
+				}
+			}
+			if kb != stopEnd {
+				if _, err := c.advance(c.b, &c.mb, StepB, noBlock, 0, true); err != nil {
+					return sideErr("b", err)
+				}
+			}
+		} else {
+			s, m, k, side := c.a, &c.ma, StepA, "a"
+			if kb == stopCP {
+				s, m, k, side = c.b, &c.mb, StepB, "b"
+			}
+			tok, _ := s.peek()
+			m.token(c.p, tok)
+			c.step(k, tok)
+			s.next()
+			end, err := c.advance(s, m, k, noBlock, depth, true)
+			if err != nil {
+				return sideErr(side, err)
+			}
+			if end == stopEnd {
+				// It never returned: the other side's rest is divergent too.
+				unresolved = true
+				s, m, k, side = c.a, &c.ma, StepA, "a"
+				if kb != stopCP {
+					s, m, k, side = c.b, &c.mb, StepB, "b"
+				}
+				if _, err := c.advance(s, m, k, noBlock, 0, true); err != nil {
+					return sideErr(side, err)
+				}
+			}
+		}
+	} else if ka == stopEnd && depth > 0 {
+		unresolved = true
+	}
+	c.record(at, t, cp, unresolved)
+	return nil
+}
+
+// advance walks s until the CP instance at depth, the return of that frame,
+// or the end, and reports which it met. It leaves the stopping token unread.
+func (c *pairCmp) advance(s *stream, m *sideMeasure, k StepKind, cp, depth int32, exitOnly bool) (stop, error) {
+	for {
+		tok, err := s.peek()
+		if err != nil {
+			return 0, err
+		}
+		switch {
+		case tok.kind == tEnd:
+			return stopEnd, nil
+		case tok.kind == tExit && tok.depth <= depth:
+			return stopExit, nil
+		case !exitOnly && tok.kind == tBlock && tok.depth == depth && tok.block == cp:
+			return stopCP, nil
+		}
+		m.token(c.p, tok)
+		c.step(k, tok)
+		s.next()
+	}
+}
+
+func (c *pairCmp) record(at int32, t *tbb.TCP, cp int32, unresolved bool) {
+	sec := Section{
+		Goroutine:  c.ga,
+		GoroutineB: c.gb,
+		Spawn:      c.spawn,
+		Unflagged:  t == nil,
+		Unresolved: unresolved,
+		A:          side(&c.ma, c.a.now),
+		B:          side(&c.mb, c.b.now),
+	}
+	sec.TCP = c.p.point(at)
+	if t != nil {
+		sec.TCP.Kind = string(t.Kind)
+		sec.TCP.Pos = t.Pos.FileLine()
+	}
+	sec.CP = c.p.point(cp)
+	if at == noBlock {
+		// Diverged before any common block: the section is the whole
+		// goroutine.
+		sec.TCP = Point{Pos: "-", Block: -1}
+		sec.CP = Point{Pos: "end", Block: -1}
+	}
+	sec.Fanout = c.ma.maxNest + c.mb.maxNest
+	sec.TCPDistance = abs64(c.ma.tcps - c.mb.tcps)
+	sec.TCPFreqDistance = math.Abs(freq(&c.ma) - freq(&c.mb))
+	sec.Distance = c.w.D + float64(sec.Fanout)*c.w.ND + float64(sec.TCPDistance)*c.w.TR
+	c.sections = append(c.sections, sec)
+	if c.observe != nil {
+		c.observe(Step{Goroutine: c.ga, Kind: StepSection, Block: int(at), Section: &c.sections[len(c.sections)-1]})
+	}
+}
+
+func side(m *sideMeasure, now int64) Side {
+	return Side{Blocks: m.blocks, TCPs: m.tcps, Depth: m.maxNest, Instrs: m.instrs, TimeNS: now - m.t0}
+}
+
+// freq is the TCP frequency of one side of a section: TCP instances per
+// block execution, counting the diverging block, which both sides share.
+func freq(m *sideMeasure) float64 { return float64(m.tcps) / float64(m.blocks+1) }
+
+func abs64(x int64) int64 {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
+
+// point describes a block for a report: its function and position, or the
+// function's return for noBlock.
+func (p *program) point(b int32) Point {
+	if b == noBlock {
+		return Point{Pos: "return", Block: -1}
+	}
+	blk := p.g.Blocks[b]
+	pt := Point{Pos: blk.Pos.FileLine(), Block: int(b)}
+	if f := p.g.Func(blk.Func); f != nil {
+		pt.Func = f.Name
+	}
+	return pt
+}
