@@ -11,7 +11,7 @@ import (
 // WriteProfile writes the report as a pprof profile: one sample per
 // explaining step with positive time, its value the nanoseconds of waiting
 // it explains, its stack the step's line called from the sync site, so that
-// "go tool pprof -top" lists the lines that cause waiting and -http shows
+// "go tool pprof -top -lines" lists the lines that cause waiting and -http shows
 // which sites they cause it at. The waiters' own (negative) steps are left
 // out: pprof sums values, and a line can only cause waiting by taking time
 // on a releaser's path. Labels name the goroutine and the state.
