@@ -230,7 +230,7 @@ func (r *rewriter) rangeStmt(s *ast.RangeStmt) {
 	}
 	switch u := t.Underlying().(type) {
 	case *types.Chan:
-		r.warn(s.Pos(), "range over a channel: its receives are not recorded")
+		r.rangeChan(s)
 	case *types.Map:
 		key := ""
 		switch k := s.Key.(type) {
@@ -377,4 +377,36 @@ func (r *rewriter) declaredBefore(e ast.Expr, pos token.Pos) bool {
 		return true
 	})
 	return ok
+}
+
+// rangeChan turns a range over a channel into a loop of recorded receives,
+// keeping the body in a block of its own so that it can still redeclare
+// the iteration variable:
+//
+//	for v := range ch { body }
+//	for { v, _dvg_ok := _dvg.Recv2(_dvg_r, 5, ch); if !_dvg_ok { break }; { body } }
+//
+// Labels, break and continue keep their meaning; the body's probe stays
+// after its '{'.
+func (r *rewriter) rangeChan(s *ast.RangeStmt) {
+	site := r.site(s.X.Pos())
+	recv := "_dvg.Recv2(_dvg_r, " + site + ", "
+	afterFor := r.off(s.For) + len("for")
+	switch k := s.Key.(type) {
+	case nil:
+		r.buf.replace(afterFor, r.off(s.X.Pos()), " { _, _dvg_ok := "+recv)
+	case *ast.Ident:
+		if s.Tok == token.DEFINE {
+			r.buf.replace(afterFor, r.off(k.Pos()), " { ")
+			r.buf.replace(r.off(k.End()), r.off(s.X.Pos()), ", _dvg_ok := "+recv)
+		} else {
+			r.buf.replace(afterFor, r.off(k.Pos()), " { var _dvg_ok bool; ")
+			r.buf.replace(r.off(k.End()), r.off(s.X.Pos()), ", _dvg_ok = "+recv)
+		}
+	default:
+		r.warn(s.Pos(), "range over a channel assigning to an expression: its receives are not recorded")
+		return
+	}
+	r.buf.replace(r.off(s.X.End()), r.off(s.Body.Lbrace)+1, "); if !_dvg_ok { break }; {")
+	r.buf.insert(r.off(s.Body.Rbrace)+1, -r.depth, " }")
 }

@@ -24,14 +24,22 @@ func main() {
 		close(ch)
 	}()
 	sum := 0
-	for {
-		v, ok := <-ch
-		if !ok {
-			break
-		}
+	for v := range ch {
 		sum += v
 		fmt.Println(table[v])
 	}
+	drained := make(chan int, 2)
+	drained <- 1
+	drained <- 2
+	close(drained)
+	n := 0
+	for range drained {
+		n++
+	}
+	var last int
+	for last = range ch {
+	}
+	fmt.Println("drained", n, last)
 	go func() { done <- struct{}{} }()
 	timeout := time.After(time.Minute)
 loop:
