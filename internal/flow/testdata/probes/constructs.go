@@ -53,10 +53,11 @@ func switchFallthrough(x int) (n int) {
 	case 1, 2:
 		n++
 		mu.Lock()
+		mu.Unlock()
+		n += [3]int{1, 2, 3}[n%3]
 		fallthrough
 	case 3:
 		n += 2
-		mu.Unlock()
 		if n > 2 {
 			n--
 		}
