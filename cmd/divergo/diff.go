@@ -1,0 +1,161 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/divergo/divergo/compare"
+	"github.com/divergo/divergo/internal/trace"
+)
+
+func init() {
+	register(&command{
+		name:    "diff",
+		usage:   "divergo diff [-json] [-wd W] [-wnd W] [-wtr W] A B [C ...]",
+		summary: "compare runs: where they diverged and how far apart they are",
+		help: `Diff corresponds two traces of the same program (Eckert & Nutt's linear
+algorithm): goroutines are matched by spawn path, each pair is walked in
+step; where a trace change point (TCP) had a different outcome both runs are
+followed to its convergence point and the divergent section is measured.
+
+It prints a summary line, then the sections ranked by their share of the
+distance, with the source line of the TCP when the file is found under the
+module root:
+
+	a.dvt and b.dvt differ: distance 7 (wd=1 wnd=1 wtr=1), 2 divergent sections ...
+
+	#1  d=4  goroutine 3 ~ 3 (main > go fig1/main.go:13#1)
+	    loop at fig1/main.go:37 diverged; converges at fig1/main.go:40
+
+The distance of a section is wd + fanout·wnd + tcp_distance·wtr (the
+paper's (4)); a goroutine present in one run only adds wd + its TCPs·wtr.
+Sections at blocks the analyzer did not mark are reported as unflagged.
+Lock-order differences are listed as annotations, not sections.
+
+With three or more traces, diff prints the matrix of pairwise distances and
+the most representative run: the one with the least total distance.
+
+The exit status is 0 when the runs are the same, 1 when they differ, 2 on
+trouble.
+
+Flags:
+	-json	print the report (or the matrix) as JSON
+	-wd W	weight of each divergent section (default 1)
+	-wnd W	weight of the fanout (default 1)
+	-wtr W	weight of the TCP distance (default 1)
+
+Example:
+
+	divergo diff run-1.dvt run-2.dvt
+	divergo diff -json run-*.dvt`,
+		run: runDiff,
+	})
+}
+
+func runDiff(args []string, stdout, stderr io.Writer) (int, error) {
+	fs := newFlagSet("diff")
+	asJSON := fs.Bool("json", false, "print JSON")
+	wd := fs.Float64("wd", 1, "weight of a divergent section")
+	wnd := fs.Float64("wnd", 1, "weight of the fanout")
+	wtr := fs.Float64("wtr", 1, "weight of the TCP distance")
+	pos, err := parseFlags(fs, args)
+	if err != nil {
+		return 2, err
+	}
+	if len(pos) < 2 {
+		return 2, usageError("want two or more trace files, got %d", len(pos))
+	}
+	traces := make([]compare.Trace, len(pos))
+	for i, p := range pos {
+		r, err := trace.Open(p)
+		if err != nil {
+			return 2, err
+		}
+		defer r.Close()
+		if r.Truncated() {
+			fmt.Fprintf(stderr, "divergo diff: %s has no index (the program did not finish); using every whole chunk\n", p)
+		}
+		traces[i] = compare.FromReader(r)
+	}
+	opts := compare.Options{Weights: compare.Weights{D: *wd, ND: *wnd, TR: *wtr}}
+	if len(pos) > 2 {
+		return diffMany(pos, traces, opts, *asJSON, stdout)
+	}
+	rep, err := compare.Traces(traces[0], traces[1], opts)
+	if err != nil {
+		return 2, fmt.Errorf("%s and %s: %w", pos[0], pos[1], err)
+	}
+	if *asJSON {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(rep); err != nil {
+			return 2, err
+		}
+	} else if err := rep.WriteText(stdout, compare.TextOptions{NameA: pos[0], NameB: pos[1], Root: sourceRoot()}); err != nil {
+		return 2, err
+	}
+	if rep.Summary.Same {
+		return 0, nil
+	}
+	return 1, nil
+}
+
+func diffMany(names []string, traces []compare.Trace, opts compare.Options, asJSON bool, stdout io.Writer) (int, error) {
+	m, err := compare.Compare(traces, opts)
+	if err != nil {
+		return 2, err
+	}
+	status := 1
+	if m.Same {
+		status = 0
+	}
+	if asJSON {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		return status, enc.Encode(struct {
+			Traces []string `json:"traces"`
+			*compare.Matrix
+		}{names, m})
+	}
+	w := 0
+	for _, n := range names {
+		w = max(w, len(n))
+	}
+	fmt.Fprintf(stdout, "%-*s", w, "")
+	for i := range names {
+		fmt.Fprintf(stdout, " %8d", i+1)
+	}
+	fmt.Fprintf(stdout, " %10s\n", "total")
+	for i, n := range names {
+		fmt.Fprintf(stdout, "%-*s", w, n)
+		for _, d := range m.Distances[i] {
+			fmt.Fprintf(stdout, " %8.4g", d)
+		}
+		fmt.Fprintf(stdout, " %10.4g\n", m.Totals[i])
+	}
+	fmt.Fprintf(stdout, "most representative: %s (total distance %.4g to the %d others)\n", names[m.Representative], m.Totals[m.Representative], len(names)-1)
+	return status, nil
+}
+
+// sourceRoot is the module root above the current directory, where the
+// module-relative positions of the graph point; "" when there is none.
+func sourceRoot() string {
+	dir, err := os.Getwd()
+	if err != nil {
+		return ""
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			return dir
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir || strings.TrimSpace(parent) == "" {
+			return ""
+		}
+		dir = parent
+	}
+}
