@@ -126,8 +126,8 @@ func (g *gscript) wait(block uint32, op trace.Op, obj uint64, end int64) {
 	g.now = end
 }
 
+// spawn runs a go statement in the current block (block is its site).
 func (g *gscript) spawn(block uint32, child uint64, ordinal uint32) {
-	g.emit(trace.Event{Kind: trace.EvBlock, Block: block})
 	g.emit(trace.Event{Kind: trace.EvSpawn, Block: block, Child: child, Ordinal: ordinal})
 }
 

@@ -92,12 +92,12 @@ func (a *analysis) advance(g *gstate) (bool, error) {
 			g.marks = append(g.marks, mark{len(g.pending), ev.Child})
 			clear(g.runIdx) // blocks after the go statement form a new stretch
 		case trace.EvSync:
-			if ev.Waited && ev.End < ev.Begin {
-				return false, fmt.Errorf("goroutine %d event %d: %s wait ends at %d before it begins at %d", g.info.ID, g.n, ev.Op, ev.End, ev.Begin)
-			}
 			g.head, g.hasHead = ev, true
 			g.key, g.late = ev.End, ev.Waited && ev.Op != trace.OpSleep
-			if g.late {
+			switch {
+			case ev.Waited && ev.End < ev.Begin: // still blocked when the trace ended
+				g.key, g.late = ev.Begin, false
+			case g.late:
 				g.key += a.opts.Slack
 			}
 			return true, nil

@@ -1,0 +1,260 @@
+package waittime
+
+import (
+	"errors"
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/divergo/divergo/internal/trace"
+)
+
+// steps renders a class's steps as "+line/state:ns" terms.
+func stepsOf(t *testing.T, rep *Report, pos string) string {
+	t.Helper()
+	for _, s := range rep.Sites {
+		if s.Pos == pos {
+			var terms []string
+			for _, c := range s.Classes {
+				for _, st := range c.Steps {
+					line := st.Pos[strings.LastIndexByte(st.Pos, ':')+1:]
+					if st.State != "running" {
+						line += "/" + st.State
+					}
+					terms = append(terms, line+":"+FormatNs(st.Ns))
+				}
+			}
+			return strings.Join(terms, " ")
+		}
+	}
+	t.Fatalf("no site at %s", pos)
+	return ""
+}
+
+// TestInterpolation: time between two timestamps goes to the blocks run in
+// between by count × instructions, and a go statement splits it.
+func TestInterpolation(t *testing.T) {
+	b := newBuilder("x.go")
+	x, y := b.block("rel", 10, 10), b.block("rel", 11, 30)
+	unlock, lock := b.block("rel", 12, 1), b.block("wai", 20, 1)
+	pa, pb, pwait := b.block("par", 30, 10), b.block("par", 31, 10), b.block("par", 32, 1)
+	c, done := b.block("child", 40, 10), b.block("child", 41, 1)
+	const mu, wg = 1, 2
+
+	m := b.goroutine(1, 0, 0, 0, 0)
+	m.spawn(pa, 2, 1)
+	m.spawn(pa, 3, 2)
+	m.exec(pa)
+	m.spawn(pa, 4, 3)
+	m.exec(pb)
+	m.advance(20 * ms) // pa before the spawn, pb after: 10 ms each
+	m.wait(pwait, trace.OpWGWait, wg, 40*ms+lat)
+	m.done()
+
+	r := b.goroutine(2, 1, pa, 1, 0)
+	r.exec(x, x, y) // 20 vs 30 weighted: 40 and 60 ms
+	r.advance(100 * ms)
+	r.op(unlock, trace.OpUnlock, mu)
+	r.done()
+
+	w := b.goroutine(3, 1, pa, 2, 0)
+	w.wait(lock, trace.OpLock, mu, 100*ms+lat)
+	w.done()
+
+	ch := b.goroutine(4, 1, pa, 3, 10*ms)
+	ch.run(c, 30*ms)
+	ch.op(done, trace.OpWGDone, wg)
+	ch.done()
+
+	rep, err := Analyze(b.trace(), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := stepsOf(t, rep, "x.go:20"), "11:60.0 ms 10:40.0 ms"; got != want {
+		t.Errorf("lock explained as %q, want %q", got, want)
+	}
+	if got, want := stepsOf(t, rep, "x.go:32"), "40:30.0 ms 31:-10.0 ms"; got != want {
+		t.Errorf("join explained as %q, want %q", got, want)
+	}
+}
+
+// TestReleasers covers the releaser rules: slack after the wait's end, no
+// releaser at all, sleep as a step of its own, and a wait still blocked at
+// the end of the trace.
+func TestReleasers(t *testing.T) {
+	b := newBuilder("r.go")
+	work, sleep, send, send2 := b.block("a", 10, 10), b.block("a", 11, 1), b.block("a", 12, 1), b.block("a", 13, 1)
+	recv, recvLate, recvNone, stuck := b.block("b", 20, 1), b.block("b", 21, 1), b.block("b", 22, 1), b.block("b", 23, 1)
+	const ch, ch2, other = 1, 2, 3
+
+	a := b.goroutine(1, 0, 0, 0, 0)
+	a.run(work, 10*ms)
+	a.wait(sleep, trace.OpSleep, 0, 60*ms) // 50 ms asleep
+	a.op(send, trace.OpSend, ch)          // at 60 ms
+	a.advance(10 * us)
+	a.op(send2, trace.OpSend, ch2) // 10 µs after b's wait on ch2 ended
+	a.done()
+
+	bg := b.goroutine(2, 0, 0, 0, 0)
+	bg.wait(recv, trace.OpRecv, ch, 60*ms)
+	bg.wait(recvLate, trace.OpRecv, ch2, 60*ms+5*us)
+	bg.wait(recvNone, trace.OpRecv, other, 70*ms)
+	bg.emit(trace.Event{Kind: trace.EvBlock, Block: stuck})
+	bg.emit(trace.Event{Kind: trace.EvSync, Block: stuck, Op: trace.OpLock, Object: 9, Waited: true, Begin: 70 * ms, End: -1})
+	bg.done()
+
+	rep, err := Analyze(b.trace(), Options{KeepWaits: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := stepsOf(t, rep, "r.go:20"), "11/sleep:50.0 ms 10:10.0 ms"; got != want {
+		t.Errorf("recv explained as %q, want %q", got, want)
+	}
+	late := siteAt(t, rep, recvLate, trace.OpRecv)
+	if late.Unmatched != 0 || late.Instances[0].ReleaserName != "a" || late.Instances[0].ReleasePos != "r.go:13" {
+		t.Errorf("release 10 µs after the wait's end not taken: %+v", late.Instances)
+	}
+	none := siteAt(t, rep, recvNone, trace.OpRecv)
+	if none.Unmatched != 1 || len(none.Classes) != 0 || none.Instances[0].Class != -1 {
+		t.Errorf("wait on an object nobody released: %+v", none)
+	}
+	for _, s := range rep.Sites {
+		if s.Op == "sleep" {
+			t.Errorf("sleep reported as a site: %+v", s)
+		}
+	}
+	if len(rep.Unfinished) != 1 || rep.Unfinished[0].Block != int(stuck) || rep.Unfinished[0].Begin != 70*ms {
+		t.Errorf("unfinished waits: %+v", rep.Unfinished)
+	}
+	if rep.Unmatched != 1 || rep.Waits != 3 {
+		t.Errorf("report counts %d waits, %d unmatched; want 3, 1", rep.Waits, rep.Unmatched)
+	}
+}
+
+func TestRemoveRedundant(t *testing.T) {
+	k := func(g uint64, block int32) stepKey { return stepKey{g, block, Running} }
+	e := func(g uint64, block int32, ns int64) entry { return entry{k(g, block), ns} }
+	tests := []struct {
+		name        string
+		long, short []entry
+		w           int64
+		tol         float64
+		want        []entry
+	}{
+		{"equal step removed", []entry{e(1, 1, 100), e(1, 2, 50)}, []entry{e(2, 1, 100)}, 50, 0.95,
+			[]entry{e(1, 2, 50)}},
+		{"step that differs kept", []entry{e(1, 1, 100), e(1, 2, 50)}, []entry{e(2, 1, 60)}, 90, 0.95,
+			[]entry{e(1, 1, 100), e(2, 1, -60), e(1, 2, 50)}},
+		{"stop at the first that moves too much", []entry{e(1, 1, 10), e(1, 3, 30), e(1, 2, 100)}, []entry{e(2, 1, 9), e(2, 3, 20)}, 111, 0.95,
+			[]entry{e(1, 2, 100), e(1, 3, 30), e(2, 3, -20)}},
+		{"shifts add up", []entry{e(1, 1, 12), e(1, 3, 14), e(1, 2, 100)}, []entry{e(2, 1, 10), e(2, 3, 10)}, 100, 0.95,
+			[]entry{e(1, 2, 100), e(1, 3, 14), e(2, 3, -10)}},
+		{"the waiter's longer step too", []entry{e(1, 1, 10), e(1, 2, 100)}, []entry{e(2, 1, 12)}, 98, 0.95,
+			[]entry{e(1, 2, 100)}},
+		{"tolerance 1 removes exact ones only", []entry{e(1, 1, 10), e(1, 3, 5), e(1, 2, 100)}, []entry{e(2, 1, 10), e(2, 3, 4)}, 101, 1,
+			[]entry{e(1, 2, 100), e(1, 3, 5), e(2, 3, -4)}},
+		{"same goroutine cancels", []entry{e(1, 1, 10), e(3, 2, 40)}, []entry{e(1, 1, 10)}, 40, 0.95,
+			[]entry{e(3, 2, 40)}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			a := &analysis{opts: Options{Tolerance: tt.tol}, sums: map[kind]*sides{}}
+			got := a.removeRedundant(tt.long, tt.short, tt.w, nil)
+			if len(got) != len(tt.want) {
+				t.Fatalf("got %v, want %v", got, tt.want)
+			}
+			for i := range got {
+				if got[i] != tt.want[i] {
+					t.Fatalf("got %v, want %v", got, tt.want)
+				}
+			}
+		})
+	}
+}
+
+func TestDistance(t *testing.T) {
+	x, y, z := kind{1, Running}, kind{2, Running}, kind{3, Running}
+	tests := []struct {
+		name string
+		r, p map[kind]float64
+		want float64
+	}{
+		{"same", map[kind]float64{x: 0.8, y: 0.2}, map[kind]float64{x: 0.8, y: 0.2}, 0},
+		{"disjoint", map[kind]float64{x: 1}, map[kind]float64{z: 1}, 2},
+		{"half the time moved", map[kind]float64{x: 1}, map[kind]float64{x: 0.5, y: 0.5}, 1},
+		{"both empty", map[kind]float64{}, map[kind]float64{}, 0},
+		{"negative shares", map[kind]float64{x: 0.75, y: -0.25}, map[kind]float64{x: 0.75, z: -0.25}, 0.5},
+	}
+	for _, tt := range tests {
+		if got := distance(tt.r, tt.p); math.Abs(got-tt.want) > 1e-9 {
+			t.Errorf("%s: distance %g, want %g", tt.name, got, tt.want)
+		}
+	}
+	rel := relative([]entry{{stepKey{1, 1, Running}, 300}, {stepKey{2, 1, Running}, 100}, {stepKey{1, 2, Running}, -100}})
+	if rel[x] != 0.8 || rel[y] != -0.2 {
+		t.Errorf("relative shares %v, want x 0.8 (two goroutines), y -0.2", rel)
+	}
+}
+
+type errIter struct{ n int }
+
+func (e *errIter) Next() bool {
+	e.n++
+	return e.n < 3
+}
+func (e *errIter) Event() trace.Event { return trace.Event{Kind: trace.EvClock, Time: int64(e.n)} }
+func (e *errIter) Err() error         { return errors.New("chunk 7 is cut short") }
+
+type errTrace struct{ *fakeTrace }
+
+func (e errTrace) Events(id uint64) (trace.EventIter, error) { return &errIter{}, nil }
+
+func TestBadInput(t *testing.T) {
+	b := newBuilder("e.go")
+	blk := b.block("f", 1, 1)
+	g := b.goroutine(1, 0, 0, 0, 0)
+	g.exec(blk, 99)
+	g.done()
+	dup := newBuilder("e.go")
+	dup.block("f", 1, 1)
+	dup.goroutine(1, 0, 0, 0, 0)
+	dup.goroutine(1, 0, 0, 0, 0)
+	odd := newBuilder("e.go")
+	odd.block("f", 1, 1)
+	odd.goroutine(1, 0, 0, 0, 0).emit(trace.Event{Kind: 42})
+	tests := []struct {
+		name string
+		tr   Trace
+		opts Options
+		want string
+	}{
+		{"block out of range", b.trace(), Options{}, "goroutine 1 event 2: block 99 is not in the graph"},
+		{"goroutine twice", dup.trace(), Options{}, "goroutine 1 is listed twice"},
+		{"unknown event", odd.trace(), Options{}, "goroutine 1 event 1: unknown event kind 42"},
+		{"reader error", errTrace{b.trace()}, Options{}, "reading goroutine 1 after event 2: chunk 7 is cut short"},
+		{"no graph", &fakeTrace{}, Options{}, "trace has no graph"},
+		{"tolerance", b.trace(), Options{Tolerance: 1.5}, "tolerance 1.5 is not in (0, 1]"},
+		{"threshold", b.trace(), Options{Threshold: -1}, "threshold -1 is not in (0, 2]"},
+	}
+	for _, tt := range tests {
+		_, err := Analyze(tt.tr, tt.opts)
+		if err == nil || err.Error() != tt.want {
+			t.Errorf("%s: error %v, want %q", tt.name, err, tt.want)
+		}
+	}
+}
+
+func TestFormatNs(t *testing.T) {
+	tests := []struct {
+		ns   int64
+		want string
+	}{
+		{0, "0 ns"}, {999, "999 ns"}, {1000, "1.00 µs"}, {-3400, "-3.40 µs"}, {12_345_678, "12.3 ms"},
+		{180e6, "180 ms"}, {999_960_000, "1000 ms"}, {1_250_000_000, "1.25 s"},
+	}
+	for _, tt := range tests {
+		if got := FormatNs(tt.ns); got != tt.want {
+			t.Errorf("FormatNs(%d) = %q, want %q", tt.ns, got, tt.want)
+		}
+	}
+}
