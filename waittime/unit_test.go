@@ -90,7 +90,7 @@ func TestReleasers(t *testing.T) {
 	a := b.goroutine(1, 0, 0, 0, 0)
 	a.run(work, 10*ms)
 	a.wait(sleep, trace.OpSleep, 0, 60*ms) // 50 ms asleep
-	a.op(send, trace.OpSend, ch)          // at 60 ms
+	a.op(send, trace.OpSend, ch)           // at 60 ms
 	a.advance(10 * us)
 	a.op(send2, trace.OpSend, ch2) // 10 µs after b's wait on ch2 ended
 	a.done()
