@@ -6,6 +6,8 @@ import (
 	"go/parser"
 	"go/token"
 	"testing"
+
+	"github.com/divergo/divergo/internal/tbb"
 )
 
 // buildSrc parses a file holding one function f and builds it with the
@@ -69,4 +71,27 @@ func probes(fset *token.FileSet, f *Func) []string {
 		out = append(out, s)
 	}
 	return out
+}
+
+func TestResolveCPs(t *testing.T) {
+	fset, f := buildSrc(t, `func f(x int) int {
+	if x > 0 {
+		x++
+	}
+	return x
+}`)
+	for _, b := range f.Blocks {
+		b.ID = 100 + b.Index
+	}
+	begin := &tbb.TCP{Kind: tbb.Begin}
+	f.Blocks[0].Also = append(f.Blocks[0].Also, begin)
+	f.ResolveCPs()
+	f.SetCPPos(func(p token.Pos) tbb.Pos { return tbb.Pos{File: "rel.go", Line: fset.Position(p).Line} })
+	br := f.Blocks[0].TCP
+	if br.CP != 102 || br.CPPos.String() != "rel.go:7" {
+		t.Errorf("branch converges at %d %s, want 102 rel.go:7", br.CP, br.CPPos)
+	}
+	if begin.CP != tbb.Return || begin.CPPos.String() != "rel.go:8" {
+		t.Errorf("begin converges at %d %s, want return rel.go:8", begin.CP, begin.CPPos)
+	}
 }

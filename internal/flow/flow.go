@@ -82,7 +82,8 @@ type Func struct {
 
 // ResolveCPs rewrites the CP of every TCP of f to the global id of its
 // convergence block (Block.ID), or tbb.Return. Build leaves the local
-// Block.Index there; call this once the analyzer has set the ids.
+// Block.Index there; call this once the analyzer has set the ids. A Begin
+// TCP (added by the analyzer to main's entry) always converges at return.
 func (f *Func) ResolveCPs() {
 	for _, b := range f.Blocks {
 		cp := tbb.Return
@@ -90,7 +91,34 @@ func (f *Func) ResolveCPs() {
 			cp = b.CP.ID
 		}
 		for _, t := range b.TCPs() {
+			if t.Kind == tbb.Begin {
+				t.CP = tbb.Return
+				continue
+			}
 			t.CP = cp
+		}
+	}
+}
+
+// SetCPPos rewrites the CPPos of every TCP of f with pos applied to the
+// position of its convergence block, or of the body's closing brace for
+// "return". Build fills CPPos with file names as the file set has them;
+// the analyzer uses this to make them relative to the module.
+func (f *Func) SetCPPos(pos func(token.Pos) tbb.Pos) {
+	for _, b := range f.Blocks {
+		at := token.NoPos
+		if f.Body != nil {
+			at = f.Body.Rbrace
+		}
+		if b.CP != nil {
+			at = b.CP.Pos
+		}
+		for _, t := range b.TCPs() {
+			if t.Kind == tbb.Begin && f.Body != nil {
+				t.CPPos = pos(f.Body.Rbrace)
+				continue
+			}
+			t.CPPos = pos(at)
 		}
 	}
 }
