@@ -26,7 +26,9 @@ type analysis struct {
 
 	// scratch space reused by every wait
 	long, short, expl []entry
-	sums              map[kind]*sides
+	sums              []sides // by block × state, see sidesOf
+	touched           []kind
+	cands             []cand
 }
 
 // Analyze explains the waiting time of one trace. It reads every goroutine's
@@ -49,7 +51,6 @@ func Analyze(t Trace, opts Options) (*Report, error) {
 		infos:  make(map[uint64]*ginfo),
 		objs:   make(map[uint64]*object),
 		sites:  make(map[siteKey]*site),
-		sums:   make(map[kind]*sides),
 	}
 	for i, b := range g.Blocks {
 		a.weight[i] = 1

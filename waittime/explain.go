@@ -13,6 +13,20 @@ type sides struct {
 	removed         bool
 }
 
+// sidesOf returns the sums of kind k, registering k as touched. The sums
+// are a dense table over blocks × states, so no hashing per step.
+func (a *analysis) sidesOf(k kind) *sides {
+	i := int(k.block)*numStates + int(k.state)
+	if i >= len(a.sums) {
+		a.sums = append(a.sums, make([]sides, i+1-len(a.sums))...)
+	}
+	s := &a.sums[i]
+	if !s.inLong && !s.inShort {
+		a.touched = append(a.touched, k)
+	}
+	return s
+}
+
 // removeRedundant is the greedy heuristic of "Removing redundant steps":
 // kinds of step (TBB and state, any goroutine) on both paths are removed in
 // order of increasing difference in duration while the difference of the
@@ -20,38 +34,30 @@ type sides struct {
 // appends to out the remaining steps, signed (+ releaser, - waiter), merged
 // per step and sorted.
 func (a *analysis) removeRedundant(long, short []entry, w int64, out []entry) []entry {
-	clear(a.sums)
-	get := func(k kind) *sides {
-		s := a.sums[k]
-		if s == nil {
-			s = &sides{}
-			a.sums[k] = s
-		}
-		return s
+	for _, k := range a.touched {
+		*a.sidesOf(k) = sides{}
 	}
+	a.touched = a.touched[:0]
 	for _, e := range long {
-		s := get(e.key.kind())
+		s := a.sidesOf(e.key.kind())
 		s.long += e.ns
 		s.inLong = true
 	}
 	for _, e := range short {
-		s := get(e.key.kind())
+		s := a.sidesOf(e.key.kind())
 		s.short += e.ns
 		s.inShort = true
 	}
-	type cand struct {
-		k kind
-		d int64
-	}
-	var cands []cand
-	for k, s := range a.sums {
-		if s.inLong && s.inShort {
+	cands := a.cands[:0]
+	for _, k := range a.touched {
+		if s := a.sidesOf(k); s.inLong && s.inShort {
 			cands = append(cands, cand{k, s.long - s.short})
 		}
 	}
 	slices.SortFunc(cands, func(x, y cand) int {
 		return cmp.Or(cmp.Compare(abs(x.d), abs(y.d)), cmp.Compare(x.k.block, y.k.block), cmp.Compare(x.k.state, y.k.state))
 	})
+	a.cands = cands
 	limit := (1 - a.opts.Tolerance) * float64(w)
 	var shift int64
 	for _, c := range cands {
@@ -59,19 +65,25 @@ func (a *analysis) removeRedundant(long, short []entry, w int64, out []entry) []
 			break
 		}
 		shift += c.d
-		a.sums[c.k].removed = true
+		a.sidesOf(c.k).removed = true
 	}
 	for _, e := range long {
-		if !a.sums[e.key.kind()].removed {
+		if !a.sidesOf(e.key.kind()).removed {
 			out = append(out, e)
 		}
 	}
 	for _, e := range short {
-		if !a.sums[e.key.kind()].removed {
+		if !a.sidesOf(e.key.kind()).removed {
 			out = append(out, entry{e.key, -e.ns})
 		}
 	}
 	return mergeEntries(out)
+}
+
+// cand is a kind of step on both paths and its difference in duration.
+type cand struct {
+	k kind
+	d int64
 }
 
 // mergeEntries sorts entries by step and adds up those of the same step,

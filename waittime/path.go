@@ -16,6 +16,8 @@ const (
 	Once
 	Sleep
 	Blocked // a sync operation of no known kind
+
+	numStates = iota
 )
 
 var stateNames = [...]string{
@@ -56,21 +58,37 @@ type entry struct {
 // in order of first appearance and never move, so a snapshot is a copy of
 // vals and stays aligned with keys[:len(snapshot)].
 type cpath struct {
-	index map[stepKey]int32
+	index map[uint64]int32 // packed step key → slot
 	keys  []stepKey
 	vals  []int64
 }
 
-func newPath() *cpath { return &cpath{index: make(map[stepKey]int32)} }
+func newPath() *cpath { return &cpath{index: make(map[uint64]int32)} }
+
+// pack folds a step key into one word for a fast map index: recorder ids
+// are dense from 1 and graphs have far fewer than 2^24 blocks; a key that
+// does not fit falls back to a hash of its parts, which only costs a
+// collision check.
+func (k stepKey) pack() uint64 {
+	if k.g < 1<<36 && k.block >= 0 && k.block < 1<<24 {
+		return k.g<<28 | uint64(k.block)<<4 | uint64(k.state)
+	}
+	return 1<<63 | (k.g*0x9E3779B97F4A7C15 ^ uint64(k.block)<<4 ^ uint64(k.state))
+}
 
 func (p *cpath) add(k stepKey, ns int64) {
 	if ns == 0 {
 		return
 	}
-	i, ok := p.index[k]
+	pk := k.pack()
+	i, ok := p.index[pk]
+	for ok && p.keys[i] != k { // only for keys that did not fit
+		pk++
+		i, ok = p.index[pk]
+	}
 	if !ok {
 		i = int32(len(p.keys))
-		p.index[k] = i
+		p.index[pk] = i
 		p.keys = append(p.keys, k)
 		p.vals = append(p.vals, 0)
 	}

@@ -158,7 +158,7 @@ func TestRemoveRedundant(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			a := &analysis{opts: Options{Tolerance: tt.tol}, sums: map[kind]*sides{}}
+			a := &analysis{opts: Options{Tolerance: tt.tol}}
 			got := a.removeRedundant(tt.long, tt.short, tt.w, nil)
 			if len(got) != len(tt.want) {
 				t.Fatalf("got %v, want %v", got, tt.want)
