@@ -24,7 +24,15 @@ var stdPackages = []string{
 // is unique.
 func TestStdUniquePaths(t *testing.T) {
 	fset := token.NewFileSet()
-	oracles := map[string]Oracle{"none": nil, "all": allOracle{fset}}
+	configs := []struct {
+		name      string
+		o         Oracle
+		mayReturn func(*ast.CallExpr) bool
+	}{
+		{"none", nil, nil},
+		{"all", allOracle{fset}, nil},
+		{"all+noreturn", allOracle{fset}, mayReturnTest},
+	}
 	funcs := 0
 	for _, pkg := range stdPackages {
 		dir := filepath.Join(runtime.GOROOT(), "src", filepath.FromSlash(pkg))
@@ -43,10 +51,10 @@ func TestStdUniquePaths(t *testing.T) {
 			}
 			for _, body := range funcBodies(file) {
 				funcs++
-				for name, o := range oracles {
-					f := Build(fset, body, o, nil)
+				for _, c := range configs {
+					f := Build(fset, body, c.o, c.mayReturn)
 					if err := Check(f); err != nil {
-						t.Errorf("%s (oracle %s): %v\n%s", fset.Position(body.Pos()), name, err, f.Format(fset))
+						t.Errorf("%s (%s): %v\n%s", fset.Position(body.Pos()), c.name, err, f.Format(fset))
 					}
 					checkPostDom(t, fset, f)
 				}
@@ -86,5 +94,3 @@ func checkPostDom(t *testing.T, fset *token.FileSet, f *Func) {
 		}
 	}
 }
-
-var _ = ast.Inspect
