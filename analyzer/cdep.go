@@ -9,8 +9,8 @@ import "golang.org/x/tools/go/ssa"
 type cdep struct {
 	fn    *ssa.Function
 	ipdom []int   // immediate post-dominator by block index; exit = len(Blocks)
-	ctrl  [][]int // ctrl[b]: blocks ending in If on which b is directly control dependent
-	memo  map[[2]int][]int
+	ctrl  [][]cdEdge // ctrl[b]: the branch blocks on which b is directly control dependent
+	memo  map[[2]int][]cdEdge
 }
 
 func newCdep(fn *ssa.Function) *cdep {
@@ -140,47 +140,58 @@ func newCdep(fn *ssa.Function) *cdep {
 	// Control dependence (Ferrante, Ottenstein, Warren): for an edge c→s
 	// with s not the post-dominator of c, every block from s up the
 	// post-dominator tree to ipdom(c), exclusive, depends on c.
-	ctrl := make([][]int, n)
+	ctrl := make([][]cdEdge, n)
 	for _, c := range fn.Blocks {
 		if len(c.Succs) < 2 {
 			continue
 		}
 		stop := ipdom[c.Index]
-		for _, s := range c.Succs {
+		for k, s := range c.Succs {
 			for x := s.Index; x != stop && x != exit; x = ipdom[x] {
-				if l := ctrl[x]; len(l) == 0 || l[len(l)-1] != c.Index {
-					ctrl[x] = append(ctrl[x], c.Index)
+				if l := ctrl[x]; len(l) > 0 && l[len(l)-1].c == c.Index {
+					l[len(l)-1].sides |= 1 << k
+				} else {
+					ctrl[x] = append(ctrl[x], cdEdge{c.Index, 1 << k})
 				}
 			}
 		}
 	}
-	return &cdep{fn: fn, ipdom: ipdom[:n:n], ctrl: ctrl, memo: map[[2]int][]int{}}
+	return &cdep{fn: fn, ipdom: ipdom[:n:n], ctrl: ctrl, memo: map[[2]int][]cdEdge{}}
+}
+
+// cdEdge says that a block depends on branch block c, reached through the
+// successors of c whose indices are set in sides.
+type cdEdge struct {
+	c     int
+	sides uint8
 }
 
 // conds returns the branch blocks that decide whether control reaches b
 // once it has reached limit: the transitive control dependences of b that
-// limit dominates. limit < 0 means no limit.
-func (c *cdep) conds(b, limit int) []int {
+// limit dominates, each with the sides of the branch that lead to b. limit
+// < 0 means no limit.
+func (c *cdep) conds(b, limit int) []cdEdge {
 	key := [2]int{b, limit}
 	if r, ok := c.memo[key]; ok {
 		return r
 	}
-	var out []int
-	seen := map[int]bool{}
+	var out []cdEdge
+	at := map[int]int{} // branch block -> index in out
 	stack := []int{b}
 	for len(stack) > 0 {
 		x := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
 		for _, d := range c.ctrl[x] {
-			if seen[d] {
+			if limit >= 0 && !c.fn.Blocks[limit].Dominates(c.fn.Blocks[d.c]) {
 				continue
 			}
-			seen[d] = true
-			if limit >= 0 && !c.fn.Blocks[limit].Dominates(c.fn.Blocks[d]) {
+			if i, ok := at[d.c]; ok {
+				out[i].sides |= d.sides
 				continue
 			}
+			at[d.c] = len(out)
 			out = append(out, d)
-			stack = append(stack, d)
+			stack = append(stack, d.c)
 		}
 	}
 	c.memo[key] = out

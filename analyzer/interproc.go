@@ -193,6 +193,11 @@ func (ps *pkgState) findCallers() {
 		s.ctx = shared
 		if s.escapes {
 			s.ctx = allSlots
+			for i, p := range s.fn.Params {
+				if i < len(s.slotProv) {
+					s.slotProv[i] = &source{desc: "parameter " + p.Name() + ", which unknown callers pass", pos: p.Pos()}
+				}
+			}
 			for i, fv := range s.fn.FreeVars {
 				// Variables captured by a closure that may run elsewhere
 				// are shared with whoever runs it.

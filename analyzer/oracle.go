@@ -57,29 +57,65 @@ func (o *oracle) exprTaint(e ast.Expr) (bool, string) {
 	}
 	leaf := e
 	for {
-		var next ast.Expr
-		ast.Inspect(leaf, func(n ast.Node) bool {
-			if next != nil || n == nil {
-				return false
-			}
-			if n == leaf {
-				return true
-			}
-			if x, isExpr := n.(ast.Expr); isExpr {
-				if _, lit := x.(*ast.FuncLit); !lit {
-					if t, q := o.tainted(x); t {
-						next, p = x, q
-					}
-				}
-			}
-			return false
-		})
+		next, q := o.leafChild(leaf, p)
 		if next == nil {
 			break
 		}
-		leaf = next
+		leaf, p = next, q
 	}
 	return true, fmt.Sprintf("%s depends on %s", types.ExprString(leaf), o.where(p))
+}
+
+// leafChild picks the direct subexpression of e that explains its taint:
+// one with the same source, preferring values that are not phis (a loop
+// variable is tainted by the loop condition it appears in); the callee of a
+// call is never the explanation.
+func (o *oracle) leafChild(e ast.Expr, p *source) (ast.Expr, *source) {
+	var kids []ast.Expr
+	skip := ast.Node(nil)
+	if c, ok := e.(*ast.CallExpr); ok {
+		skip = c.Fun
+	}
+	ast.Inspect(e, func(n ast.Node) bool {
+		if n == nil || n == ast.Node(e) {
+			return n != nil
+		}
+		if x, ok := n.(ast.Expr); ok && n != skip {
+			if _, lit := x.(*ast.FuncLit); !lit {
+				kids = append(kids, x)
+			}
+		}
+		return false
+	})
+	var fallback ast.Expr
+	var fallbackSrc *source
+	for pass := 0; pass < 2; pass++ {
+		for _, k := range kids {
+			if pass == 0 && o.isPhi(k) {
+				continue
+			}
+			t, q := o.tainted(k)
+			if !t {
+				continue
+			}
+			if q == p {
+				return k, q
+			}
+			if fallback == nil && p == nil {
+				fallback, fallbackSrc = k, q
+			}
+		}
+	}
+	return fallback, fallbackSrc
+}
+
+func (o *oracle) isPhi(e ast.Expr) bool {
+	for _, ref := range o.ps.ssa.refs[ast.Unparen(e)] {
+		if _, ok := ref.X.(*ssa.Phi); ok {
+			return true
+		}
+	}
+	return false
 }
 
 // tainted looks up the SSA values of e. Expressions without one (&&, ||,
@@ -90,6 +126,19 @@ func (o *oracle) tainted(e ast.Expr) (bool, *source) {
 		return false, nil
 	}
 	if refs := o.ps.ssa.refs[e]; len(refs) > 0 {
+		// Prefer values to addresses: the address of a variable used as
+		// a receiver says nothing about the call.
+		if len(refs) > 1 {
+			var vals []*ssa.DebugRef
+			for _, ref := range refs {
+				if !ref.IsAddr {
+					vals = append(vals, ref)
+				}
+			}
+			if len(vals) > 0 {
+				refs = vals
+			}
+		}
 		for _, ref := range refs {
 			s := o.ps.byFn[ref.Parent()]
 			if s == nil {
@@ -121,6 +170,10 @@ func (o *oracle) tainted(e ast.Expr) (bool, *source) {
 	}
 	var found bool
 	var src *source
+	skip := ast.Node(nil)
+	if c, ok := e.(*ast.CallExpr); ok {
+		skip = c.Fun
+	}
 	ast.Inspect(e, func(n ast.Node) bool {
 		if found || n == nil {
 			return false
@@ -128,7 +181,7 @@ func (o *oracle) tainted(e ast.Expr) (bool, *source) {
 		if n == ast.Node(e) {
 			return true
 		}
-		if x, ok := n.(ast.Expr); ok {
+		if x, ok := n.(ast.Expr); ok && n != skip {
 			if _, lit := x.(*ast.FuncLit); !lit {
 				found, src = o.tainted(x)
 			}
@@ -288,4 +341,3 @@ func recvString(c *ast.CallExpr) string {
 	return "a mutex"
 }
 
-var _ = ssa.GlobalDebug

@@ -94,10 +94,11 @@ func (s *fstate) src(in ssa.Instruction, pos token.Pos, desc func() string) *sou
 	return p
 }
 
-// condTaint ORs the conditions of the If blocks listed.
-func (s *fstate) condTaint(blocks []int) taint {
+// condTaint ORs the conditions of the branch blocks listed.
+func (s *fstate) condTaint(edges []cdEdge) taint {
 	var t taint
-	for _, b := range blocks {
+	for _, e := range edges {
+		b := e.c
 		if in, ok := s.fn.Blocks[b].Instrs[len(s.fn.Blocks[b].Instrs)-1].(*ssa.If); ok {
 			t.or(s.get(in.Cond))
 		}
@@ -182,7 +183,7 @@ func (s *fstate) step(in ssa.Instruction) bool {
 		for _, e := range in.Edges {
 			t.or(s.get(e))
 		}
-		t.or(s.phiCond(in.Block()))
+		t.or(s.phiCond(in))
 		return s.set(in, t)
 	case *ssa.UnOp:
 		switch in.Op {
@@ -232,19 +233,64 @@ func (s *fstate) step(in ssa.Instruction) bool {
 }
 
 // phiCond is the taint of the branches that choose among the predecessors
-// of b: the control dependences of the predecessors, up to b's immediate
-// dominator (outer conditions decide whether b runs, not which way it came).
-func (s *fstate) phiCond(b *ssa.BasicBlock) taint {
+// of a phi's block: the control dependences of the predecessors up to the
+// block's immediate dominator (outer conditions decide whether the block
+// runs, not which way it came), and of those only the branches that choose
+// between predecessors bringing different values.
+func (s *fstate) phiCond(phi *ssa.Phi) taint {
+	b := phi.Block()
 	limit := -1
 	if d := b.Idom(); d != nil {
 		limit = d.Index
 	}
-	var t taint
-	for _, p := range b.Preds {
-		if len(p.Succs) > 1 {
-			t.or(s.condTaint([]int{p.Index}))
+	// For each deciding branch and each of its sides, the values that
+	// side leads to. A branch all of whose sides lead to the same single
+	// value does not choose anything.
+	type choice struct {
+		vals  [2]ssa.Value
+		multi bool
+	}
+	var order []int
+	seen := map[int]*choice{}
+	note := func(c int, sides uint8, v ssa.Value) {
+		x := seen[c]
+		if x == nil {
+			x = &choice{}
+			seen[c] = x
+			order = append(order, c)
 		}
-		t.or(s.condTaint(s.cd.conds(p.Index, limit)))
+		for k := 0; k < 2; k++ {
+			if sides&(1<<k) == 0 {
+				continue
+			}
+			if x.vals[k] == nil {
+				x.vals[k] = v
+			} else if x.vals[k] != v {
+				x.multi = true
+			}
+		}
+	}
+	for i, p := range b.Preds {
+		v := phi.Edges[i]
+		if len(p.Succs) > 1 {
+			var sides uint8
+			for k, s := range p.Succs {
+				if s == b {
+					sides |= 1 << k
+				}
+			}
+			note(p.Index, sides, v)
+		}
+		for _, e := range s.cd.conds(p.Index, limit) {
+			note(e.c, e.sides, v)
+		}
+	}
+	var t taint
+	for _, c := range order {
+		x := seen[c]
+		if x.multi || x.vals[0] == nil || x.vals[0] != x.vals[1] {
+			t.or(s.condTaint([]cdEdge{{c: c}}))
+		}
 	}
 	return t
 }
@@ -372,9 +418,9 @@ func (s *fstate) eval(t taint) (bool, *source) {
 	return true, nil
 }
 
-func isMap(t types.Type) bool    { _, ok := coreType(t).(*types.Map); return ok }
-func isChan(t types.Type) bool   { _, ok := coreType(t).(*types.Chan); return ok }
-func isSlice(t types.Type) bool  { _, ok := coreType(t).(*types.Slice); return ok }
+func isMap(t types.Type) bool   { _, ok := coreType(t).(*types.Map); return ok }
+func isChan(t types.Type) bool  { _, ok := coreType(t).(*types.Chan); return ok }
+func isSlice(t types.Type) bool { _, ok := coreType(t).(*types.Slice); return ok }
 func isString(t types.Type) bool {
 	b, ok := coreType(t).(*types.Basic)
 	return ok && b.Info()&types.IsString != 0

@@ -26,3 +26,41 @@ func local(n int) int {
 	}
 	return y
 }
+
+func recv(ch chan int) {
+	v := <-ch
+	if v > 0 { // want `\(branch\): v depends on channel receive at .*branches.go:31; converges at .*branches.go:34`
+		println(v)
+	}
+}
+
+type T struct{ n int }
+
+// Reading through a pointer parameter reads memory another goroutine may
+// write.
+func (t *T) get() int {
+	if t.n > 0 { // want `\(branch\): t.n depends on memory through parameter t read at .*branches.go:42; converges at return`
+		return 1
+	}
+	return 0
+}
+
+// The right operand of && decides too.
+func and(a int) bool {
+	ok := false
+	if a > 0 && x > 1 { // want `\(branch\): x depends on package variable x read at .*branches.go:51; converges at .*branches.go:54`
+		ok = true
+	}
+	return ok
+}
+
+// An indirect dependence: k is assigned under a shared branch.
+func indirect() {
+	k := 0
+	if x > 0 { // want `\(branch\)`
+		k = 1
+	}
+	if k == 1 { // want `\(branch\): k depends on package variable x read at .*branches.go:60`
+		println()
+	}
+}

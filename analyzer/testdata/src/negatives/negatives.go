@@ -1,0 +1,63 @@
+package negatives
+
+import "os"
+
+const size = 10
+
+func constLoop() int {
+	s := 0
+	for i := 0; i < size; i++ {
+		s += i
+	}
+	return s
+}
+
+func param(n int) int {
+	s := 0
+	for i := 0; i < n; i++ {
+		s += i
+	}
+	return s
+}
+
+func callsParam() int { return param(5) + param(size) }
+
+func localBranch() int {
+	a, b := 3, 4
+	if a < b {
+		return a
+	}
+	return b
+}
+
+func localMap() int {
+	m := map[string]int{"a": 1, "b": 2}
+	v := m["a"]
+	if v > 0 {
+		return v
+	}
+	return m["b"]
+}
+
+func args() {
+	if len(os.Args) > 1 {
+		println(os.Args[1])
+	}
+	for _, a := range os.Args {
+		println(a)
+	}
+}
+
+func localSlice() int {
+	s := make([]int, 5)
+	for i := range s {
+		s[i] = i
+	}
+	t := 0
+	for _, v := range s {
+		if v > 2 {
+			t += v
+		}
+	}
+	return t
+}
