@@ -17,10 +17,14 @@ type sideMeasure struct {
 	maxNest int
 	t0      int64
 	stack   []nest
+	// pend holds the TCPs of the blocks being executed, one per frame at
+	// most: a TCP nests what follows its decision, not the calls its own
+	// block makes before deciding, so it is pushed when its frame moves on.
+	pend []nest
 }
 
 func (m *sideMeasure) start(decider nest, flagged bool, now int64) {
-	*m = sideMeasure{stack: m.stack[:0], t0: now}
+	*m = sideMeasure{stack: m.stack[:0], pend: m.pend[:0], t0: now}
 	m.stack = append(m.stack, decider)
 	m.maxNest = 1
 	if flagged {
@@ -31,31 +35,13 @@ func (m *sideMeasure) start(decider nest, flagged bool, now int64) {
 // token accounts for one token walked in the section.
 func (m *sideMeasure) token(p *program, t token) {
 	switch t.kind {
-	case tBlock, tCall:
-		bi := &p.blocks[t.block]
-		m.blocks++
-		m.instrs += int64(bi.instrs)
-		// Close the oldest open TCP that converges here: every TCP
-		// opened after it is nested inside it (nested conditionals can
-		// share a convergence point).
-		for i, n := range m.stack {
-			if n.cp == t.block && n.depth == t.depth {
-				m.stack = m.stack[:i]
-				break
-			}
-		}
-		if bi.ntcp > 0 {
-			m.tcps += int64(bi.ntcp)
-			// A loop test seen again is the next iteration, not a
-			// nested decision.
-			if k := len(m.stack); k == 0 || m.stack[k-1].tcp != t.block || m.stack[k-1].depth != t.depth {
-				m.stack = append(m.stack, nest{tcp: t.block, cp: bi.cp, depth: t.depth})
-				if len(m.stack) > m.maxNest {
-					m.maxNest = len(m.stack)
-				}
-			}
-		}
+	case tBlock:
+		m.settle(t.depth)
+		m.block(p, t)
+	case tCall:
+		m.block(p, t)
 	case tExit:
+		m.drop(t.depth)
 		// The frame returned: whatever it opened is closed.
 		for i, n := range m.stack {
 			if n.depth >= t.depth {
@@ -63,5 +49,48 @@ func (m *sideMeasure) token(p *program, t token) {
 				break
 			}
 		}
+	}
+}
+
+func (m *sideMeasure) block(p *program, t token) {
+	bi := &p.blocks[t.block]
+	m.blocks++
+	m.instrs += int64(bi.instrs)
+	// Close the oldest open TCP that converges here: every TCP opened
+	// after it is nested inside it (nested conditionals can share a
+	// convergence point).
+	for i, n := range m.stack {
+		if n.cp == t.block && n.depth == t.depth {
+			m.stack = m.stack[:i]
+			break
+		}
+	}
+	if bi.ntcp > 0 {
+		m.tcps += int64(bi.ntcp)
+		m.pend = append(m.pend, nest{tcp: t.block, cp: bi.cp, depth: t.depth})
+	}
+}
+
+// settle pushes the pending TCP of the frame at depth: it has decided.
+func (m *sideMeasure) settle(depth int32) {
+	m.drop(depth + 1)
+	k := len(m.pend)
+	if k == 0 || m.pend[k-1].depth != depth {
+		return
+	}
+	n := m.pend[k-1]
+	m.pend = m.pend[:k-1]
+	// A loop test seen again is the next iteration, not a nested decision.
+	if j := len(m.stack); j > 0 && m.stack[j-1].tcp == n.tcp && m.stack[j-1].depth == n.depth {
+		return
+	}
+	m.stack = append(m.stack, n)
+	m.maxNest = max(m.maxNest, len(m.stack))
+}
+
+// drop forgets pending TCPs of frames at depth or deeper.
+func (m *sideMeasure) drop(depth int32) {
+	for len(m.pend) > 0 && m.pend[len(m.pend)-1].depth >= depth {
+		m.pend = m.pend[:len(m.pend)-1]
 	}
 }
