@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"strings"
 )
 
 func (r *rewriter) push(n ast.Node) { r.depth++; r.stack = append(r.stack, n) }
@@ -148,6 +149,9 @@ func (r *rewriter) call(call *ast.CallExpr) {
 	}
 	if m := r.syncMethod(call); m != "" {
 		wrapper, ok := syncMethods[m]
+		if !ok && !wrappedType(m) {
+			return
+		}
 		if !ok {
 			r.warn(call.Pos(), "%s is not recorded (no runtime wrapper, or not a statement of its own)", m)
 			return
@@ -272,11 +276,15 @@ func (r *rewriter) hashExpr(t types.Type, expr string) string {
 func (r *rewriter) indexOutcome(ix *ast.IndexExpr) {
 	var stmt ast.Stmt
 	child := ast.Node(ix)
+	conditional := false
 	for i := len(r.stack) - 1; i >= 0; i-- {
 		p := r.stack[i]
 		if f, ok := p.(*ast.ForStmt); ok && (child == f.Cond || child == f.Post) {
 			r.warn(ix.Pos(), "index TCP in a loop condition or post statement: index value not recorded")
 			return
+		}
+		if b, ok := p.(*ast.BinaryExpr); ok && (b.Op == token.LAND || b.Op == token.LOR) && child == b.Y {
+			conditional = true
 		}
 		switch p.(type) {
 		case *ast.BlockStmt, *ast.CaseClause, *ast.CommClause:
@@ -293,7 +301,7 @@ func (r *rewriter) indexOutcome(ix *ast.IndexExpr) {
 		r.warn(ix.Pos(), "index TCP outside a statement list: index value not recorded")
 		return
 	}
-	if !r.pure(ix.Index) || !r.movable(ix.Index) || !r.declaredBefore(ix.Index, stmt.Pos()) {
+	if !r.pure(ix.Index, !conditional) || !r.movable(ix.Index) || !r.declaredBefore(ix.Index, stmt.Pos()) {
 		r.warn(ix.Pos(), "index TCP with an index that cannot be evaluated again safely: index value not recorded")
 		return
 	}
@@ -312,9 +320,11 @@ func isClause(n ast.Node) bool {
 	return false
 }
 
-// pure reports whether e can be evaluated early and twice without a side
-// effect or a panic.
-func (r *rewriter) pure(e ast.Expr) bool {
+// pure reports whether e can be evaluated early and a second time without
+// a side effect. Strictly, it must not panic either. A lenient e may: it
+// is evaluated unconditionally by its statement anyway (not on the right
+// of && or ||), so a panic would only come a little earlier.
+func (r *rewriter) pure(e ast.Expr, lenient bool) bool {
 	switch e := e.(type) {
 	case *ast.Ident:
 		switch r.info.Uses[e].(type) {
@@ -325,21 +335,25 @@ func (r *rewriter) pure(e ast.Expr) bool {
 	case *ast.BasicLit:
 		return true
 	case *ast.ParenExpr:
-		return r.pure(e.X)
+		return r.pure(e.X, lenient)
 	case *ast.UnaryExpr:
 		switch e.Op {
 		case token.ADD, token.SUB, token.XOR, token.NOT:
-			return r.pure(e.X)
+			return r.pure(e.X, lenient)
 		}
 		return false
+	case *ast.StarExpr:
+		return lenient && r.pure(e.X, lenient)
+	case *ast.IndexExpr:
+		return lenient && r.pure(e.X, lenient) && r.pure(e.Index, lenient)
 	case *ast.BinaryExpr:
 		switch e.Op {
 		case token.QUO, token.REM, token.SHL, token.SHR:
-			if tv, ok := r.info.Types[e.Y]; !ok || tv.Value == nil || tv.Value.String() == "0" {
+			if tv, ok := r.info.Types[e.Y]; !lenient && (!ok || tv.Value == nil || tv.Value.String() == "0") {
 				return false // a division by zero or a negative shift would panic early
 			}
 		}
-		return r.pure(e.X) && r.pure(e.Y)
+		return r.pure(e.X, lenient) && r.pure(e.Y, lenient)
 	case *ast.SelectorExpr:
 		if id, ok := e.X.(*ast.Ident); ok {
 			if _, ok := r.info.Uses[id].(*types.PkgName); ok {
@@ -349,12 +363,12 @@ func (r *rewriter) pure(e ast.Expr) bool {
 			}
 		}
 		s := r.info.Selections[e]
-		return s != nil && s.Kind() == types.FieldVal && !s.Indirect() && r.pure(e.X)
+		return s != nil && s.Kind() == types.FieldVal && (lenient || !s.Indirect()) && r.pure(e.X, lenient)
 	case *ast.CallExpr:
 		// A conversion to a basic type: int(x), uint64(x).
 		if tv, ok := r.info.Types[e.Fun]; ok && tv.IsType() && len(e.Args) == 1 {
 			if _, basic := tv.Type.Underlying().(*types.Basic); basic {
-				return r.pure(e.Args[0])
+				return r.pure(e.Args[0], lenient)
 			}
 		}
 	}
@@ -409,4 +423,16 @@ func (r *rewriter) rangeChan(s *ast.RangeStmt) {
 	}
 	r.buf.replace(r.off(s.X.End()), r.off(s.Body.Lbrace)+1, "); if !_dvg_ok { break }; {")
 	r.buf.insert(r.off(s.Body.Rbrace)+1, -r.depth, " }")
+}
+
+// wrappedType reports whether the type of method m ("Mutex.Lock") is one
+// whose operations the runtime records, so that a method left out is worth
+// a warning.
+func wrappedType(m string) bool {
+	for _, t := range []string{"Mutex.", "RWMutex.", "WaitGroup.", "Cond.", "Once."} {
+		if strings.HasPrefix(m, t) {
+			return true
+		}
+	}
+	return false
 }

@@ -49,7 +49,12 @@ type Result struct {
 // graphJSON (tbb.Marshal) is embedded in the main package's glue file. The
 // user's files are only read.
 func Write(moduleDir string, graphJSON []byte, pkgs []*Package) (*Result, error) {
-	out := filepath.Join(moduleDir, OutDir)
+	return write(moduleDir, filepath.Join(moduleDir, OutDir), graphJSON, pkgs)
+}
+
+// write is Write with the side directory out chosen by the caller (the
+// tests keep it out of the repository).
+func write(moduleDir, out string, graphJSON []byte, pkgs []*Package) (*Result, error) {
 	if err := os.RemoveAll(out); err != nil {
 		return nil, fmt.Errorf("removing the previous %s: %w", OutDir, err)
 	}

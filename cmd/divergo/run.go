@@ -1,0 +1,140 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+
+	"github.com/divergo/divergo/instrument"
+)
+
+func init() {
+	register(&command{
+		name:    "run",
+		usage:   "divergo run [-n N] [-o DIR] [package] [-- args]",
+		summary: "instrument, build and run a program N times, writing one trace per run",
+		help: `Run instruments the main module (as "divergo instrument ./..." at its root),
+builds the named main package (default ".") with the overlay into a temporary
+binary, and runs it N times with the arguments after --, each run writing its
+trace to DIR/run-K.dvt (K from 1). The program's standard streams are passed
+through. Run prints each run's exit status and where its trace is.
+
+The exit status is 0 when every run exited 0, 1 when some run did not, and 2
+when the program could not be instrumented or built.
+
+Flags:
+	-n N	number of runs (default 2)
+	-o DIR	directory for the traces (default divergo-traces)
+
+Example:
+
+	divergo run -n 2 ./cmd/server -- -port 0
+	divergo diff divergo-traces/run-1.dvt divergo-traces/run-2.dvt`,
+		run: runRun,
+	})
+}
+
+func runRun(args []string, stdout, stderr io.Writer) (int, error) {
+	fs := newFlagSet("run")
+	n := fs.Int("n", 2, "number of runs")
+	dir := fs.String("o", "divergo-traces", "directory for the traces")
+	var progArgs []string
+	for i, a := range args {
+		if a == "--" {
+			args, progArgs = args[:i], args[i+1:]
+			break
+		}
+	}
+	pos, err := parseFlags(fs, args)
+	if err != nil {
+		return 2, err
+	}
+	if *n < 1 {
+		return 2, usageError("-n must be at least 1, not %d", *n)
+	}
+	if len(pos) > 1 {
+		return 2, usageError("one package at most, got %d (program arguments go after --)", len(pos))
+	}
+	pkg := "."
+	if len(pos) == 1 {
+		pkg = pos[0]
+	}
+	root, err := moduleRoot()
+	if err != nil {
+		return 2, err
+	}
+	res, err := instrument.Instrument(instrument.Config{Dir: root, Patterns: []string{"./..."}})
+	if err != nil {
+		return 2, err
+	}
+	reportInstrument(res, stderr, stderr)
+
+	tmp, err := os.MkdirTemp("", "divergo-run-")
+	if err != nil {
+		return 2, fmt.Errorf("making a directory for the binary: %w", err)
+	}
+	defer os.RemoveAll(tmp)
+	bin := filepath.Join(tmp, "prog")
+	build := exec.Command("go", "build", "-overlay="+res.Overlay, "-o", bin, pkg)
+	var out bytes.Buffer
+	build.Stdout, build.Stderr = &out, &out
+	if err := build.Run(); err != nil {
+		return 2, fmt.Errorf("building %s with the overlay: %s", pkg, firstLine(out.String(), err))
+	}
+	if err := os.MkdirAll(*dir, 0o777); err != nil {
+		return 2, fmt.Errorf("making the trace directory: %w", err)
+	}
+	absDir, err := filepath.Abs(*dir)
+	if err != nil {
+		return 2, fmt.Errorf("making the trace directory: %w", err)
+	}
+	status := 0
+	for k := 1; k <= *n; k++ {
+		tr := filepath.Join(absDir, fmt.Sprintf("run-%d.dvt", k))
+		cmd := exec.Command(bin, progArgs...)
+		cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, stdout, stderr
+		cmd.Env = append(os.Environ(), "DIVERGO_TRACE="+tr)
+		err := cmd.Run()
+		code := 0
+		var ee *exec.ExitError
+		switch {
+		case errors.As(err, &ee):
+			code = ee.ExitCode()
+			status = 1
+		case err != nil:
+			return 2, fmt.Errorf("running %s: %w", pkg, err)
+		}
+		fmt.Fprintf(stderr, "divergo: run %d: exit status %d; trace %s\n", k, code, tr)
+	}
+	return status, nil
+}
+
+// moduleRoot is the root directory of the main module of the current
+// directory.
+func moduleRoot() (string, error) {
+	out, err := exec.Command("go", "env", "GOMOD").Output()
+	if err != nil {
+		return "", fmt.Errorf("finding the main module: %w", err)
+	}
+	gomod := strings.TrimSpace(string(out))
+	if gomod == "" || gomod == os.DevNull {
+		return "", errors.New("not in a module: run needs a main module (go.mod)")
+	}
+	return filepath.Dir(gomod), nil
+}
+
+// firstLine is the first line of the go command's output that says
+// something, for one-line errors.
+func firstLine(out string, err error) string {
+	for _, l := range strings.Split(out, "\n") {
+		if l = strings.TrimSpace(l); l != "" && !strings.HasPrefix(l, "#") {
+			return l
+		}
+	}
+	return err.Error()
+}

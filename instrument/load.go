@@ -1,0 +1,94 @@
+package instrument
+
+import (
+	"fmt"
+	"go/ast"
+	"path/filepath"
+
+	"github.com/divergo/divergo/analyzer"
+	"github.com/divergo/divergo/internal/load"
+	"github.com/divergo/divergo/internal/tbb"
+)
+
+// Config says what to instrument.
+type Config struct {
+	Dir      string   // directory to resolve patterns in; "" means the current one
+	Patterns []string // package patterns; none means "./..."
+	Env      []string // environment for the go command; nil means os.Environ()
+}
+
+// Instrument loads the packages of the main module that cfg names, runs
+// the analyzer over them, builds the TBB graph and writes the instrumented
+// copies and the overlay under the module root's .divergo directory.
+// Packages of other modules are analysed (for facts) but not rewritten:
+// the go command cannot overlay files of the module cache.
+func Instrument(cfg Config) (*Result, error) {
+	patterns := cfg.Patterns
+	if len(patterns) == 0 {
+		patterns = []string{"./..."}
+	}
+	lr, err := load.Load(load.Config{Dir: cfg.Dir, Patterns: patterns, Env: cfg.Env}, analyzer.Analyzer)
+	if err != nil {
+		return nil, err
+	}
+	if lr.ModuleDir == "" {
+		return nil, fmt.Errorf("the packages are not in a module: instrumenting needs a main module to hold %s", OutDir)
+	}
+	var (
+		results []*analyzer.Result
+		roots   []*load.Package
+	)
+	for _, root := range lr.Roots {
+		p := root.Pkg
+		if p.Module == nil || !p.Module.Main {
+			continue
+		}
+		ar, ok := root.Result.(*analyzer.Result)
+		if !ok || ar == nil {
+			return nil, fmt.Errorf("%s: the analyzer returned no result", p.PkgPath)
+		}
+		results = append(results, ar)
+		roots = append(roots, root)
+	}
+	if len(roots) == 0 {
+		return nil, fmt.Errorf("no package of the main module matches %v", patterns)
+	}
+	g, err := shimGraph(lr.Module, lr.ModuleDir, lr.Fset, results)
+	if err != nil {
+		return nil, fmt.Errorf("building the graph: %w", err)
+	}
+	graphJSON, err := tbb.Marshal(g)
+	if err != nil {
+		return nil, fmt.Errorf("encoding the graph: %w", err)
+	}
+	var pkgs []*Package
+	for i, root := range roots {
+		p := root.Pkg
+		if len(p.GoFiles) == 0 {
+			continue
+		}
+		pkg := &Package{
+			Path: p.PkgPath, Name: p.Name, Dir: filepath.Dir(p.GoFiles[0]),
+			Fset: p.Fset, Files: p.Syntax, Info: p.TypesInfo, Types: p.Types,
+		}
+		for _, fg := range results[i].Funcs {
+			plan, err := FromFlow(p.Fset, fg.Node, fg.Flow, isMainMain(p.Name, fg.Node))
+			if err != nil {
+				return nil, fmt.Errorf("%s: %w", p.PkgPath, err)
+			}
+			pkg.Funcs = append(pkg.Funcs, plan)
+		}
+		pkgs = append(pkgs, pkg)
+	}
+	res, err := Write(lr.ModuleDir, graphJSON, pkgs)
+	if err != nil {
+		return nil, err
+	}
+	res.ModuleDir, res.Packages, res.Graph = lr.ModuleDir, len(pkgs), g
+	return res, nil
+}
+
+func isMainMain(pkg string, n ast.Node) bool {
+	d, ok := n.(*ast.FuncDecl)
+	return ok && pkg == "main" && d.Recv == nil && d.Name.Name == "main"
+}
