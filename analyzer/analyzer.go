@@ -34,8 +34,12 @@ var Analyzer = &analysis.Analyzer{
 type Result struct {
 	Pkg   *types.Package
 	Funcs []*FuncGraph
-	// instrs counts SSA instructions per source position, for Graph.
+	// instrs counts SSA instructions per source position, and poss lists
+	// those positions in order, for Graph.
 	instrs map[token.Pos]int
+	poss   []token.Pos
+	// at is the position of every TCP, for Graph.
+	at map[*tbb.TCP]token.Pos
 }
 
 // FuncGraph is the TBB graph of one function declaration or literal.
@@ -65,7 +69,7 @@ func run(pass *analysis.Pass) (any, error) {
 		return true
 	}
 
-	out := &Result{Pkg: pass.Pkg, instrs: map[token.Pos]int{}}
+	out := &Result{Pkg: pass.Pkg, instrs: map[token.Pos]int{}, at: o.at}
 	for _, fn := range res.Funcs {
 		for _, b := range fn.Blocks {
 			for _, in := range b.Instrs {
@@ -75,6 +79,10 @@ func run(pass *analysis.Pass) (any, error) {
 			}
 		}
 	}
+	for p := range out.instrs {
+		out.poss = append(out.poss, p)
+	}
+	sort.Slice(out.poss, func(i, j int) bool { return out.poss[i] < out.poss[j] })
 	for _, file := range pass.Files {
 		ast.Inspect(file, func(n ast.Node) bool {
 			var body *ast.BlockStmt

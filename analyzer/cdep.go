@@ -8,7 +8,7 @@ import "golang.org/x/tools/go/ssa"
 // that every block has a post-dominator.
 type cdep struct {
 	fn    *ssa.Function
-	ipdom []int   // immediate post-dominator by block index; exit = len(Blocks)
+	ipdom []int      // immediate post-dominator by block index; exit = len(Blocks)
 	ctrl  [][]cdEdge // ctrl[b]: the branch blocks on which b is directly control dependent
 	memo  map[[2]int][]cdEdge
 }

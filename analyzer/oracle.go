@@ -340,4 +340,3 @@ func recvString(c *ast.CallExpr) string {
 	}
 	return "a mutex"
 }
-

@@ -6,7 +6,7 @@ import (
 )
 
 func clock() {
-	t := time.Now() // want `trace change point \(input\): time.Now\(\) is a nondeterministic input; converges at .*input.go:10`
+	t := time.Now()                  // want `trace change point \(input\): time.Now\(\) is a nondeterministic input; converges at .*input.go:10`
 	if time.Since(t) > time.Second { // want `\(input\): time.Since` `\(branch\): time.Since\(t\) depends on nondeterministic input time.Since\(\) at .*input.go:10`
 		println()
 	}
