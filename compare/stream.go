@@ -57,9 +57,13 @@ type frame struct {
 	lastOutcome int32
 }
 
-// pathKey names a path between two blocks through implied blocks; to is
-// noBlock for "to the function's exit".
-type pathKey struct{ from, to int32 }
+// cachedPath is a path from some block to block to (noBlock for the
+// function's exit) through implied blocks.
+type cachedPath struct {
+	to   int32
+	ok   bool
+	path []int32
+}
 
 // stream turns one goroutine's events into tokens. Its state is a batch of
 // events, the call stack, a few pending tokens and a cache of implied paths:
@@ -77,7 +81,9 @@ type stream struct {
 	q      []token
 	qi     int
 	now    int64 // last timestamp seen (ns since the trace's start)
-	paths  map[pathKey][]int32
+	// paths caches implied paths by source block: a block has few
+	// successors worth caching, so a short list beats a map.
+	paths [][]cachedPath
 	// anomalies counts events the graph cannot explain (a block no path
 	// reaches, an exit of no open frame); both sides handle them the same
 	// way, so they never break the alignment, but reports show the count.
@@ -89,7 +95,7 @@ type stream struct {
 const batch = 4096
 
 func newStream(p *program, r EventReader) *stream {
-	return &stream{p: p, r: r, buf: make([]trace.Event, batch), paths: make(map[pathKey][]int32), q: make([]token, 0, 16)}
+	return &stream{p: p, r: r, buf: make([]trace.Event, batch), paths: make([][]cachedPath, len(p.blocks)), q: make([]token, 0, 16)}
 }
 
 // peek returns the next token without consuming it.
@@ -310,18 +316,14 @@ func (s *stream) exit(e int32) {
 // the shortest should a graph break that rule, which both sides of a
 // comparison do alike. ok is false when no such path exists.
 func (s *stream) path(from, to int32) (path []int32, ok bool) {
-	// A failed search is cached as the one-element path {noBlock}.
-	k := pathKey{from, to}
-	if p, hit := s.paths[k]; hit {
-		return p, len(p) == 0 || p[0] != noBlock
+	for _, c := range s.paths[from] {
+		if c.to == to {
+			return c.path, c.ok
+		}
 	}
 	p, ok := s.search(from, to)
-	if !ok {
-		s.paths[k] = []int32{noBlock}
-		return nil, false
-	}
-	s.paths[k] = p
-	return p, true
+	s.paths[from] = append(s.paths[from], cachedPath{to: to, ok: ok, path: p})
+	return p, ok
 }
 
 func (s *stream) search(from, to int32) ([]int32, bool) {

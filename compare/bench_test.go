@@ -1,0 +1,126 @@
+package compare
+
+import (
+	"fmt"
+	"io"
+	"testing"
+
+	"github.com/divergo/divergo/internal/tbb"
+	"github.com/divergo/divergo/internal/trace"
+)
+
+// loopTrace is Figure 2's task generated on the fly: a loop of n
+// iterations, each an if deciding on a hash of the iteration. Side 1 flips
+// 100 decisions spread over the loop and runs one iteration more, so the
+// comparison walks long equal stretches, divergent sections and a loop
+// section, and the report is the same size at every trace length.
+// Each iteration is 5 block executions (body, then or else, join, post,
+// head), 3 of them probed events.
+type loopTrace struct {
+	f    *fig2
+	n    int
+	side uint64
+}
+
+func (t *loopTrace) Graph() *tbb.Graph       { return t.f.g }
+func (t *loopTrace) Goroutines() []Goroutine { return []Goroutine{{ID: 1}} }
+func (t *loopTrace) Events(uint64) (EventReader, error) {
+	n := t.n
+	if t.side == 1 {
+		n++
+	}
+	return &loopReader{t: t, n: n, i: -1}, nil
+}
+
+type loopReader struct {
+	t     *loopTrace
+	n     int
+	i     int // iteration, -1 before the entry
+	phase int
+	done  bool
+}
+
+func (r *loopReader) Read(buf []trace.Event) (int, error) {
+	f := r.t.f
+	k := 0
+	for k < len(buf) && !r.done {
+		switch {
+		case r.i < 0:
+			buf[k] = blk(f.entry)
+			r.i = 0
+			if k+2 < len(buf) {
+				buf[k+1], buf[k+2] = out(1), blk(f.crit)
+				k += 2
+			} else {
+				r.i = -2
+			}
+		case r.i == -2:
+			buf[k] = out(1)
+			r.i = -3
+		case r.i == -3:
+			buf[k] = blk(f.crit)
+			r.i = 0
+		case r.i == r.n:
+			if r.phase == 0 {
+				buf[k] = blk(f.done)
+				r.phase = 1
+			} else {
+				buf[k] = ret(f.entry)
+				r.done = true
+			}
+		default:
+			switch r.phase {
+			case 0:
+				buf[k] = blk(f.body)
+				r.phase = 1
+			case 1:
+				h := hash(uint64(r.i))
+				if r.i%(r.t.n/100) == 0 {
+					h += r.t.side
+				}
+				if h%2 == 0 {
+					buf[k] = blk(f.then)
+				} else {
+					buf[k] = blk(f.els)
+				}
+				r.phase = 2
+			case 2:
+				buf[k] = blk(f.join)
+				r.phase = 0
+				r.i++
+			}
+		}
+		k++
+	}
+	if r.done {
+		return k, io.EOF
+	}
+	return k, nil
+}
+
+// BenchmarkCompare compares pairs of 1M and 10M block executions per side,
+// generated on the fly: ns/block should stay flat and B/op should not grow
+// with the size.
+func BenchmarkCompare(b *testing.B) {
+	f := newFig2(b)
+	for _, blocks := range []int{1_000_000, 10_000_000} {
+		b.Run(fmt.Sprintf("blocks=%d", blocks), func(b *testing.B) {
+			iters := blocks / 5
+			a, c := &loopTrace{f: f, n: iters}, &loopTrace{f: f, n: iters, side: 1}
+			b.ReportAllocs()
+			var rep *Report
+			for b.Loop() {
+				var err error
+				rep, err = Traces(a, c, Options{Weights: DefaultWeights})
+				if err != nil {
+					b.Fatal(err)
+				}
+			}
+			if rep.Summary.BlocksA < int64(blocks) || len(rep.Sections) != 101 {
+				b.Fatalf("walked %d blocks, %d sections", rep.Summary.BlocksA, len(rep.Sections))
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(rep.Summary.BlocksA+rep.Summary.BlocksB), "ns/block")
+			b.ReportMetric(float64(len(rep.Sections)), "sections")
+		})
+	}
+}
