@@ -92,6 +92,7 @@ func runDiff(args []string, stdout, stderr io.Writer) (int, error) {
 	if *asJSON {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
+		enc.SetEscapeHTML(false)
 		if err := enc.Encode(rep); err != nil {
 			return 2, err
 		}
@@ -116,6 +117,7 @@ func diffMany(names []string, traces []compare.Trace, opts compare.Options, asJS
 	if asJSON {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
+		enc.SetEscapeHTML(false)
 		return status, enc.Encode(struct {
 			Traces []string `json:"traces"`
 			*compare.Matrix
