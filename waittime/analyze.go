@@ -23,6 +23,7 @@ type analysis struct {
 	sites map[siteKey]*site
 
 	unfinished []Wait
+	epoch      uint64 // counts applied events: when path slots change and snapshots are taken
 
 	// scratch space reused by every wait
 	long, short, expl []entry
@@ -76,7 +77,7 @@ func Analyze(t Trace, opts Options) (*Report, error) {
 		if err != nil {
 			return nil, fmt.Errorf("opening events of goroutine %d: %w", info.ID, err)
 		}
-		a.gs[info.ID] = newGState(info, it)
+		a.gs[info.ID] = newGState(info, it, &a.epoch)
 		a.infos[info.ID] = &ginfo{GoroutineInfo: info, fn: -1}
 	}
 	for _, info := range infos {
@@ -86,7 +87,10 @@ func Analyze(t Trace, opts Options) (*Report, error) {
 	}
 	for a.queue.Len() > 0 {
 		g := heap.Pop(&a.queue).(*gstate)
-		a.apply(g)
+		if !a.apply(g) {
+			heap.Push(&a.queue, g)
+			continue
+		}
 		if err := a.step(g); err != nil {
 			return nil, err
 		}
@@ -116,10 +120,23 @@ func (a *analysis) step(g *gstate) error {
 }
 
 // apply applies g's head event: the time up to it goes to the pending
-// blocks, a wait is explained, a release is remembered.
-func (a *analysis) apply(g *gstate) {
+// blocks, a wait is explained, a release is remembered. It returns false
+// when it put the event off: a wait with no release before its end is
+// looked at again once the events of the slack after it are in.
+func (a *analysis) apply(g *gstate) bool {
 	ev := g.head
+	var rel *release
+	if ev.Kind == trace.EvSync && ev.Waited && ev.End >= ev.Begin && ev.Op != trace.OpSleep {
+		rel = a.releaser(g, ev, g.deferred)
+		if rel == nil && !g.deferred && a.opts.Slack > 0 {
+			g.deferred = true
+			g.key = ev.End + a.opts.Slack
+			return false
+		}
+	}
+	g.deferred = false
 	g.hasHead = false
+	a.epoch++
 	if g.fn >= 0 {
 		a.infos[g.info.ID].fn = g.fn
 	}
@@ -131,10 +148,10 @@ func (a *analysis) apply(g *gstate) {
 		case ev.Waited && ev.End < ev.Begin:
 			a.distribute(g, ev.Begin)
 			a.unfinished = append(a.unfinished, Wait{GID: g.info.ID, Block: int(ev.Block), Op: ev.Op.String(), Begin: ev.Begin, End: -1})
-			return
+			return true
 		case ev.Waited:
 			a.distribute(g, ev.Begin)
-			a.wait(g, ev)
+			a.wait(g, ev, rel)
 			g.last = max(g.last, ev.End)
 		default:
 			a.distribute(g, ev.End)
@@ -143,11 +160,12 @@ func (a *analysis) apply(g *gstate) {
 			a.recordRelease(g, ev)
 		}
 	}
+	return true
 }
 
 // wait explains one wait of g: characterization, expansion into g's path,
 // the new common synchronization, redundant step removal and classes.
-func (a *analysis) wait(g *gstate, ev trace.Event) {
+func (a *analysis) wait(g *gstate, ev trace.Event, rel *release) {
 	w := ev.End - ev.Begin
 	if ev.Op == trace.OpSleep {
 		g.path.add(stepKey{g.info.ID, int32(ev.Block), Sleep}, w)
@@ -156,7 +174,6 @@ func (a *analysis) wait(g *gstate, ev trace.Event) {
 	s := a.site(ev)
 	s.waits++
 	s.total += w
-	rel := a.releaser(g, ev)
 	if rel == nil {
 		s.unmatched++
 		g.path.add(stepKey{g.info.ID, int32(ev.Block), stateOf(ev.Op)}, w)
@@ -182,8 +199,9 @@ func (a *analysis) wait(g *gstate, ev trace.Event) {
 	// This wait is now the last common synchronization of the two.
 	g.snaps[r.info.ID] = g.path.snapshot(g.snaps[r.info.ID])
 	r.holders[g.info.ID] = struct{}{}
-	r.snaps[g.info.ID] = append(r.snaps[g.info.ID][:0], rel.snap...)
+	r.snaps[g.info.ID] = copySnap(r.snaps[g.info.ID], rel.snap)
 	g.holders[r.info.ID] = struct{}{}
+	a.prune(g)
 
 	a.expl = a.removeRedundant(a.long, a.short, w, a.expl[:0])
 	c := s.classify(a.expl, w, a.opts.Threshold)
@@ -211,7 +229,7 @@ func (a *analysis) maybeFree(g *gstate) {
 		}
 	}
 	delete(a.gs, g.info.ID)
-	g.path, g.snaps, g.holders, g.pending, g.runIdx = nil, nil, nil, nil, nil
+	g.path, g.snaps, g.holders, g.pending, g.runIdx, g.recs = nil, nil, nil, nil, nil, nil
 }
 
 // queue is a min-heap of goroutines by the time of their head event; at

@@ -23,12 +23,18 @@ type site struct {
 }
 
 // class is an equivalence class of characterizations ("Merging equivalent
-// paths"): the representative is the first one, cum their sum.
+// paths"): the representative is the first one, cum their sum per kind of
+// step, with the goroutines that contributed.
 type class struct {
 	rep   map[kind]float64
-	cum   map[stepKey]int64
+	cum   map[kind]*agg
 	waits int
 	total int64
+}
+
+type agg struct {
+	ns int64
+	gs map[uint64]struct{}
 }
 
 func (a *analysis) site(ev trace.Event) *site {
@@ -52,14 +58,20 @@ func (s *site) classify(expl []entry, w int64, threshold float64) int {
 		}
 	}
 	if best < 0 || bestD >= threshold {
-		s.classes = append(s.classes, &class{rep: p, cum: make(map[stepKey]int64)})
+		s.classes = append(s.classes, &class{rep: p, cum: make(map[kind]*agg)})
 		best = len(s.classes) - 1
 	}
 	c := s.classes[best]
 	c.waits++
 	c.total += w
 	for _, e := range expl {
-		c.cum[e.key] += e.ns
+		g := c.cum[e.key.kind()]
+		if g == nil {
+			g = &agg{gs: make(map[uint64]struct{}, 1)}
+			c.cum[e.key.kind()] = g
+		}
+		g.ns += e.ns
+		g.gs[e.key.g] = struct{}{}
 	}
 	return best
 }

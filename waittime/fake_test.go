@@ -76,12 +76,13 @@ func (b *builder) block(fn string, line, instrs int) uint32 {
 type gscript struct {
 	b   *builder
 	id  uint64
+	i   int // in b.tr.gs
 	now int64
 }
 
 func (b *builder) goroutine(id, parent uint64, site uint32, ordinal uint32, start int64) *gscript {
 	b.tr.gs = append(b.tr.gs, trace.GoroutineInfo{ID: id, Parent: parent, Site: site, Ordinal: ordinal, Start: start})
-	g := &gscript{b: b, id: id, now: start}
+	g := &gscript{b: b, id: id, i: len(b.tr.gs) - 1, now: start}
 	b.gos[id] = g
 	return g
 }
@@ -133,11 +134,7 @@ func (g *gscript) spawn(block uint32, child uint64, ordinal uint32) {
 
 // done ends the goroutine's script: its end time is now.
 func (g *gscript) done() {
-	for i := range g.b.tr.gs {
-		if g.b.tr.gs[i].ID == g.id {
-			g.b.tr.gs[i].End, g.b.tr.gs[i].Ended = g.now, true
-		}
-	}
+	g.b.tr.gs[g.i].End, g.b.tr.gs[g.i].Ended = g.now, true
 }
 
 func (b *builder) trace() *fakeTrace { return b.tr }

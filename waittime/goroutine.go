@@ -16,7 +16,10 @@ type gstate struct {
 	hasHead bool
 	key     int64 // heap key: the time head is applied at
 	late    bool  // head is a wait: applied after release-side events of the same time
-	pos     int   // index in the heap
+	// deferred: head is a wait put off to the end of the slack because no
+	// release was timestamped before its end.
+	deferred bool
+	pos      int // index in the heap
 
 	last int64 // time of the last timestamp; -1 before the first
 
@@ -28,7 +31,10 @@ type gstate struct {
 	marks   []mark
 
 	path  *cpath
-	snaps map[uint64][]int64 // partner → snapshot of path at their last common sync
+	snaps map[uint64]*snap // partner → snapshot of path at their last common sync
+	recs  []*release       // this goroutine's release records still in objects' rings
+	// pruneAt is the path size at which prune next looks for slots to drop.
+	pruneAt int
 	// holders are the goroutines whose snaps hold an entry for this one:
 	// they drop it when this goroutine is gone.
 	holders map[uint64]struct{}
@@ -47,14 +53,15 @@ type mark struct {
 	child uint64 // the goroutine it started
 }
 
-func newGState(info trace.GoroutineInfo, it trace.EventIter) *gstate {
+func newGState(info trace.GoroutineInfo, it trace.EventIter, clock *uint64) *gstate {
 	return &gstate{
 		info:    info,
 		it:      it,
 		last:    info.Start,
 		runIdx:  make(map[int32]int32),
-		path:    newPath(),
-		snaps:   make(map[uint64][]int64),
+		path:    newPath(clock),
+		snaps:   make(map[uint64]*snap),
+		pruneAt: minPrune,
 		holders: make(map[uint64]struct{}),
 		fn:      -1,
 	}
@@ -94,11 +101,8 @@ func (a *analysis) advance(g *gstate) (bool, error) {
 		case trace.EvSync:
 			g.head, g.hasHead = ev, true
 			g.key, g.late = ev.End, ev.Waited && ev.Op != trace.OpSleep
-			switch {
-			case ev.Waited && ev.End < ev.Begin: // still blocked when the trace ended
+			if ev.Waited && ev.End < ev.Begin { // still blocked when the trace ended
 				g.key, g.late = ev.Begin, false
-			case g.late:
-				g.key += a.opts.Slack
 			}
 			return true, nil
 		case trace.EvClock:
@@ -157,4 +161,39 @@ func (a *analysis) spawned(parent *gstate, child uint64) {
 	}
 	parent.snaps[child] = parent.path.snapshot(parent.snaps[child])
 	c.holders[parent.info.ID] = struct{}{}
+}
+
+// minPrune is the smallest path prune looks at (a variable for tests).
+var minPrune = 256
+
+// prune drops from g's path the steps of goroutines that are gone and that
+// have not changed since the oldest snapshot g still holds: they are equal
+// in every snapshot and now, so they can appear in no difference. Without
+// it, a goroutine that joins a new goroutine each round (fork-join) would
+// carry every worker's steps forever and copy them at each snapshot.
+//
+// A partner g never synchronized with directly compares against g's whole
+// path since its start; pruned steps are missing from that path. They are
+// steps of finished goroutines that stopped changing before all of g's
+// remembered synchronizations, far from any wait still to come.
+func (a *analysis) prune(g *gstate) {
+	p := g.path
+	if len(p.keys) < g.pruneAt {
+		return
+	}
+	oldest := a.epoch
+	snaps := make([]*snap, 0, len(g.snaps)+len(g.recs))
+	for _, s := range g.snaps {
+		oldest = min(oldest, s.epoch)
+		snaps = append(snaps, s)
+	}
+	for _, r := range g.recs {
+		oldest = min(oldest, r.snap.epoch)
+		snaps = append(snaps, r.snap)
+	}
+	p.compact(func(i int) bool {
+		k := p.keys[i]
+		return p.mod[i] >= oldest || k.g == g.info.ID || a.gs[k.g] != nil
+	}, snaps)
+	g.pruneAt = max(minPrune, 2*len(p.keys))
 }

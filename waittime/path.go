@@ -61,9 +61,17 @@ type cpath struct {
 	index map[uint64]int32 // packed step key → slot
 	keys  []stepKey
 	vals  []int64
+	mod   []uint64 // per slot: the epoch of its last change
+	clock *uint64  // the analysis's epoch
 }
 
-func newPath() *cpath { return &cpath{index: make(map[uint64]int32)} }
+// snap is a snapshot of a cpath: its values and the epoch it was taken at.
+type snap struct {
+	vals  []int64
+	epoch uint64
+}
+
+func newPath(clock *uint64) *cpath { return &cpath{index: make(map[uint64]int32), clock: clock} }
 
 // pack folds a step key into one word for a fast map index: recorder ids
 // are dense from 1 and graphs have far fewer than 2^24 blocks; a key that
@@ -91,26 +99,85 @@ func (p *cpath) add(k stepKey, ns int64) {
 		p.index[pk] = i
 		p.keys = append(p.keys, k)
 		p.vals = append(p.vals, 0)
+		p.mod = append(p.mod, 0)
 	}
 	p.vals[i] += ns
+	p.mod[i] = *p.clock
 }
 
-// snapshot copies the current values into dst, reusing its storage.
-func (p *cpath) snapshot(dst []int64) []int64 { return append(dst[:0], p.vals...) }
+// snapshot copies the current values into dst (allocated when nil).
+func (p *cpath) snapshot(dst *snap) *snap {
+	if dst == nil {
+		dst = &snap{}
+	}
+	dst.vals = append(dst.vals[:0], p.vals...)
+	dst.epoch = *p.clock
+	return dst
+}
+
+// copySnap copies src into dst (allocated when nil).
+func copySnap(dst, src *snap) *snap {
+	if dst == nil {
+		dst = &snap{}
+	}
+	dst.vals = append(dst.vals[:0], src.vals...)
+	dst.epoch = src.epoch
+	return dst
+}
 
 // diff appends to out the steps of upto - from, both snapshots of p (upto
 // nil means now, from nil means the start), skipping zero differences.
-func (p *cpath) diff(upto, from []int64, out []entry) []entry {
-	if upto == nil {
-		upto = p.vals
+func (p *cpath) diff(upto, from *snap, out []entry) []entry {
+	vals := p.vals
+	if upto != nil {
+		vals = upto.vals
 	}
-	for i, v := range upto {
-		if i < len(from) {
-			v -= from[i]
+	var base []int64
+	if from != nil {
+		base = from.vals
+	}
+	for i, v := range vals {
+		if i < len(base) {
+			v -= base[i]
 		}
 		if v != 0 {
 			out = append(out, entry{p.keys[i], v})
 		}
 	}
 	return out
+}
+
+// compact drops the slots keep rejects from p and from snaps, every
+// snapshot of p still held. Kept slots keep their order, so snapshots stay
+// aligned with a prefix of keys.
+func (p *cpath) compact(keep func(i int) bool, snaps []*snap) {
+	newIdx := make([]int32, len(p.keys))
+	n := int32(0)
+	for i := range p.keys {
+		if keep(i) {
+			newIdx[i] = n
+			p.keys[n], p.vals[n], p.mod[n] = p.keys[i], p.vals[i], p.mod[i]
+			n++
+		} else {
+			newIdx[i] = -1
+		}
+	}
+	p.keys, p.vals, p.mod = p.keys[:n], p.vals[:n], p.mod[:n]
+	p.index = make(map[uint64]int32, n)
+	for i, k := range p.keys {
+		pk := k.pack()
+		for _, taken := p.index[pk]; taken; _, taken = p.index[pk] {
+			pk++
+		}
+		p.index[pk] = int32(i)
+	}
+	for _, s := range snaps {
+		out := s.vals[:0]
+		for i, v := range s.vals {
+			if newIdx[i] >= 0 {
+				out = append(out, v)
+			}
+		}
+		s.vals = out
+	}
 }

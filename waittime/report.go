@@ -3,6 +3,7 @@ package waittime
 import (
 	"cmp"
 	"fmt"
+	"maps"
 	"path"
 	"slices"
 	"strings"
@@ -127,32 +128,18 @@ func (a *analysis) siteReport(s *site) *Site {
 }
 
 func (a *analysis) classReport(c *class) *Class {
-	type group struct {
-		ns int64
-		gs []uint64
-	}
-	groups := make(map[kind]*group)
-	for k, ns := range c.cum {
-		gr := groups[k.kind()]
-		if gr == nil {
-			gr = &group{}
-			groups[k.kind()] = gr
-		}
-		gr.ns += ns
-		gr.gs = append(gr.gs, k.g)
-	}
 	out := &Class{Waits: c.waits, TotalNs: c.total}
 	var sum int64
-	for k, gr := range groups {
+	for k, gr := range c.cum {
 		if gr.ns == 0 {
 			continue
 		}
 		sum += gr.ns
 		b := a.graph.Block(int(k.block))
-		slices.Sort(gr.gs)
+		gs := slices.Sorted(maps.Keys(gr.gs))
 		out.Steps = append(out.Steps, Step{
 			Pos: b.Pos.FileLine(), Block: int(k.block), Func: a.funcName(b), State: k.state.String(),
-			Goroutine: a.groupName(gr.gs), Goroutines: len(gr.gs), Ns: gr.ns,
+			Goroutine: a.groupName(gs), Goroutines: len(gs), Ns: gr.ns,
 		})
 	}
 	slices.SortFunc(out.Steps, func(x, y Step) int {

@@ -74,7 +74,8 @@ type release struct {
 	g     *gstate
 	time  int64
 	block int32
-	snap  []int64
+	snap  *snap
+	idx   int // in g.recs
 }
 
 // object is a mutex, channel, WaitGroup, ... seen in the trace.
@@ -94,20 +95,24 @@ func (a *analysis) recordRelease(g *gstate, ev trace.Event) {
 		copy(o.recs, o.recs[1:])
 		o.recs = o.recs[:ringSize-1]
 		old := rec.g
+		last := old.recs[len(old.recs)-1]
+		old.recs[rec.idx], last.idx = last, rec.idx
+		old.recs = old.recs[:len(old.recs)-1]
 		old.refs--
 		a.maybeFree(old)
 	} else {
 		rec = &release{}
 	}
-	*rec = release{op: ev.Op, g: g, time: ev.End, block: int32(ev.Block), snap: g.path.snapshot(rec.snap)}
+	*rec = release{op: ev.Op, g: g, time: ev.End, block: int32(ev.Block), snap: g.path.snapshot(rec.snap), idx: len(g.recs)}
+	g.recs = append(g.recs, rec)
 	g.refs++
 	o.recs = append(o.recs, rec)
 }
 
 // releaser finds the release-side event that ended g's wait ev: the latest
-// one before its end by another goroutine, else the earliest within the
-// slack after it.
-func (a *analysis) releaser(g *gstate, ev trace.Event) *release {
+// one before its end by another goroutine, else, when late, the earliest
+// within the slack after it.
+func (a *analysis) releaser(g *gstate, ev trace.Event, late bool) *release {
 	o := a.objs[ev.Object]
 	if o == nil {
 		return nil
@@ -122,7 +127,7 @@ func (a *analysis) releaser(g *gstate, ev trace.Event) *release {
 		if rec.time <= ev.End {
 			return rec
 		}
-		if rec.time <= ev.End+a.opts.Slack {
+		if late && rec.time <= ev.End+a.opts.Slack {
 			after = rec
 		}
 	}

@@ -258,3 +258,27 @@ func TestFormatNs(t *testing.T) {
 		}
 	}
 }
+
+// TestPrune: a fork-join of many rounds, where main's path would gather the
+// steps of every worker, gives the same report with pruning as without.
+func TestPrune(t *testing.T) {
+	analyze := func() string {
+		rep, err := Analyze(forkJoinGen(300), Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := rep.Sites[0]
+		if s.Waits != 300 || len(s.Classes) != 1 || s.Classes[0].Explained < 0.9 {
+			t.Fatalf("join: %d waits, %d classes, want 300 waits in 1 class", s.Waits, len(s.Classes))
+		}
+		var buf strings.Builder
+		rep.WriteText(&buf, 0)
+		return buf.String()
+	}
+	pruned := analyze()
+	defer func(n int) { minPrune = n }(minPrune)
+	minPrune = 1 << 40
+	if whole := analyze(); whole != pruned {
+		t.Errorf("pruning changed the report:\n%s\nwithout:\n%s", pruned, whole)
+	}
+}
