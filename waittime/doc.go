@@ -78,6 +78,8 @@
 // timestamps independently, so if there is none before the end, the earliest
 // one within [Options.Slack] after it is taken. A wait without a releaser (an
 // object released outside instrumented code) is counted at its site as
-// unmatched and enters the waiter's path as a blocked step. A sleep waits for
-// no goroutine: it is a step of its own (state sleep), never a site.
+// unmatched and enters the waiter's path as a blocked step; so does a wait
+// on object 0, which the runtime records for a select (it does not say
+// which case was chosen). A sleep waits for no goroutine: it is a step of
+// its own (state sleep), never a site.
 package waittime

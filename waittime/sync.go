@@ -84,6 +84,9 @@ type object struct {
 }
 
 func (a *analysis) recordRelease(g *gstate, ev trace.Event) {
+	if ev.Object == 0 {
+		return // no object (a select): nobody can be matched to it
+	}
 	o := a.objs[ev.Object]
 	if o == nil {
 		o = &object{}
@@ -114,7 +117,7 @@ func (a *analysis) recordRelease(g *gstate, ev trace.Event) {
 // within the slack after it.
 func (a *analysis) releaser(g *gstate, ev trace.Event, late bool) *release {
 	o := a.objs[ev.Object]
-	if o == nil {
+	if o == nil || ev.Object == 0 {
 		return nil
 	}
 	set := releasedBy[ev.Op]

@@ -282,3 +282,24 @@ func TestPrune(t *testing.T) {
 		t.Errorf("pruning changed the report:\n%s\nwithout:\n%s", pruned, whole)
 	}
 }
+
+// TestSelectWithoutObject: the runtime records selects on object 0; they
+// release nobody and nobody releases them.
+func TestSelectWithoutObject(t *testing.T) {
+	b := newBuilder("s.go")
+	sa, sb := b.block("a", 10, 1), b.block("b", 20, 1)
+	a := b.goroutine(1, 0, 0, 0, 0)
+	a.advance(5 * ms)
+	a.op(sa, trace.OpSelect, 0)
+	a.done()
+	bg := b.goroutine(2, 0, 0, 0, 0)
+	bg.wait(sb, trace.OpSelect, 0, 5*ms+lat)
+	bg.done()
+	rep, err := Analyze(b.trace(), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Sites) != 1 || rep.Sites[0].Unmatched != 1 || len(rep.Sites[0].Classes) != 0 {
+		t.Errorf("select on object 0 matched: %+v", rep.Sites)
+	}
+}
