@@ -3,6 +3,7 @@ package compare
 import (
 	"fmt"
 	"io"
+	"os"
 	"testing"
 
 	"github.com/divergo/divergo/internal/tbb"
@@ -98,12 +99,17 @@ func (r *loopReader) Read(buf []trace.Event) (int, error) {
 	return k, nil
 }
 
-// BenchmarkCompare compares pairs of 1M and 10M block executions per side,
-// generated on the fly: ns/block should stay flat and B/op should not grow
-// with the size.
+// BenchmarkCompare compares pairs of 1M and 10M (and with
+// COMPARE_BENCH_100M=1, 100M) block executions per side, generated on the
+// fly: ns/block (per block execution of either side) should stay flat and
+// B/op should not grow with the size.
 func BenchmarkCompare(b *testing.B) {
 	f := newFig2(b)
-	for _, blocks := range []int{1_000_000, 10_000_000} {
+	sizes := []int{1_000_000, 10_000_000}
+	if os.Getenv("COMPARE_BENCH_100M") != "" {
+		sizes = append(sizes, 100_000_000)
+	}
+	for _, blocks := range sizes {
 		b.Run(fmt.Sprintf("blocks=%d", blocks), func(b *testing.B) {
 			iters := blocks / 5
 			a, c := &loopTrace{f: f, n: iters}, &loopTrace{f: f, n: iters, side: 1}

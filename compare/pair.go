@@ -58,34 +58,34 @@ func (c *pairCmp) run() error {
 			return nil
 		}
 		if ta.same(tb) {
-			c.step(StepSame, ta)
+			c.step(StepSame, *ta)
 			c.a.next()
 			c.b.next()
 			continue
 		}
-		d := ta
+		d := *ta
 		if d.kind == tEnd {
-			d = tb
+			d = *tb
 		}
 		if ta.kind == tOutcome && tb.kind == tOutcome && d.owner != noBlock {
 			t := c.p.blocks[d.owner].outcome
 			if t.Kind == tbb.Lock {
 				c.locks[d.owner]++
-				c.step(StepLockOrder, ta)
+				c.step(StepLockOrder, *ta)
 				c.a.next()
 				c.b.next()
 				continue
 			}
-			err = c.diverge(d.owner, t, int32(t.CP), d.at)
+			err = c.diverge(d.owner, t, int32(t.CP), d.at())
 		} else if d.from == noBlock {
 			// The streams differ before a first common block (or after
 			// the goroutine's function returned): nothing to meet at but
 			// the end.
 			err = c.diverge(noBlock, nil, noBlock, 0)
 		} else if t := c.p.blocks[d.from].decide; t != nil {
-			err = c.diverge(d.from, t, int32(t.CP), d.at)
+			err = c.diverge(d.from, t, int32(t.CP), d.at())
 		} else {
-			err = c.diverge(d.from, nil, c.p.blocks[d.from].ipdom, d.at)
+			err = c.diverge(d.from, nil, c.p.blocks[d.from].ipdom, d.at())
 		}
 		if err != nil {
 			return err
@@ -143,8 +143,8 @@ func (c *pairCmp) diverge(at int32, t *tbb.TCP, cp int32, depth int32) error {
 				s, m, k, side = c.b, &c.mb, StepB, "b"
 			}
 			tok, _ := s.peek()
-			m.token(c.p, tok)
-			c.step(k, tok)
+			m.token(c.p, *tok)
+			c.step(k, *tok)
 			s.next()
 			end, err := c.advance(s, m, k, noBlock, depth, true)
 			if err != nil {
@@ -185,8 +185,8 @@ func (c *pairCmp) advance(s *stream, m *sideMeasure, k StepKind, cp, depth int32
 		case !exitOnly && tok.kind == tBlock && tok.depth == depth && tok.block == cp:
 			return stopCP, nil
 		}
-		m.token(c.p, tok)
-		c.step(k, tok)
+		m.token(c.p, *tok)
+		c.step(k, *tok)
 		s.next()
 	}
 }

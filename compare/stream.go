@@ -29,21 +29,28 @@ type token struct {
 	kind  tokKind
 	block int32
 	depth int32
-	val   uint64
 	// from is the last block of the frame the token continues, before the
-	// token (for a call, the caller's), at depth at; owner is the frame's
+	// token (for a call, the caller's, at depth-1); owner is that frame's
 	// last block with an outcome TCP. They name the decision when two
 	// tokens after an equal prefix differ: the stream reads ahead, so the
 	// frames themselves are already past it.
 	from  int32
-	at    int32
 	owner int32
+	val   uint64
+}
+
+// at is the depth of the frame the token continues.
+func (t *token) at() int32 {
+	if t.kind == tCall {
+		return t.depth - 1
+	}
+	return t.depth
 }
 
 // same reports whether two tokens are the same step of the program.
 // Where they came from does not matter: after a divergent section the
 // convergence point is the same step reached from different blocks.
-func (t token) same(u token) bool {
+func (t *token) same(u *token) bool {
 	return t.kind == u.kind && t.block == u.block && t.depth == u.depth && t.val == u.val
 }
 
@@ -98,16 +105,17 @@ func newStream(p *program, r EventReader) *stream {
 	return &stream{p: p, r: r, buf: make([]trace.Event, batch), paths: make([][]cachedPath, len(p.blocks)), q: make([]token, 0, 16)}
 }
 
-// peek returns the next token without consuming it.
-func (s *stream) peek() (token, error) {
+// peek returns the next token without consuming it. The token is valid
+// until the next call of next.
+func (s *stream) peek() (*token, error) {
 	for s.qi == len(s.q) {
 		s.q = s.q[:0]
 		s.qi = 0
 		if err := s.fill(); err != nil {
-			return token{}, err
+			return nil, err
 		}
 	}
-	return s.q[s.qi], nil
+	return &s.q[s.qi], nil
 }
 
 // next consumes the token peek returned.
@@ -123,9 +131,10 @@ func (s *stream) top() *frame {
 }
 
 func (s *stream) emit(t token) {
-	t.from, t.at, t.owner = noBlock, 0, noBlock
-	if f := s.top(); f != nil {
-		t.from, t.at, t.owner = f.cur, s.depth(), f.lastOutcome
+	t.from, t.owner = noBlock, noBlock
+	if n := len(s.frames); n > 0 {
+		f := &s.frames[n-1]
+		t.from, t.owner = f.cur, f.lastOutcome
 	}
 	if t.kind == tBlock || t.kind == tCall {
 		s.nblocks++
@@ -138,7 +147,7 @@ func (s *stream) emit(t token) {
 func (s *stream) fill() error {
 	if s.bi == s.bn {
 		if s.eof {
-			s.emit(token{kind: tEnd})
+			s.emit(token{kind: tEnd, depth: s.depth()})
 			return nil
 		}
 		n, err := s.r.Read(s.buf)
@@ -155,7 +164,7 @@ func (s *stream) fill() error {
 			if !s.eof {
 				return fmt.Errorf("reading events after event %d: reader returned no events and no error", s.nev)
 			}
-			s.emit(token{kind: tEnd})
+			s.emit(token{kind: tEnd, depth: s.depth()})
 		}
 		return nil
 	}

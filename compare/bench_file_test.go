@@ -1,0 +1,158 @@
+package compare
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/divergo/divergo/internal/tbb"
+	"github.com/divergo/divergo/internal/trace"
+)
+
+// writeTrace streams t's goroutine 1 into a trace file chunk by chunk, so
+// that large benchmark traces never sit in memory; with dump set it also
+// writes a text dump, one event per line, for the diff baseline.
+func writeTrace(path, dump string, g *tbb.Graph, t Trace) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	bw := bufio.NewWriterSize(f, 1<<20)
+	data, err := tbb.Marshal(g)
+	if err != nil {
+		return err
+	}
+	w, err := trace.NewWriter(bw, trace.Header{Program: "bench", Start: time.Unix(0, 0), Graph: data, Hash: g.Hash})
+	if err != nil {
+		return err
+	}
+	var tw *bufio.Writer
+	if dump != "" {
+		df, err := os.Create(dump)
+		if err != nil {
+			return err
+		}
+		defer df.Close()
+		tw = bufio.NewWriterSize(df, 1<<20)
+		defer tw.Flush()
+	}
+	r, err := t.Events(1)
+	if err != nil {
+		return err
+	}
+	buf := make([]trace.Event, trace.ChunkEvents)
+	for seq := uint64(0); ; seq++ {
+		n, rerr := r.Read(buf)
+		if rerr != nil && !errors.Is(rerr, io.EOF) {
+			return rerr
+		}
+		c := &trace.Chunk{G: 1, Seq: seq, Final: rerr != nil}
+		if seq == 0 {
+			c.Origin = trace.Origin{GoID: 1, FirstBlock: buf[0].Block, HasFirst: true}
+		}
+		for _, e := range buf[:n] {
+			c.Add(e)
+			if tw != nil {
+				fmt.Fprintf(tw, "%s %d %d\n", e.Kind, e.Block, e.Value)
+			}
+		}
+		if err := w.WriteChunk(c); err != nil {
+			return err
+		}
+		if rerr != nil {
+			break
+		}
+	}
+	if err := w.Close(); err != nil {
+		return err
+	}
+	return bw.Flush()
+}
+
+func openTrace(b *testing.B, path string) Trace {
+	r, err := trace.Open(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { r.Close() })
+	return FromReader(r)
+}
+
+// timeCmd runs a command and returns how long it took; exit status 1 (files
+// differ) is not an error.
+func timeCmd(b *testing.B, name string, args ...string) time.Duration {
+	start := time.Now()
+	err := exec.Command(name, args...).Run()
+	d := time.Since(start)
+	var ee *exec.ExitError
+	if err != nil && !(errors.As(err, &ee) && ee.ExitCode() == 1) {
+		b.Fatalf("%s: %v", name, err)
+	}
+	return d
+}
+
+// BenchmarkCompareFiles compares two trace files of 1M and 10M block
+// executions per side and reports, from the same run, how long cmp takes
+// to read two files of that size (a file against its copy: cmp stops at
+// the first difference of two different traces) as the ratio x-cmp, and
+// at 1M how long GNU diff --minimal (Myers' exact diff) takes on text dumps
+// of the two traces, as x-diff.
+func BenchmarkCompareFiles(b *testing.B) {
+	if _, err := exec.LookPath("cmp"); err != nil {
+		b.Skip("no cmp")
+	}
+	f := newFig2(b)
+	for _, blocks := range []int{1_000_000, 10_000_000} {
+		b.Run(fmt.Sprintf("blocks=%d", blocks), func(b *testing.B) {
+			dir := b.TempDir()
+			pa, pa2, pb := filepath.Join(dir, "a.dvt"), filepath.Join(dir, "a2.dvt"), filepath.Join(dir, "b.dvt")
+			da, db := "", ""
+			if blocks <= 1_000_000 {
+				da, db = filepath.Join(dir, "a.txt"), filepath.Join(dir, "b.txt")
+			}
+			iters := blocks / 5
+			for _, w := range []struct {
+				path, dump string
+				side       uint64
+			}{{pa, da, 0}, {pa2, "", 0}, {pb, db, 1}} {
+				if err := writeTrace(w.path, w.dump, f.g, &loopTrace{f: f, n: iters, side: w.side}); err != nil {
+					b.Fatal(err)
+				}
+			}
+			st, _ := os.Stat(pa)
+			b.ReportAllocs()
+			var rep *Report
+			var cmpTime, diffTime time.Duration
+			for b.Loop() {
+				var err error
+				rep, err = Traces(openTrace(b, pa), openTrace(b, pb), Options{Weights: DefaultWeights})
+				if err != nil {
+					b.Fatal(err)
+				}
+				b.StopTimer()
+				cmpTime += timeCmd(b, "cmp", pa, pa2)
+				if da != "" {
+					diffTime += timeCmd(b, "diff", "--minimal", da, db)
+				}
+				b.StartTimer()
+			}
+			if len(rep.Sections) != 101 {
+				b.Fatalf("%d sections", len(rep.Sections))
+			}
+			ns := float64(b.Elapsed().Nanoseconds()) / float64(b.N)
+			b.ReportMetric(ns/float64(rep.Summary.BlocksA+rep.Summary.BlocksB), "ns/block")
+			b.ReportMetric(ns/(float64(cmpTime.Nanoseconds())/float64(b.N)), "x-cmp")
+			if da != "" {
+				b.ReportMetric(float64(diffTime.Nanoseconds())/float64(b.N)/ns, "diff/compare")
+			}
+			b.ReportMetric(float64(st.Size())/(1<<20), "MB/file")
+		})
+	}
+}
