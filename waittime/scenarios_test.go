@@ -112,7 +112,9 @@ func TestBarrier(t *testing.T) {
 // forkJoinTrace: each round main starts three workers, does a share of the
 // work itself and waits on a WaitGroup; every fifth round worker 2 runs an
 // extra slow block.
-func forkJoinTrace() (tr *fakeTrace, wait, slow uint32) {
+func forkJoinTrace() (tr *fakeTrace, wait, slow uint32) { return forkJoinTraceOpt(true) }
+
+func forkJoinTraceOpt(withSlow bool) (tr *fakeTrace, wait, slow uint32) {
 	r := rand.New(rand.NewPCG(3, 4))
 	b := newBuilder("pool.go")
 	spawnB, work, waitB := b.block("main", 12, 4), b.block("work", 20, 30), b.block("main", 14, 3)
@@ -129,7 +131,7 @@ func forkJoinTrace() (tr *fakeTrace, wait, slow uint32) {
 			w := b.goroutine(id, 1, spawnB, uint32(round*3+i+1), start)
 			id++
 			w.run(work, jitter(r, 10*ms, 0.01))
-			if i == 2 && round%5 == 0 {
+			if withSlow && i == 2 && round%5 == 0 {
 				w.run(slow, jitter(r, 50*ms, 0.01))
 			}
 			w.op(done, trace.OpWGDone, wg)

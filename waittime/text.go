@@ -29,15 +29,7 @@ func (r *Report) WriteText(w io.Writer, maxSteps int) error {
 					fmt.Fprintf(bw, "     ... %d more\n", len(c.Steps)-k)
 					break
 				}
-				sign := "+"
-				if st.Ns < 0 {
-					sign = "-"
-				}
-				state := ""
-				if st.State != Running.String() {
-					state = " (" + st.State + ")"
-				}
-				fmt.Fprintf(bw, "     %s %s%s in %s  %s\n", sign, st.Pos, state, st.Goroutine, FormatNs(abs(st.Ns)))
+				fmt.Fprintf(bw, "     %s\n", stepLine(st))
 			}
 		}
 		for _, in := range s.Instances {
@@ -85,4 +77,17 @@ func plural(n int, what string) string {
 		return "1 " + what
 	}
 	return fmt.Sprintf("%d %ss", n, what)
+}
+
+// stepLine formats a step: "+ pool.go:42 in main/worker@pool.go:23#2  180 ms".
+func stepLine(st Step) string {
+	sign := "+"
+	if st.Ns < 0 {
+		sign = "-"
+	}
+	state := ""
+	if st.State != Running.String() {
+		state = " (" + st.State + ")"
+	}
+	return fmt.Sprintf("%s %s%s in %s  %s", sign, st.Pos, state, st.Goroutine, FormatNs(abs(st.Ns)))
 }

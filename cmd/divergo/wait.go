@@ -13,7 +13,7 @@ import (
 func init() {
 	register(&command{
 		name:    "wait",
-		usage:   "divergo wait [-json] [-pprof FILE] [-tolerance 0.95] [-threshold 0.5] [-steps 8] [-waits] TRACE",
+		usage:   "divergo wait [-json] [-pprof FILE] [-tolerance 0.95] [-threshold 0.5] [-steps 8] [-waits] TRACE [TRACE2]",
 		summary: "explain why goroutines waited at sync points (waiting-time analysis)",
 		help: `Wait reads one trace and explains the time goroutines spent waiting at
 mutexes, channels, selects, WaitGroups, Conds and Onces (Meira's waiting-time
@@ -31,9 +31,14 @@ on the waiter's own path:
 	   class 1: 10 waits, 500 ms, 100% explained
 	     + pool.go:42 in main/worker@pool.go:23#3  500 ms
 
+With two traces of the same program, wait puts their waiting time side by
+side: each site's total in run A and run B, and its classes marked appeared,
+vanished, changed (their waiting time moved by more than 10%) or same.
+
 Flags:
 	-json		print the report as JSON instead
-	-pprof FILE	also write a pprof profile of the explaining lines
+	-pprof FILE	also write a pprof profile of the explaining lines (of the
+			first trace)
 			(go tool pprof -top -lines FILE, go tool pprof -http=: FILE)
 	-tolerance T	share of each wait that removing shared steps must keep
 			explained (default 0.95)
@@ -45,7 +50,8 @@ Flags:
 Example:
 
 	divergo wait run-1.dvt
-	divergo wait -pprof wait.pb.gz run-1.dvt && go tool pprof -top -lines wait.pb.gz`,
+	divergo wait -pprof wait.pb.gz run-1.dvt && go tool pprof -top -lines wait.pb.gz
+	divergo wait run-1.dvt run-2.dvt`,
 		run: runWait,
 	})
 }
@@ -62,32 +68,53 @@ func runWait(args []string, stdout, stderr io.Writer) (int, error) {
 	if err != nil {
 		return 2, err
 	}
-	if len(pos) != 1 {
-		return 2, usageError("want one trace file, got %d arguments", len(pos))
+	if len(pos) != 1 && len(pos) != 2 {
+		return 2, usageError("want one or two trace files, got %d arguments", len(pos))
 	}
-	r, err := trace.Open(pos[0])
-	if err != nil {
-		return 2, err
-	}
-	defer r.Close()
-	if r.Truncated() {
-		fmt.Fprintf(stderr, "divergo wait: %s has no index (the program did not finish); using every whole chunk\n", pos[0])
-	}
-	rep, err := waittime.Analyze(r, waittime.Options{Tolerance: *tolerance, Threshold: *threshold, KeepWaits: *waits})
-	if err != nil {
-		return 2, fmt.Errorf("analysing %s: %w", pos[0], err)
-	}
-	if *pprofFile != "" {
-		if err := writeProfile(rep, *pprofFile); err != nil {
+	opts := waittime.Options{Tolerance: *tolerance, Threshold: *threshold, KeepWaits: *waits}
+	var reps []*waittime.Report
+	for _, file := range pos {
+		rep, err := analyzeTrace(file, opts, stderr)
+		if err != nil {
 			return 2, err
 		}
+		reps = append(reps, rep)
+	}
+	if *pprofFile != "" {
+		if err := writeProfile(reps[0], *pprofFile); err != nil {
+			return 2, err
+		}
+	}
+	var out interface{ WriteText(io.Writer, int) error } = reps[0]
+	if len(reps) == 2 {
+		d, err := waittime.Diff(reps[0], reps[1], *threshold)
+		if err != nil {
+			return 2, fmt.Errorf("comparing %s and %s: %w", pos[0], pos[1], err)
+		}
+		out = d
 	}
 	if *asJSON {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
-		return 0, enc.Encode(rep)
+		return 0, enc.Encode(out)
 	}
-	return 0, rep.WriteText(stdout, *steps)
+	return 0, out.WriteText(stdout, *steps)
+}
+
+func analyzeTrace(file string, opts waittime.Options, stderr io.Writer) (*waittime.Report, error) {
+	r, err := trace.Open(file)
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	if r.Truncated() {
+		fmt.Fprintf(stderr, "divergo wait: %s has no index (the program did not finish); using every whole chunk\n", file)
+	}
+	rep, err := waittime.Analyze(r, opts)
+	if err != nil {
+		return nil, fmt.Errorf("analysing %s: %w", file, err)
+	}
+	return rep, nil
 }
 
 func writeProfile(rep *waittime.Report, file string) error {
