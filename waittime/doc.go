@@ -43,8 +43,10 @@
 // added, the waiter's own steps subtracted), so characterizations are in terms
 // of computation only. Each goroutine keeps one cumulative path and a snapshot
 // of it per partner at their last common synchronization; the path since that
-// synchronization is the difference. Memory is bounded by goroutines × path
-// size, not by the length of the trace. Because waits are expanded in time
+// synchronization is the difference. Steps of finished goroutines that have
+// not changed since the oldest snapshot a goroutine holds are dropped from
+// its path (they are in no difference), so memory is bounded by live
+// goroutines × path size, not by the length of the trace. Because waits are expanded in time
 // order, a circular wait cannot be looped on: its waits never end, and waits
 // that had not ended when the trace stopped are reported as unfinished.
 //
@@ -52,8 +54,11 @@
 //
 // Before a characterization is reported, steps that are equivalent (same TBB
 // and state, any goroutine) on both paths are removed greedily, in order of
-// increasing difference in duration, while the rest stays within
-// (1 - [Options.Tolerance]) of the waiting time (default 0.95, the paper's).
+// increasing difference in duration, and stopping at the first that would
+// move the difference of the two paths by more than (1 - [Options.Tolerance])
+// × the waiting time in total: with the default 0.95 (the paper's), what is
+// left still accounts for the waiting time within 5%. Expansion uses the
+// full characterizations; only the reported ones are reduced.
 //
 // The characterizations of one sync site (block and operation) fall into
 // equivalence classes. The relative distance between a class representative R
@@ -68,6 +73,18 @@
 // paper's "small variations in the computation time of the loops") does not
 // split it.
 //
+// # Output
+//
+// [Analyze] returns a [Report]: sites ranked by total waiting time, their
+// classes and each class's steps, summed per TBB and state over the
+// goroutines that ran them, as signed durations (+ on the releasers' paths,
+// - on the waiters'). [Report.WriteText] prints it for people,
+// encoding/json gives the JSON form, [Report.WriteProfile] a pprof profile
+// of the explaining lines. [Diff] puts two runs of the same program side by
+// side: sites correspond by block and operation, classes by the same
+// relative distance, and each class is marked appeared, vanished, changed or
+// same.
+//
 // # Releasers
 //
 // A wait's releaser is the goroutine of the latest release-side event on the
@@ -75,8 +92,10 @@
 // or select for recv, recv or select for send, wg.done for wg.wait,
 // cond.signal or cond.broadcast for cond.wait, an earlier once for once),
 // done by another goroutine. The waker and the woken goroutine take their
-// timestamps independently, so if there is none before the end, the earliest
-// one within [Options.Slack] after it is taken. A wait without a releaser (an
+// timestamps independently, so if there is none before the end, the wait is
+// put off until the events of [Options.Slack] after its end are in, and the
+// earliest release in that window is taken. Each object remembers its last
+// few releases only. A wait without a releaser (an
 // object released outside instrumented code) is counted at its site as
 // unmatched and enters the waiter's path as a blocked step; so does a wait
 // on object 0, which the runtime records for a select (it does not say
