@@ -1,6 +1,7 @@
 package compare
 
 import (
+	"fmt"
 	"math"
 
 	"github.com/divergo/divergo/internal/tbb"
@@ -63,6 +64,7 @@ func (c *pairCmp) run() error {
 			c.b.next()
 			continue
 		}
+		takenA, takenB := c.a.taken, c.b.taken
 		d := *ta
 		if d.kind == tEnd {
 			d = *tb
@@ -89,6 +91,11 @@ func (c *pairCmp) run() error {
 		}
 		if err != nil {
 			return err
+		}
+		if c.a.taken == takenA && c.b.taken == takenB {
+			// Every divergence consumes something; if one did not, say so
+			// rather than loop.
+			return fmt.Errorf("no progress at a divergence after %d and %d steps", takenA, takenB)
 		}
 	}
 }

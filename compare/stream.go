@@ -95,6 +95,7 @@ type stream struct {
 	// reaches, an exit of no open frame); both sides handle them the same
 	// way, so they never break the alignment, but reports show the count.
 	anomalies int64
+	taken     int64 // tokens consumed
 	nblocks   int64 // block tokens emitted
 	ntcps     int64 // TCP instances in them
 }
@@ -119,7 +120,10 @@ func (s *stream) peek() (*token, error) {
 }
 
 // next consumes the token peek returned.
-func (s *stream) next() { s.qi++ }
+func (s *stream) next() {
+	s.qi++
+	s.taken++
+}
 
 func (s *stream) depth() int32 { return int32(len(s.frames)) }
 

@@ -1,0 +1,56 @@
+package compare
+
+import (
+	"testing"
+
+	"github.com/divergo/divergo/internal/trace"
+)
+
+// eventsFrom decodes arbitrary bytes into events on a graph of n blocks:
+// mostly valid block ids, some out of range, every kind.
+func eventsFrom(data []byte, n int) []trace.Event {
+	var evs []trace.Event
+	for i := 0; i+1 < len(data); i += 2 {
+		k, v := data[i], data[i+1]
+		id := uint32(v) % uint32(n+2)
+		switch k % 8 {
+		case 0, 1, 2:
+			evs = append(evs, blk(int(id)))
+		case 3:
+			evs = append(evs, ret(int(id)))
+		case 4:
+			evs = append(evs, out(uint64(v%3)))
+		case 5:
+			evs = append(evs, spawn(int(id), uint64(v), uint32(v%2)))
+		case 6:
+			evs = append(evs, trace.Event{Kind: trace.EvSync, Block: id, Op: trace.Op(v % 18), End: int64(v)})
+		case 7:
+			evs = append(evs, clock(int64(v)))
+		}
+	}
+	return evs
+}
+
+// FuzzCompare: whatever the streams hold, Traces returns a report or a
+// one-line error, and never panics or loops.
+func FuzzCompare(f *testing.F) {
+	f.Add([]byte{0, 0, 0, 1, 4, 1, 0, 2, 0, 5, 3, 0}, []byte{0, 0, 0, 1, 4, 2, 0, 2, 0, 4, 3, 0})
+	f.Add([]byte{0, 8, 0, 9, 0, 10, 0, 13}, []byte{0, 8, 0, 9, 0, 11, 0, 10, 0, 13})
+	fig := newFig1(f)
+	n := len(fig.g.Blocks)
+	f.Fuzz(func(t *testing.T, a, b []byte) {
+		ta := newMem(fig.g).add(1, 0, 0, 0, eventsFrom(a, n)...)
+		tb := newMem(fig.g).add(1, 0, 0, 0, eventsFrom(b, n)...)
+		rep, err := Traces(ta, tb, Options{Weights: DefaultWeights})
+		if err != nil {
+			return
+		}
+		if rep.Distance < 0 {
+			t.Fatalf("negative distance %v", rep.Distance)
+		}
+		self, err := Traces(ta, ta, Options{Weights: DefaultWeights})
+		if err == nil && !self.Summary.Same {
+			t.Fatalf("a trace differs from itself: %+v", self.Sections)
+		}
+	})
+}
