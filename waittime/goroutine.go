@@ -99,6 +99,9 @@ func (a *analysis) advance(g *gstate) (bool, error) {
 			g.marks = append(g.marks, mark{len(g.pending), ev.Child})
 			clear(g.runIdx) // blocks after the go statement form a new stretch
 		case trace.EvSync:
+			if a.graph.Block(int(ev.Block)) == nil {
+				return false, fmt.Errorf("goroutine %d event %d: %s at block %d, which is not in the graph", g.info.ID, g.n, ev.Op, ev.Block)
+			}
 			g.head, g.hasHead = ev, true
 			g.key, g.late = ev.End, ev.Waited && ev.Op != trace.OpSleep
 			if ev.Waited && ev.End < ev.Begin { // still blocked when the trace ended
