@@ -209,11 +209,15 @@ func (c *pairCmp) record(at int32, t *tbb.TCP, cp int32, unresolved bool) {
 		B:          side(&c.mb, c.b.now),
 	}
 	sec.TCP = c.p.point(at)
+	sec.TCP.Kind = "none"
 	if t != nil {
 		sec.TCP.Kind = string(t.Kind)
 		sec.TCP.Pos = t.Pos.FileLine()
 	}
 	sec.CP = c.p.point(cp)
+	if cp == noBlock {
+		sec.CP.Func = sec.TCP.Func
+	}
 	if at == noBlock {
 		// Diverged before any common block: the section is the whole
 		// goroutine.
