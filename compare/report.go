@@ -86,9 +86,9 @@ type Section struct {
 
 // Point is a place in the program: a TCP or a convergence point.
 type Point struct {
-	Kind  string `json:"kind"` // TCP kind, "none" at an unflagged block, "" for a CP
-	Pos   string `json:"pos"`            // path/file.go:LINE, "return" for a function's return, "-" if unknown
-	Block int    `json:"block"`          // block id, -1 for return
+	Kind  string `json:"kind"`  // TCP kind, "none" at an unflagged block, "" for a CP
+	Pos   string `json:"pos"`   // path/file.go:LINE, "return" for a function's return, "-" if unknown
+	Block int    `json:"block"` // block id, -1 for return
 	Func  string `json:"func,omitempty"`
 }
 
