@@ -73,20 +73,27 @@ func Analyze(t Trace, opts Options) (*Report, error) {
 		if _, dup := a.gs[info.ID]; dup {
 			return nil, fmt.Errorf("goroutine %d is listed twice", info.ID)
 		}
-		it, err := t.Events(info.ID)
-		if err != nil {
-			return nil, fmt.Errorf("opening events of goroutine %d: %w", info.ID, err)
-		}
-		a.gs[info.ID] = newGState(info, it, &a.epoch)
+		g := newGState(info, &a.epoch)
+		a.gs[info.ID] = g
 		a.infos[info.ID] = &ginfo{GoroutineInfo: info, fn: -1}
-	}
-	for _, info := range infos {
-		if err := a.step(a.gs[info.ID]); err != nil {
-			return nil, err
-		}
+		// A goroutine's events are opened when the merge reaches its
+		// start, so only goroutines alive at once hold a chunk in memory.
+		g.key = info.Start
+		heap.Push(&a.queue, g)
 	}
 	for a.queue.Len() > 0 {
 		g := heap.Pop(&a.queue).(*gstate)
+		if g.it == nil {
+			it, err := t.Events(g.info.ID)
+			if err != nil {
+				return nil, fmt.Errorf("opening events of goroutine %d: %w", g.info.ID, err)
+			}
+			g.it = it
+			if err := a.step(g); err != nil {
+				return nil, err
+			}
+			continue
+		}
 		if !a.apply(g) {
 			heap.Push(&a.queue, g)
 			continue
@@ -115,6 +122,7 @@ func (a *analysis) step(g *gstate) error {
 	a.distribute(g, end)
 	a.infos[g.info.ID].fn = g.fn
 	g.done = true
+	g.it = nil
 	a.maybeFree(g)
 	return nil
 }

@@ -9,7 +9,7 @@ import (
 // gstate is the analysis state of one goroutine.
 type gstate struct {
 	info trace.GoroutineInfo
-	it   trace.EventIter
+	it   trace.EventIter // nil until the merge reaches the goroutine's start
 	n    int // events read, for messages
 
 	head    trace.Event // the next timestamped event, not yet applied
@@ -53,10 +53,9 @@ type mark struct {
 	child uint64 // the goroutine it started
 }
 
-func newGState(info trace.GoroutineInfo, it trace.EventIter, clock *uint64) *gstate {
+func newGState(info trace.GoroutineInfo, clock *uint64) *gstate {
 	return &gstate{
 		info:    info,
-		it:      it,
 		last:    info.Start,
 		runIdx:  make(map[int32]int32),
 		path:    newPath(clock),
