@@ -10,7 +10,7 @@ import (
 type gstate struct {
 	info trace.GoroutineInfo
 	it   trace.EventIter // nil until the merge reaches the goroutine's start
-	n    int // events read, for messages
+	n    int             // events read, for messages
 
 	head    trace.Event // the next timestamped event, not yet applied
 	hasHead bool
