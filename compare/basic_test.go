@@ -256,3 +256,18 @@ func TestTraceFile(t *testing.T) {
 		t.Errorf("matrix %+v", m)
 	}
 }
+
+// TestSectionTime: a wait inside a divergent section shows in its time.
+func TestSectionTime(t *testing.T) {
+	x := newBranchy(t, true)
+	a := newMem(x.g).add(1, 0, 0, 0, clock(0), blk(x.entry), blk(x.then), wait(x.then, trace.OpLock, 100, 600),
+		blk(x.gEntry), ret(x.gEntry), blk(x.join), blk(x.done), clock(700), ret(x.entry))
+	b := newMem(x.g).add(1, 0, 0, 0, clock(0), blk(x.entry), blk(x.els), blk(x.join), blk(x.done), clock(50), ret(x.entry))
+	rep := mustCompare(t, a, b)
+	if len(rep.Sections) != 1 {
+		t.Fatalf("%d sections", len(rep.Sections))
+	}
+	if s := rep.Sections[0]; s.A.TimeNS < 500 || s.A.TimeNS > 700 || s.B.TimeNS > 50 {
+		t.Errorf("times a %d, b %d; want a in [500, 700], b at most 50", s.A.TimeNS, s.B.TimeNS)
+	}
+}

@@ -117,8 +117,8 @@ func (e *sideError) Unwrap() error { return e.err }
 // frame, measuring as it goes, and records the section.
 func (c *pairCmp) diverge(at int32, t *tbb.TCP, cp int32, depth int32) error {
 	dec := nest{tcp: at, cp: cp, depth: depth}
-	c.ma.start(dec, t != nil, c.a.now)
-	c.mb.start(dec, t != nil, c.b.now)
+	c.ma.start(dec, t != nil, c.a.clock())
+	c.mb.start(dec, t != nil, c.b.clock())
 	exitOnly := cp == noBlock
 	ka, err := c.advance(c.a, &c.ma, StepA, cp, depth, exitOnly)
 	if err != nil {
@@ -205,8 +205,8 @@ func (c *pairCmp) record(at int32, t *tbb.TCP, cp int32, unresolved bool) {
 		Spawn:      c.spawn,
 		Unflagged:  t == nil,
 		Unresolved: unresolved,
-		A:          side(&c.ma, c.a.now),
-		B:          side(&c.mb, c.b.now),
+		A:          side(&c.ma, c.a.clock()),
+		B:          side(&c.mb, c.b.clock()),
 	}
 	sec.TCP = c.p.point(at)
 	sec.TCP.Kind = "none"
@@ -235,7 +235,7 @@ func (c *pairCmp) record(at int32, t *tbb.TCP, cp int32, unresolved bool) {
 }
 
 func side(m *sideMeasure, now int64) Side {
-	return Side{Blocks: m.blocks, TCPs: m.tcps, Depth: m.maxNest, Instrs: m.instrs, TimeNS: now - m.t0}
+	return Side{Blocks: m.blocks, TCPs: m.tcps, Depth: m.maxNest, Instrs: m.instrs, TimeNS: max(now-m.t0, 0)}
 }
 
 // freq is the TCP frequency of one side of a section: TCP instances per

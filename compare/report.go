@@ -98,8 +98,9 @@ type Side struct {
 	TCPs   int64 `json:"tcps"`   // TCP instances executed, the diverging one included
 	Depth  int   `json:"depth"`  // deepest nondeterministic nesting (Algorithm 3)
 	Instrs int64 `json:"instrs"` // SSA instructions of those blocks (the graph's estimate)
-	// TimeNS is the time between the last timestamps seen before and at
-	// the end of the section (clock and sync events); 0 without them.
+	// TimeNS is the section's duration from clock and sync timestamps,
+	// interpolated between them by instruction counts at the rate of the
+	// last interval; 0 without timestamps.
 	TimeNS int64 `json:"time_ns"`
 }
 

@@ -88,6 +88,12 @@ type stream struct {
 	q      []token
 	qi     int
 	now    int64 // last timestamp seen (ns since the trace's start)
+	// Time between timestamps is interpolated by instruction counts, at
+	// the rate of the last interval (the stream does not look ahead).
+	instrs   int64   // instructions of the blocks emitted
+	instrsAt int64   // instrs when now was seen
+	rate     float64 // ns per instruction over the last interval
+	stamped  bool    // now is a real timestamp
 	// paths caches implied paths by source block: a block has few
 	// successors worth caching, so a short list beats a map.
 	paths [][]cachedPath
@@ -141,8 +147,10 @@ func (s *stream) emit(t token) {
 		t.from, t.owner = f.cur, f.lastOutcome
 	}
 	if t.kind == tBlock || t.kind == tCall {
+		bi := &s.p.blocks[t.block]
 		s.nblocks++
-		s.ntcps += int64(s.p.blocks[t.block].ntcp)
+		s.ntcps += int64(bi.ntcp)
+		s.instrs += int64(bi.instrs)
 	}
 	s.q = append(s.q, t)
 }
@@ -201,18 +209,30 @@ func (s *stream) fill() error {
 		if err != nil {
 			return err
 		}
-		if ev.End > s.now {
-			s.now = ev.End
-		}
+		s.stamp(ev.End)
 		s.emit(token{kind: tSync, block: b, depth: s.depth(), val: uint64(ev.Op)})
 	case trace.EvClock:
-		if ev.Time > s.now {
-			s.now = ev.Time
-		}
+		s.stamp(ev.Time)
 	default:
 		return fmt.Errorf("event %d: unknown event kind %d", s.nev, ev.Kind)
 	}
 	return nil
+}
+
+// stamp records a timestamp.
+func (s *stream) stamp(t int64) {
+	if t <= s.now {
+		return
+	}
+	if n := s.instrs - s.instrsAt; n > 0 && s.stamped {
+		s.rate = float64(t-s.now) / float64(n)
+	}
+	s.now, s.instrsAt, s.stamped = t, s.instrs, true
+}
+
+// clock estimates the time at the current point of the stream.
+func (s *stream) clock() int64 {
+	return s.now + int64(float64(s.instrs-s.instrsAt)*s.rate)
 }
 
 func (s *stream) blockID(id uint32) (int32, error) {
