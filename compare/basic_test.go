@@ -271,3 +271,16 @@ func TestSectionTime(t *testing.T) {
 		t.Errorf("times a %d, b %d; want a in [500, 700], b at most 50", s.A.TimeNS, s.B.TimeNS)
 	}
 }
+
+// TestParentCycle: goroutines whose parents form a loop are reported, not
+// dropped, and do not hang the matching.
+func TestParentCycle(t *testing.T) {
+	x := newBranchy(t, true)
+	a := x.run(true, 0)
+	a.add(5, 6, uint32(x.entry), 1, blk(x.gEntry), ret(x.gEntry))
+	a.add(6, 5, uint32(x.entry), 1, blk(x.gEntry), ret(x.gEntry))
+	rep := mustCompare(t, a, x.run(true, 0))
+	if len(rep.Goroutines.OnlyA) != 2 || rep.Summary.Matched != 1 {
+		t.Errorf("goroutines %+v", rep.Goroutines)
+	}
+}

@@ -80,6 +80,32 @@ func match(p *program, ga, gb []Goroutine) (pairs []gPair, onlyA, onlyB []lone, 
 		}
 	}
 	walk(ra, rb, "")
+	// Goroutines whose parent chain loops never hang off a root: report
+	// them alone rather than drop them.
+	seen := map[uint64]bool{}
+	for _, pr := range pairs {
+		seen[pr.a] = true
+	}
+	for _, l := range onlyA {
+		seen[l.id] = true
+	}
+	for _, g := range ga {
+		if !seen[g.ID] {
+			onlyA = append(onlyA, lone{id: g.ID, spawn: "?"})
+		}
+	}
+	seen = map[uint64]bool{}
+	for _, pr := range pairs {
+		seen[pr.b] = true
+	}
+	for _, l := range onlyB {
+		seen[l.id] = true
+	}
+	for _, g := range gb {
+		if !seen[g.ID] {
+			onlyB = append(onlyB, lone{id: g.ID, spawn: "?"})
+		}
+	}
 	return pairs, onlyA, onlyB, nil
 }
 
