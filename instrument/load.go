@@ -53,7 +53,7 @@ func Instrument(cfg Config) (*Result, error) {
 	if len(roots) == 0 {
 		return nil, fmt.Errorf("no package of the main module matches %v", patterns)
 	}
-	g, err := shimGraph(lr.Module, lr.ModuleDir, lr.Fset, results)
+	g, err := analyzer.Graph(lr.Module, lr.ModuleDir, lr.Fset, results)
 	if err != nil {
 		return nil, fmt.Errorf("building the graph: %w", err)
 	}
