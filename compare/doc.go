@@ -44,11 +44,28 @@
 // included, as get_CP counts it), the deepest nondeterministic nesting of
 // Algorithm 3 (the diverging TCP is level 1; a TCP nests until its CP is
 // reached in its frame; a loop test seen again is the next iteration, not
-// a deeper level) and the time between timestamps. From them: fanout (1)
+// a deeper level; a TCP nests what follows its decision, not the calls its
+// own block makes before it) and the time, from clock and sync timestamps
+// interpolated by instruction counts. From them: fanout (1)
 // f = l_a + l_b, TCP distance (2) |c_a − c_b|, TCP frequency distance (3)
 // |c_a/n_a − c_b/n_b| with n the blocks of the section plus the diverging
 // one, and the total (4) d = Σ (wd + f·wnd + tcp·wtr). A goroutine present
 // in one run only adds wd + its TCP count·wtr.
+//
+// The paper's (3) asks for "the minimum frequency of TCP occurrence" without
+// defining it further; this package reads it as TCP instances per block
+// execution, which is 0 for a section without TCPs and 1 for one made of
+// TCP blocks only.
+//
+// # Output
+//
+// [Traces] returns a [Report]: a summary, the sections (goroutine, TCP kind
+// and position, "none" at an unflagged block, CP position or "return", each
+// side's blocks, TCPs, depth and time, the three distances), the matched
+// goroutines and those present in one run only, and lock-order notes.
+// [Report.WriteText] prints it for people, sections ranked by their term of
+// the distance; its JSON form is what "divergo diff -json" prints. [Compare]
+// gives the pairwise matrix of several traces and the most representative.
 //
 // Memory is the graph, the implied paths met so far, and per pair a batch
 // of events and the call stack: it does not grow with the trace.
