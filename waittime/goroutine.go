@@ -136,7 +136,7 @@ func (a *analysis) distribute(g *gstate, now int64) {
 	m := 0
 	for i, r := range g.pending {
 		for m < len(g.marks) && g.marks[m].at == i {
-			a.spawned(g, g.marks[m].child)
+			a.spawned(g, g.marks[m].child, g.last+given)
 			m++
 		}
 		cum += float64(r.count) * a.weight[r.block]
@@ -145,7 +145,7 @@ func (a *analysis) distribute(g *gstate, now int64) {
 		g.path.add(stepKey{g.info.ID, r.block, Running}, d)
 	}
 	for ; m < len(g.marks); m++ {
-		a.spawned(g, g.marks[m].child)
+		a.spawned(g, g.marks[m].child, g.last+given)
 	}
 	g.pending, g.marks = g.pending[:0], g.marks[:0]
 	clear(g.runIdx)
@@ -154,15 +154,20 @@ func (a *analysis) distribute(g *gstate, now int64) {
 	}
 }
 
-// spawned records the go statement of parent that started child: their
-// common synchronization.
-func (a *analysis) spawned(parent *gstate, child uint64) {
+// spawned records the go statement of parent that started child, at time
+// at (interpolated like block durations): their common synchronization.
+// The time from the go statement to the child's start is scheduler latency,
+// a runnable step of the child at the go statement's block.
+func (a *analysis) spawned(parent *gstate, child uint64, at int64) {
 	c := a.gs[child]
 	if c == nil {
 		return // gone: it released no one still waiting
 	}
 	parent.snaps[child] = parent.path.snapshot(parent.snaps[child])
 	c.holders[parent.info.ID] = struct{}{}
+	if parent.last >= 0 && c.info.Start > at && a.graph.Block(int(c.info.Site)) != nil {
+		c.path.add(stepKey{child, int32(c.info.Site), Runnable}, c.info.Start-at)
+	}
 }
 
 // minPrune is the smallest path prune looks at (a variable for tests).

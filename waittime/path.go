@@ -3,9 +3,10 @@ package waittime
 // State is what a goroutine was doing during a step.
 type State uint8
 
-// The states of a step. Running is computation; the others are time blocked
-// in a kind of synchronization that no releaser explains (sleep, or a wait
-// whose releaser is not in the trace).
+// The states of a step. Running is computation; Runnable is the time from a
+// go statement to the start of the goroutine it started; the others are
+// time blocked in a kind of synchronization that no releaser explains
+// (sleep, or a wait whose releaser is not in the trace).
 const (
 	Running State = iota
 	Mutex
@@ -15,14 +16,15 @@ const (
 	Cond
 	Once
 	Sleep
-	Blocked // a sync operation of no known kind
+	Blocked  // a sync operation of no known kind
+	Runnable // started but not yet running: scheduler latency
 
 	numStates = iota
 )
 
 var stateNames = [...]string{
 	Running: "running", Mutex: "mutex", Chan: "chan", Select: "select", WG: "wg",
-	Cond: "cond", Once: "once", Sleep: "sleep", Blocked: "blocked",
+	Cond: "cond", Once: "once", Sleep: "sleep", Blocked: "blocked", Runnable: "runnable",
 }
 
 func (s State) String() string {

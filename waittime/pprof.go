@@ -53,17 +53,18 @@ func (r *Report) Profile() (*profile.Profile, error) {
 	type locKey struct {
 		block int
 		site  bool
+		state string
 	}
 	locs := map[locKey]*profile.Location{}
-	loc := func(block int, site bool) *profile.Location {
-		k := locKey{block, site}
+	loc := func(block int, site bool, state string) *profile.Location {
+		k := locKey{block, site, state}
 		if l, ok := locs[k]; ok {
 			return l
 		}
 		b := g.Block(block)
 		l := &profile.Location{ID: uint64(len(p.Location) + 1)}
 		if b != nil {
-			pos := b.Pos
+			pos := stepPos(b, stateNamed(state))
 			if site {
 				pos = sitePos(b)
 			}
@@ -80,7 +81,7 @@ func (r *Report) Profile() (*profile.Profile, error) {
 					continue
 				}
 				p.Sample = append(p.Sample, &profile.Sample{
-					Location: []*profile.Location{loc(st.Block, false), loc(s.Block, true)},
+					Location: []*profile.Location{loc(st.Block, false, st.State), loc(s.Block, true, "")},
 					Value:    []int64{st.Ns},
 					Label: map[string][]string{
 						"goroutine": {st.Goroutine},

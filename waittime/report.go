@@ -138,7 +138,7 @@ func (a *analysis) classReport(c *class) *Class {
 		b := a.graph.Block(int(k.block))
 		gs := slices.Sorted(maps.Keys(gr.gs))
 		out.Steps = append(out.Steps, Step{
-			Pos: b.Pos.FileLine(), Block: int(k.block), Func: a.funcName(b), State: k.state.String(),
+			Pos: stepPos(b, k.state).FileLine(), Block: int(k.block), Func: a.funcName(b), State: k.state.String(),
 			Goroutine: a.groupName(gs), Goroutines: len(gs), Ns: gr.ns,
 		})
 	}
@@ -165,6 +165,19 @@ func (a *analysis) waitReport(w Wait) Wait {
 func sitePos(b *tbb.Block) tbb.Pos {
 	if b.TCP != nil && (b.TCP.Kind == tbb.Lock || b.TCP.Kind == tbb.Select) {
 		return b.TCP.Pos
+	}
+	return b.Pos
+}
+
+// stepPos is where a step is: a runnable step waits at its go statement,
+// the block's spawn TCP; other steps are at the block's first statement.
+func stepPos(b *tbb.Block, s State) tbb.Pos {
+	if s == Runnable {
+		for _, t := range append([]*tbb.TCP{b.TCP}, b.Also...) {
+			if t != nil && t.Kind == tbb.Spawn && t.Pos.IsValid() {
+				return t.Pos
+			}
+		}
 	}
 	return b.Pos
 }

@@ -32,7 +32,8 @@ func stepsOf(t *testing.T, rep *Report, pos string) string {
 }
 
 // TestInterpolation: time between two timestamps goes to the blocks run in
-// between by count × instructions, and a go statement splits it.
+// between by count × instructions, a go statement splits it, and the time
+// from the go statement to the child's start is the child's runnable step.
 func TestInterpolation(t *testing.T) {
 	b := newBuilder("x.go")
 	x, y := b.block("rel", 10, 10), b.block("rel", 11, 30)
@@ -61,8 +62,8 @@ func TestInterpolation(t *testing.T) {
 	w.wait(lock, trace.OpLock, mu, 100*ms+lat)
 	w.done()
 
-	ch := b.goroutine(4, 1, pa, 3, 10*ms)
-	ch.run(c, 30*ms)
+	ch := b.goroutine(4, 1, pa, 3, 12*ms) // 2 ms runnable after the go statement at 10 ms
+	ch.run(c, 28*ms)
 	ch.op(done, trace.OpWGDone, wg)
 	ch.done()
 
@@ -73,7 +74,7 @@ func TestInterpolation(t *testing.T) {
 	if got, want := stepsOf(t, rep, "x.go:20"), "11:60.0 ms 10:40.0 ms"; got != want {
 		t.Errorf("lock explained as %q, want %q", got, want)
 	}
-	if got, want := stepsOf(t, rep, "x.go:32"), "40:30.0 ms 31:-10.0 ms"; got != want {
+	if got, want := stepsOf(t, rep, "x.go:32"), "40:28.0 ms 31:-10.0 ms 30/runnable:2.00 ms"; got != want {
 		t.Errorf("join explained as %q, want %q", got, want)
 	}
 }
