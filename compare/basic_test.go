@@ -284,3 +284,36 @@ func TestParentCycle(t *testing.T) {
 		t.Errorf("goroutines %+v", rep.Goroutines)
 	}
 }
+
+// TestSwitchClauses: a switch tests its further clauses in implied blocks
+// without a TCP of their own; a divergence between later clauses is still
+// the switch's, not an unflagged one.
+func TestSwitchClauses(t *testing.T) {
+	b := newBuilder("sw/f.go")
+	f := b.fn("example.com/m.f", 1)
+	first := b.block(f, "entry", 2, true, "switch")
+	next := b.block(f, "switch.next", 4, false, "next")
+	c1 := b.block(f, "switch.case", 3, true, "case1")
+	c2 := b.block(f, "switch.case", 5, true, "case2")
+	done := b.block(f, "switch.done", 7, true, "done")
+	b.edge(first, c1, next)
+	b.edge(next, c2, done)
+	b.edge(c1, done)
+	b.edge(c2, done)
+	b.exit(done)
+	b.tcp(first, tbb.Switch, 2, done)
+	g := b.graph(t)
+	run := func(c int) *memTrace {
+		evs := []trace.Event{blk(first)}
+		if c >= 0 {
+			evs = append(evs, blk(c))
+		}
+		return newMem(g).add(1, 0, 0, 0, append(evs, blk(done), ret(first))...)
+	}
+	for _, pair := range [][2]int{{c1, c2}, {c2, -1}} {
+		rep := mustCompare(t, run(pair[0]), run(pair[1]))
+		if len(rep.Sections) != 1 || rep.Sections[0].Unflagged || rep.Sections[0].TCP.Kind != "switch" || rep.Sections[0].CP.Block != done {
+			t.Errorf("%v: sections %+v, want one switch section to done", pair, rep.Sections)
+		}
+	}
+}

@@ -88,9 +88,28 @@ func newProgram(g *tbb.Graph) (*program, error) {
 			}
 		}
 	}
-	for _, b := range g.Blocks {
+	npred := make([]int, len(g.Blocks))
+	pred := make([]int32, len(g.Blocks))
+	for i, b := range g.Blocks {
 		for _, s := range b.Succs {
 			p.blocks[s].hasPred = true
+			npred[s]++
+			pred[s] = int32(i)
+		}
+	}
+	// A switch tests its further clauses in implied blocks of their own
+	// (switch.next) that carry no TCP: the switch's TCP decides there too.
+	for changed := true; changed; {
+		changed = false
+		for i := range p.blocks {
+			bi := &p.blocks[i]
+			if bi.decide != nil || bi.probe || npred[i] != 1 {
+				continue
+			}
+			if t := p.blocks[pred[i]].decide; t != nil && (t.Kind == tbb.Switch || t.Kind == tbb.Select) {
+				bi.decide = t
+				changed = true
+			}
 		}
 	}
 	for _, f := range g.Funcs {
