@@ -99,22 +99,31 @@ func timeCmd(b *testing.B, name string, args ...string) time.Duration {
 }
 
 // BenchmarkCompareFiles compares two trace files of 1M and 10M block
-// executions per side and reports, from the same run, how long cmp takes
+// executions per side with 100 divergences, and of 1M with one in 100
+// iterations diverging (dense), and reports, from the same run, how long cmp takes
 // to read two files of that size (a file against its copy: cmp stops at
 // the first difference of two different traces) as the ratio x-cmp, and
-// at 1M how long GNU diff --minimal (Myers' exact diff) takes on text dumps
-// of the two traces, as x-diff.
+// at 1M (at every size with COMPARE_BENCH_DIFF=1) how long GNU diff
+// --minimal (Myers' exact diff) takes on text dumps of the two traces,
+// relative to the comparison, as diff/compare.
 func BenchmarkCompareFiles(b *testing.B) {
 	if _, err := exec.LookPath("cmp"); err != nil {
 		b.Skip("no cmp")
 	}
 	f := newFig2(b)
-	for _, blocks := range []int{1_000_000, 10_000_000} {
-		b.Run(fmt.Sprintf("blocks=%d", blocks), func(b *testing.B) {
+	for _, size := range []struct {
+		blocks, every int
+	}{{1_000_000, 0}, {10_000_000, 0}, {1_000_000, 100}} {
+		blocks := size.blocks
+		name := fmt.Sprintf("blocks=%d", blocks)
+		if size.every > 0 {
+			name += fmt.Sprintf("/dense=%d", size.every)
+		}
+		b.Run(name, func(b *testing.B) {
 			dir := b.TempDir()
 			pa, pa2, pb := filepath.Join(dir, "a.dvt"), filepath.Join(dir, "a2.dvt"), filepath.Join(dir, "b.dvt")
 			da, db := "", ""
-			if blocks <= 1_000_000 {
+			if blocks <= 1_000_000 || os.Getenv("COMPARE_BENCH_DIFF") != "" {
 				da, db = filepath.Join(dir, "a.txt"), filepath.Join(dir, "b.txt")
 			}
 			iters := blocks / 5
@@ -122,7 +131,7 @@ func BenchmarkCompareFiles(b *testing.B) {
 				path, dump string
 				side       uint64
 			}{{pa, da, 0}, {pa2, "", 0}, {pb, db, 1}} {
-				if err := writeTrace(w.path, w.dump, f.g, &loopTrace{f: f, n: iters, side: w.side}); err != nil {
+				if err := writeTrace(w.path, w.dump, f.g, &loopTrace{f: f, n: iters, side: w.side, every: size.every}); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -143,7 +152,7 @@ func BenchmarkCompareFiles(b *testing.B) {
 				}
 				b.StartTimer()
 			}
-			if len(rep.Sections) != 101 {
+			if want := 101; size.every == 0 && len(rep.Sections) != want {
 				b.Fatalf("%d sections", len(rep.Sections))
 			}
 			ns := float64(b.Elapsed().Nanoseconds()) / float64(b.N)

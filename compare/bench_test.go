@@ -21,6 +21,9 @@ type loopTrace struct {
 	f    *fig2
 	n    int
 	side uint64
+	// every, when set, flips one decision in every that many iterations
+	// instead of 100 in all.
+	every int
 }
 
 func (t *loopTrace) Graph() *tbb.Graph       { return t.f.g }
@@ -76,7 +79,11 @@ func (r *loopReader) Read(buf []trace.Event) (int, error) {
 				r.phase = 1
 			case 1:
 				h := hash(uint64(r.i))
-				if r.i%(r.t.n/100) == 0 {
+				every := r.t.every
+				if every == 0 {
+					every = max(r.t.n/100, 1)
+				}
+				if r.i%every == 0 {
 					h += r.t.side
 				}
 				if h%2 == 0 {
