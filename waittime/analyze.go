@@ -194,6 +194,14 @@ func (a *analysis) wait(g *gstate, ev trace.Event, rel *release) {
 	r := rel.g
 	a.long = r.path.diff(rel.snap, r.snaps[g.info.ID], a.long[:0])
 	a.short = g.path.diff(nil, g.snaps[r.info.ID], a.short[:0])
+	if g.snaps[r.info.ID] == nil && r.snaps[g.info.ID] == nil {
+		a.siblings(g, r)
+	}
+	// From the release to the end of the wait the waiter was runnable but
+	// not running: the scheduler's share of the wait, a step of its own.
+	if lat := ev.End - rel.time; lat > 0 {
+		a.long = append(a.long, entry{stepKey{g.info.ID, int32(ev.Block), Runnable}, lat})
+	}
 
 	// Expansion: the waiter's path gets the characterization instead of a
 	// waiting step, so later waits that include this one see computation.
@@ -220,6 +228,40 @@ func (a *analysis) wait(g *gstate, ev trace.Event, rel *release) {
 	}
 }
 
+// siblings handles a waiter and a releaser that never synchronized directly
+// but were started by the same parent: each path runs from its own go
+// statement, so the parent's path between the two go statements is added to
+// the path of the one started later, and both are measured from the
+// earlier go statement.
+func (a *analysis) siblings(g, r *gstate) {
+	if g.info.Parent == 0 || g.info.Parent != r.info.Parent {
+		return
+	}
+	p := a.gs[g.info.Parent]
+	if p == nil {
+		return
+	}
+	sg, sr := p.spawnSnaps[g.info.ID], p.spawnSnaps[r.info.ID]
+	if sg == nil || sr == nil {
+		return
+	}
+	var sum int64
+	for i, v := range sg.vals {
+		if i < len(sr.vals) {
+			v -= sr.vals[i]
+		}
+		sum += v
+	}
+	for i := len(sg.vals); i < len(sr.vals); i++ {
+		sum -= sr.vals[i]
+	}
+	if sum >= 0 { // g started later
+		a.short = p.path.diff(sg, sr, a.short)
+	} else {
+		a.long = p.path.diff(sr, sg, a.long)
+	}
+}
+
 // maybeFree forgets a goroutine whose events are exhausted once no release
 // record points to it; partners drop their snapshots of their syncs with it.
 func (a *analysis) maybeFree(g *gstate) {
@@ -229,6 +271,7 @@ func (a *analysis) maybeFree(g *gstate) {
 	for h := range g.holders {
 		if hs := a.gs[h]; hs != nil {
 			delete(hs.snaps, g.info.ID)
+			delete(hs.spawnSnaps, g.info.ID)
 		}
 	}
 	for p := range g.snaps {
@@ -237,7 +280,7 @@ func (a *analysis) maybeFree(g *gstate) {
 		}
 	}
 	delete(a.gs, g.info.ID)
-	g.path, g.snaps, g.holders, g.pending, g.runIdx, g.recs = nil, nil, nil, nil, nil, nil
+	g.path, g.snaps, g.spawnSnaps, g.holders, g.pending, g.runIdx, g.recs = nil, nil, nil, nil, nil, nil, nil
 }
 
 // queue is a min-heap of goroutines by the time of their head event; at

@@ -32,7 +32,11 @@ type gstate struct {
 
 	path  *cpath
 	snaps map[uint64]*snap // partner → snapshot of path at their last common sync
-	recs  []*release       // this goroutine's release records still in objects' rings
+	// spawnSnaps keeps, per child still around, the snapshot of path at the
+	// go statement that started it: siblings that never synchronized
+	// directly are compared from there.
+	spawnSnaps map[uint64]*snap
+	recs       []*release // this goroutine's release records still in objects' rings
 	// pruneAt is the path size at which prune next looks for slots to drop.
 	pruneAt int
 	// holders are the goroutines whose snaps hold an entry for this one:
@@ -55,14 +59,15 @@ type mark struct {
 
 func newGState(info trace.GoroutineInfo, clock *uint64) *gstate {
 	return &gstate{
-		info:    info,
-		last:    info.Start,
-		runIdx:  make(map[int32]int32),
-		path:    newPath(clock),
-		snaps:   make(map[uint64]*snap),
-		pruneAt: minPrune,
-		holders: make(map[uint64]struct{}),
-		fn:      -1,
+		info:       info,
+		last:       info.Start,
+		runIdx:     make(map[int32]int32),
+		path:       newPath(clock),
+		snaps:      make(map[uint64]*snap),
+		spawnSnaps: make(map[uint64]*snap),
+		pruneAt:    minPrune,
+		holders:    make(map[uint64]struct{}),
+		fn:         -1,
 	}
 }
 
@@ -164,6 +169,7 @@ func (a *analysis) spawned(parent *gstate, child uint64, at int64) {
 		return // gone: it released no one still waiting
 	}
 	parent.snaps[child] = parent.path.snapshot(parent.snaps[child])
+	parent.spawnSnaps[child] = parent.path.snapshot(parent.spawnSnaps[child])
 	c.holders[parent.info.ID] = struct{}{}
 	if parent.last >= 0 && c.info.Start > at && a.graph.Block(int(c.info.Site)) != nil {
 		c.path.add(stepKey{child, int32(c.info.Site), Runnable}, c.info.Start-at)
@@ -191,6 +197,10 @@ func (a *analysis) prune(g *gstate) {
 	oldest := a.epoch
 	snaps := make([]*snap, 0, len(g.snaps)+len(g.recs))
 	for _, s := range g.snaps {
+		oldest = min(oldest, s.epoch)
+		snaps = append(snaps, s)
+	}
+	for _, s := range g.spawnSnaps {
 		oldest = min(oldest, s.epoch)
 		snaps = append(snaps, s)
 	}

@@ -4,7 +4,8 @@ package waittime
 type State uint8
 
 // The states of a step. Running is computation; Runnable is the time from a
-// go statement to the start of the goroutine it started; the others are
+// go statement to the start of the goroutine it started, or from a release
+// to the end of the wait it released (scheduler latency); the others are
 // time blocked in a kind of synchronization that no releaser explains
 // (sleep, or a wait whose releaser is not in the trace).
 const (

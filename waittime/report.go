@@ -205,7 +205,7 @@ func (a *analysis) name(id uint64) string {
 	}
 	gi.name = fmt.Sprintf("g%d", id) // guards against a cycle of parents
 	if gi.Parent == 0 {
-		if f := a.graph.Func(gi.fn); f != nil && !strings.HasSuffix(f.Name, ".main") {
+		if f := a.graph.Func(gi.fn); f != nil && gi.ID != 1 && !strings.HasSuffix(f.Name, ".main") {
 			gi.name = shortFunc(f.Name)
 		} else {
 			gi.name = "main"

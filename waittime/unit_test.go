@@ -71,10 +71,10 @@ func TestInterpolation(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got, want := stepsOf(t, rep, "x.go:20"), "11:60.0 ms 10:40.0 ms"; got != want {
+	if got, want := stepsOf(t, rep, "x.go:20"), "11:60.0 ms 10:40.0 ms 20/runnable:20.0 µs"; got != want {
 		t.Errorf("lock explained as %q, want %q", got, want)
 	}
-	if got, want := stepsOf(t, rep, "x.go:32"), "40:28.0 ms 31:-10.0 ms 30/runnable:2.00 ms"; got != want {
+	if got, want := stepsOf(t, rep, "x.go:32"), "40:28.0 ms 31:-10.0 ms 30/runnable:2.00 ms 32/runnable:20.0 µs"; got != want {
 		t.Errorf("join explained as %q, want %q", got, want)
 	}
 }
@@ -112,7 +112,7 @@ func TestReleasers(t *testing.T) {
 		t.Errorf("recv explained as %q, want %q", got, want)
 	}
 	late := siteAt(t, rep, recvLate, trace.OpRecv)
-	if late.Unmatched != 0 || late.Instances[0].ReleaserName != "a" || late.Instances[0].ReleasePos != "r.go:13" {
+	if late.Unmatched != 0 || late.Instances[0].ReleaserName != "main" || late.Instances[0].ReleasePos != "r.go:13" {
 		t.Errorf("release 10 µs after the wait's end not taken: %+v", late.Instances)
 	}
 	none := siteAt(t, rep, recvNone, trace.OpRecv)
