@@ -19,7 +19,16 @@
 // of them that the other released, or the go statement when one started the
 // other, or else the start of each. Only direct synchronizations count, as in
 // the paper's expansion example, where the path of process 0 still holds A1
-// after it released process 1.
+// after it released process 1. Two goroutines started by the same parent
+// that never synchronized directly are compared from the earlier go
+// statement: the parent's path between the two go statements joins the path
+// of the one started later.
+//
+// The scheduler's share of waiting is a runnable step: from a go statement
+// to the start of the goroutine it started (at the go statement's line), and
+// from a release to the end of the wait it ended (at the wait's line, on the
+// releaser's side of the characterization, since the waiter could not run
+// until then).
 //
 // # Durations
 //
@@ -31,8 +40,7 @@
 // block executed twice as often or twice as long in instructions gets twice
 // the time. docs/FORMAT.md states the same rule for the trace format. A wait
 // ends the running interval at its Begin; the time from Begin to End is the
-// waiting time. Runnable-but-not-running time is not recorded by the trace and
-// is part of the running time of the block that follows it.
+// waiting time.
 //
 // # Expansion
 //
