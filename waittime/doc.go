@@ -7,8 +7,8 @@
 //
 // A step is a (goroutine, TBB, state) triple with a cumulative, signed
 // duration; the states are running, runnable (scheduler latency) and blocked
-// by kind (mutex, chan, select,
-// wg, cond, once, sleep). A path is a set of steps. For every wait (an
+// by kind (mutex, chan, select, wg, cond, once, sleep). A path is a set of
+// steps. For every wait (an
 // [trace.EvSync] event with Waited set) the analysis finds the releasing
 // goroutine and its releasing event, then the waiter's path and the
 // releaser's path since their last common synchronization. The
