@@ -8,13 +8,12 @@
 // A step is a (goroutine, TBB, state) triple with a cumulative, signed
 // duration; the states are running, runnable (scheduler latency) and blocked
 // by kind (mutex, chan, select, wg, cond, once, sleep). A path is a set of
-// steps. For every wait (an
-// [trace.EvSync] event with Waited set) the analysis finds the releasing
-// goroutine and its releasing event, then the waiter's path and the
-// releaser's path since their last common synchronization. The
-// characterization of the wait is the releaser's path minus the waiter's
-// path: the blocks whose difference in execution time made one goroutine wait
-// for the other.
+// steps. For every wait (an [trace.EvSync] event with Waited set) the analysis
+// finds the releasing goroutine and its releasing event, then the waiter's
+// path and the releaser's path since their last common synchronization. The
+// characterization of the wait is the releaser's path minus the waiter's path:
+// the blocks whose difference in execution time made one goroutine wait for
+// the other.
 //
 // The last common synchronization of two goroutines is the last wait of one
 // of them that the other released, or the go statement when one started the
