@@ -1,0 +1,88 @@
+#!/usr/bin/env bash
+# Measures the cost of divergo's instrumentation against the plain program,
+# with go's coverage counters (count, atomic) and the runtime execution
+# tracer as reference points, on (a) a branch-heavy CPU loop
+# (testdata/cpuloop) and (b) a concurrent workload (testdata/wordcount).
+# All variants are built and timed in the same run; each time is the best of
+# RUNS runs, and every ratio is against the plain build of that run. Also
+# reports trace bytes per recorded block execution.
+#
+# Usage: scripts/bench-overhead.sh [RUNS]   (default 5)
+# Output: a Markdown table for docs/PERFORMANCE.md.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$PWD
+runs="${1:-5}"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+export GOFLAGS= GOWORK=off
+go build -o "$tmp/bin/divergo" ./cmd/divergo
+export PATH="$tmp/bin:$PATH"
+
+# best RUNS... CMD: the smallest wall time of RUNS runs, in seconds.
+best() {
+	local n=$1; shift
+	local b="" s e d
+	for ((i = 0; i < n; i++)); do
+		s=$(date +%s%N)
+		"$@" >/dev/null 2>"$tmp/stderr" || { cat "$tmp/stderr" >&2; exit 1; }
+		e=$(date +%s%N)
+		d=$(( (e - s) / 1000 ))
+		if [[ -z $b || $d -lt $b ]]; then b=$d; fi
+	done
+	awk -v us="$b" 'BEGIN{printf "%.4f", us/1e6}'
+}
+
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN{printf "%.2f×", a/b}'; }
+
+# runtime/trace as a reference: a file added through an overlay starts the
+# execution tracer in init and never stops it (its cost is in the recording).
+rtinit='package main
+
+import (
+	"os"
+	"runtime/trace"
+)
+
+func init() {
+	f, err := os.Create(os.Getenv("RT_TRACE"))
+	if err != nil {
+		panic(err)
+	}
+	if err := trace.Start(f); err != nil {
+		panic(err)
+	}
+}
+'
+
+echo "| program | plain | divergo | cover count | cover atomic | runtime/trace | trace bytes / block |"
+echo "|---|---|---|---|---|---|---|"
+for prog in cpuloop wordcount; do
+	mod="$tmp/$prog"
+	mkdir -p "$mod"
+	cp testdata/$prog/*.go "$mod/"
+	printf 'module example.com/%s\n\ngo 1.26.8\n\nrequire github.com/divergo/divergo v0.0.0\n\nreplace github.com/divergo/divergo => %s\n' "$prog" "$root" >"$mod/go.mod"
+	cp go.sum "$mod/"
+	(
+		cd "$mod"
+		go build -o plain .
+		go build -cover -covermode=count -o count .
+		go build -cover -covermode=atomic -o atomic .
+		printf '%s' "$rtinit" >rtinit.go.txt
+		printf '{"Replace":{"%s/zz_rtinit.go":"%s/rtinit.go.txt"}}' "$mod" "$mod" >rt.json
+		go build -overlay=rt.json -o rttrace .
+		go generate ./... >/dev/null
+		go build -overlay="$mod/.divergo/overlay.json" -o dvg .
+		export GOCOVERDIR="$mod/cov" RT_TRACE="$mod/rt.out" DIVERGO_TRACE="$mod/run.dvt"
+		mkdir -p cov
+		p=$(best "$runs" ./plain)
+		d=$(best "$runs" ./dvg)
+		c=$(best "$runs" ./count)
+		a=$(best "$runs" ./atomic)
+		r=$(best "$runs" ./rttrace)
+		size=$(stat -c %s run.dvt)
+		blocks=$(divergo show --json run.dvt | python3 -c 'import json,sys; print(sum(g["blocks"] for g in json.load(sys.stdin)["goroutines"]))' 2>/dev/null || echo 0)
+		bpb=$(awk -v s="$size" -v b="$blocks" 'BEGIN{ if (b > 0) printf "%.2f (%d B / %d blocks)", s/b, s, b; else printf "n/a (%d B)", s }')
+		printf '| %s | %s s | %s (%s s) | %s | %s | %s | %s |\n' "$prog" "$p" "$(ratio "$d" "$p")" "$d" "$(ratio "$c" "$p")" "$(ratio "$a" "$p")" "$(ratio "$r" "$p")" "$bpb"
+	)
+done
