@@ -1,0 +1,52 @@
+// Package runtime is the recorder linked into programs instrumented by
+// divergo. Generated code imports it as _dvg and calls only the API listed
+// in docs/ARCHITECTURE.md ("Runtime API used by generated code").
+//
+// # Recording
+//
+// Each goroutine has a recorder, a [G]: a buffer of uint32 words only that
+// goroutine writes. [Main] and [Enter] find it once per function entry (the
+// goroutine id is read from the Go runtime's g struct by a small assembly
+// stub on amd64 and arm64, at an offset found at startup; elsewhere, or if
+// that detection fails, by parsing runtime.Stack) and record the function's
+// entry block. [G.B] then records a block with one store and an increment:
+// no lock, no atomic operation, no clock. Rarer events (exits, outcomes,
+// spawns, sync operations, clocks) are an opcode word and payload words in
+// the same buffer. A full buffer is encoded into one chunk of the trace file
+// (internal/trace, docs/FORMAT.md) and written with one write call, under a
+// mutex held only for the write.
+//
+// Time (nanoseconds since recording started, from the Go runtime's
+// monotonic clock) is taken at goroutine start and end, at every chunk, and
+// around every sync operation; never per block.
+//
+// # The trace file
+//
+// The trace goes to the path in the DIVERGO_TRACE environment variable, or
+// by default to divergo-<program>-<pid>.dvt in the working directory, where
+// <program> is the base name of os.Args[0]. DIVERGO_TRACE=off records
+// nothing: every probe then costs one untaken branch and a call that returns.
+//
+// The file is complete (index written) when main.main returns, when the
+// program calls [OsExit], when a goroutine started through [G.Spawn] or
+// main.main panics without recovering, and on SIGINT or SIGTERM (after the
+// flush the signal is raised again with its default action, so the exit
+// status is what it would have been). After SIGKILL or a fatal runtime
+// error, every chunk written before is whole and readable; buffers not yet
+// written are lost.
+//
+// # Contract with the instrumenter
+//
+//   - Main and Enter record the entry block they are given: do not add a
+//     B(entry) probe after them.
+//   - Exit is deferred right after Main or Enter, directly (so that the one
+//     of main.main can recover a panic, flush, and panic again).
+//   - Spawn is called in the parent just before the go statement; the new
+//     goroutine calls Start first and defers Done directly.
+//   - Block ids must be below 1<<31.
+//   - Sync wrappers take the id of the block that holds the operation.
+//
+// Goroutines not started through Spawn (by uninstrumented code) get a
+// recorder at their first Enter, with no parent. Recorders of such
+// goroutines are flushed when full and when the program ends.
+package runtime

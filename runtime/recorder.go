@@ -1,0 +1,234 @@
+package runtime
+
+import (
+	"encoding/binary"
+
+	"github.com/divergo/divergo/internal/trace"
+)
+
+// G is the recorder of one goroutine. Only that goroutine uses it, except
+// when the program ends and every buffer is flushed.
+type G struct {
+	// Hot: the probe touches only these.
+	buf []uint32 // len is the usable part; cap keeps room for a closing clock
+	n   int
+
+	off      bool // the shared recorder of DIVERGO_TRACE=off
+	id       uint64
+	goid     uint64
+	parent   uint64
+	site     uint32
+	ordinal  uint32
+	start    int64
+	seq      uint64 // next chunk's sequence number; guarded by sess.mu
+	wrote    bool   // first chunk written; guarded by sess.mu
+	ended    bool   // final chunk written; guarded by sess.mu
+	isMain   bool
+	spawns   map[uint32]uint32 // ordinals per go statement
+	chunk    trace.Chunk       // reused encoding buffer
+	children int
+}
+
+// Buffer sizes in words. A buffer starts small (10,000 goroutines must not
+// cost 10,000 large buffers) and doubles up to maxWords; a full buffer of
+// maxWords is a chunk.
+const (
+	minWords = 256
+	maxWords = 32 << 10
+	reserve  = 16 // words kept past len for the clock that closes a chunk
+	opBit    = 1 << 31
+)
+
+// Opcodes of rare events: opBit | op<<16 | aux, then payload words.
+const (
+	opExit    = 1 // entry
+	opOutcome = 2 // lo, hi
+	opSpawn   = 3 // site, ordinal, child lo, child hi
+	opSync    = 4 // aux = trace.Op | waited<<8; site, obj lo, obj hi, end lo, end hi [, begin lo, begin hi]
+	opClock   = 5 // lo, hi
+)
+
+// maxEventWords is the longest event: a sync that waited.
+const maxEventWords = 8
+
+// offG is the recorder handed out when recording is off: its empty buffer
+// sends every probe to the slow path, which returns at once. It is never
+// written, so sharing it between goroutines is safe.
+var offG = &G{off: true}
+
+func newG(id, goid uint64) *G {
+	return &G{id: id, goid: goid, buf: make([]uint32, minWords-reserve, minWords)}
+}
+
+// B records that block id began. It must stay small enough to inline
+// (go build -gcflags=-m reports "can inline (*G).B with cost 79"): a
+// reworded check can cost the inlining.
+func (g *G) B(id uint32) {
+	if g.n >= len(g.buf) {
+		g.slowB(id)
+		return
+	}
+	g.buf[g.n] = id
+	g.n++
+}
+
+//go:noinline
+func (g *G) slowB(id uint32) {
+	if g.off {
+		return
+	}
+	g.room(1)
+	g.buf[g.n] = id
+	g.n++
+}
+
+// room makes space for k words: it grows the buffer up to maxWords, then
+// writes it out as a chunk.
+func (g *G) room(k int) {
+	if len(g.buf)-g.n >= k {
+		return
+	}
+	if c := cap(g.buf); c < maxWords {
+		nb := make([]uint32, 2*c-reserve, 2*c)
+		copy(nb, g.buf[:g.n])
+		g.buf = nb
+		return
+	}
+	g.flush(false)
+}
+
+// put appends an opcode and its payload.
+func (g *G) put(op, aux uint32, words ...uint32) {
+	if g.off {
+		return
+	}
+	g.room(1 + len(words))
+	g.buf[g.n] = opBit | op<<16 | aux
+	copy(g.buf[g.n+1:], words)
+	g.n += 1 + len(words)
+}
+
+func lo(v uint64) uint32 { return uint32(v) }
+func hi(v uint64) uint32 { return uint32(v >> 32) }
+
+// clock records the time now and returns it.
+func (g *G) clock() int64 {
+	t := now()
+	g.put(opClock, 0, lo(uint64(t)), hi(uint64(t)))
+	return t
+}
+
+// Exit records the return of the function whose entry block is entry,
+// normal or by panic. For main.main it also completes the trace; if main
+// panics, it flushes everything and panics again with the same value.
+func (g *G) Exit(entry uint32) {
+	if g.off {
+		return
+	}
+	g.put(opExit, 0, entry)
+	if g.isMain && entry == sess.mainEntry {
+		if r := recover(); r != nil {
+			finish(g, true)
+			panic(r)
+		}
+		finish(g, true)
+	}
+}
+
+// Outcome records the outcome of the TCP of the last block: an index
+// value, a map key hash or a lock ticket.
+func (g *G) Outcome(v uint64) {
+	g.put(opOutcome, 0, lo(v), hi(v))
+}
+
+// encode turns words into the chunk's body. It stops at a word that would
+// read past the end (a buffer read while its goroutine was writing).
+func encode(words []uint32, c *trace.Chunk) {
+	c.Body = c.Body[:0]
+	c.Events, c.Blocks, c.Waits = 0, 0, 0
+	for i := 0; i < len(words); {
+		w := words[i]
+		if w&opBit == 0 {
+			c.Body = binary.AppendUvarint(c.Body, uint64(w)<<1)
+			c.Events++
+			c.Blocks++
+			i++
+			continue
+		}
+		op, aux := (w>>16)&0x7fff, w&0xffff
+		p := words[i+1:]
+		word64 := func(j int) uint64 { return uint64(p[j]) | uint64(p[j+1])<<32 }
+		var e trace.Event
+		var size int
+		switch op {
+		case opExit:
+			size = 1
+			if len(p) < size {
+				return
+			}
+			e = trace.Event{Kind: trace.EvExit, Block: p[0]}
+		case opOutcome:
+			size = 2
+			if len(p) < size {
+				return
+			}
+			e = trace.Event{Kind: trace.EvOutcome, Value: word64(0)}
+		case opSpawn:
+			size = 4
+			if len(p) < size {
+				return
+			}
+			e = trace.Event{Kind: trace.EvSpawn, Block: p[0], Ordinal: p[1], Child: word64(2)}
+		case opSync:
+			waited := aux>>8&1 != 0
+			size = 5
+			if waited {
+				size = 7
+			}
+			if len(p) < size {
+				return
+			}
+			e = trace.Event{Kind: trace.EvSync, Op: trace.Op(aux & 0xff), Block: p[0], Object: word64(1), End: int64(word64(3)), Waited: waited}
+			if waited {
+				e.Begin = int64(word64(5))
+			}
+		case opClock:
+			size = 2
+			if len(p) < size {
+				return
+			}
+			e = trace.Event{Kind: trace.EvClock, Time: int64(word64(0))}
+		default:
+			return // torn read: drop the rest
+		}
+		c.Add(e)
+		i += 1 + size
+	}
+}
+
+// firstBlock returns the first block word of words.
+func firstBlock(words []uint32) (uint32, bool) {
+	for i := 0; i < len(words); {
+		w := words[i]
+		if w&opBit == 0 {
+			return w, true
+		}
+		switch (w >> 16) & 0x7fff {
+		case opExit:
+			i += 2
+		case opOutcome, opClock:
+			i += 3
+		case opSpawn:
+			i += 5
+		case opSync:
+			if w>>8&1 != 0 {
+				i += 8
+			} else {
+				i += 6
+			}
+		default:
+			return 0, false
+		}
+	}
+	return 0, false
+}

@@ -1,0 +1,159 @@
+package runtime
+
+import (
+	"os"
+	"reflect"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/divergo/divergo/internal/trace"
+)
+
+func worker(c *Child, iters int, wg *sync.WaitGroup, wgSite uint32, gone *sync.WaitGroup) {
+	defer gone.Done() // runs after c.Done: main may end only then
+	p := c.Start()
+	defer c.Done()
+	g := Enter(bWorker)
+	defer g.Exit(bWorker)
+	for range iters {
+		g.B(bWorkerL)
+	}
+	p.WGDone(wgSite, wg)
+}
+
+func TestSpawnStartDone(t *testing.T) {
+	path := startSession(t)
+	g := Main(testGraphJSON(t), bMain)
+	var wg, gone sync.WaitGroup
+	iters := []int{3, 0, 70000} // the last one fills several chunks
+	for _, n := range iters {
+		g.B(bSpawn)
+		g.WGAdd(bSpawn, &wg, 1)
+		c := g.Spawn(bSpawn)
+		gone.Add(1)
+		go worker(c, n, &wg, bWorkerL, &gone)
+	}
+	g.B(bDone)
+	g.WGWait(bDone, &wg)
+	gone.Wait()
+	g.Exit(bMain)
+
+	r, gs := readTrace(t, path)
+	if r.Truncated() {
+		t.Error("trace truncated")
+	}
+	if len(gs) != 4 {
+		t.Fatalf("%d goroutines, want 4: %v", len(gs), gs)
+	}
+	m := gs["main"]
+	want := []string{"block 0"}
+	for range iters {
+		want = append(want, "block 1", "sync wg.add", "spawn")
+	}
+	want = append(want, "block 2", "sync wg.wait", "exit 0")
+	if got := kinds(m.events); !reflect.DeepEqual(got, want) {
+		t.Errorf("main stream:\n got %v\nwant %v", got, want)
+	}
+	if m.info.ID != 1 || !m.info.Ended {
+		t.Errorf("main info %+v", m.info)
+	}
+	for i, n := range iters {
+		p := "main/worker@main.go:7#" + itoa(uint64(i+1))
+		w, ok := gs[p]
+		if !ok {
+			t.Fatalf("no goroutine %q", p)
+		}
+		if w.info.Parent != 1 || w.info.Blocks != uint64(n+1) || !w.info.Ended || w.info.End < w.info.Start {
+			t.Errorf("%s: info %+v, want %d blocks", p, w.info, n+1)
+		}
+		blocks := 0
+		for _, e := range w.events {
+			if e.Kind == trace.EvBlock {
+				blocks++
+			}
+		}
+		if blocks != n+1 {
+			t.Errorf("%s: %d block events, want %d", p, blocks, n+1)
+		}
+		if first, last := w.events[0], w.events[len(w.events)-1]; first.Kind != trace.EvClock || last.Kind != trace.EvClock {
+			t.Errorf("%s: stream does not start and end with clocks: %v ... %v", p, first, last)
+		}
+		// The spawn event in main names this child.
+		var spawn trace.Event
+		k := 0
+		for _, e := range m.events {
+			if e.Kind == trace.EvSpawn {
+				if k == i {
+					spawn = e
+				}
+				k++
+			}
+		}
+		if spawn.Child != w.info.ID || spawn.Ordinal != uint32(i+1) || spawn.Block != bSpawn {
+			t.Errorf("%s: spawn event %+v, child id %d", p, spawn, w.info.ID)
+		}
+	}
+	if gs["main/worker@main.go:7#3"].info.Chunks < 2 {
+		t.Errorf("long worker wrote %d chunks, want several", gs["main/worker@main.go:7#3"].info.Chunks)
+	}
+}
+
+func TestOff(t *testing.T) {
+	resetSession()
+	t.Cleanup(resetSession)
+	dir := t.TempDir()
+	t.Chdir(dir)
+	t.Setenv("DIVERGO_TRACE", "off")
+	g := Main(testGraphJSON(t), bMain)
+	for range 1000 {
+		g.B(bSpawn)
+	}
+	c := g.Spawn(bSpawn)
+	done := make(chan struct{})
+	go func() {
+		cg := c.Start()
+		defer c.Done()
+		Enter(bWorker).B(bWorkerL)
+		var mu sync.Mutex
+		cg.Lock(bWorker, &mu)
+		cg.Unlock(bWorker, &mu)
+		close(done)
+	}()
+	<-done
+	g.Exit(bMain)
+	if g != offG || TracePath() != "" {
+		t.Error("recording is on")
+	}
+	if ents, _ := os.ReadDir(dir); len(ents) != 0 {
+		t.Errorf("files written: %v", ents)
+	}
+}
+
+func TestGoid(t *testing.T) {
+	if haveGetg && goidOffset < 0 {
+		goidOffset = detectGoidOffset()
+		if goidOffset < 0 {
+			t.Fatal("goid offset not found on an architecture with getg")
+		}
+	}
+	var wg sync.WaitGroup
+	for range 20 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if a, b := curGoid(), stackGoid(); a != b || a == 0 {
+				t.Errorf("curGoid %d, runtime.Stack says %d", a, b)
+			}
+		}()
+	}
+	wg.Wait()
+}
+
+func TestDefaultPath(t *testing.T) {
+	t.Setenv("DIVERGO_TRACE", "")
+	p := tracePath()
+	if !strings.HasPrefix(p, "divergo-"+programName()+"-") || !strings.HasSuffix(p, ".dvt") || strings.Contains(p, "/") {
+		t.Errorf("default path %q", p)
+	}
+}

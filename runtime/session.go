@@ -1,0 +1,327 @@
+package runtime
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/divergo/divergo/internal/trace"
+)
+
+const (
+	stateIdle = iota
+	stateRunning
+	stateOff
+)
+
+// session is the recording of this process.
+type session struct {
+	state   atomic.Int32
+	startMu sync.Mutex
+	base    int64 // nanotime at start
+	wall    time.Time
+	path    string
+	nextID  atomic.Uint64
+
+	mainEntry uint32
+	mainTaken bool // recorder id 1 is given; guarded by regMu
+
+	mu      sync.Mutex // guards the file and every G's seq, wrote, ended
+	file    *os.File
+	w       *trace.Writer
+	pending []trace.Chunk // chunks written before Main gave the graph
+	closed  bool
+	failed  bool
+
+	regMu sync.Mutex
+	live  map[*G]struct{} // recorders whose goroutine may still run
+
+	stopSignals func()
+}
+
+var sess session
+
+// tracePath is where the trace goes: $DIVERGO_TRACE, or
+// divergo-<program>-<pid>.dvt in the working directory.
+func tracePath() string {
+	if p := os.Getenv("DIVERGO_TRACE"); p != "" {
+		return p
+	}
+	return fmt.Sprintf("divergo-%s-%d.dvt", programName(), os.Getpid())
+}
+
+func programName() string {
+	name := filepath.Base(os.Args[0])
+	if ext := filepath.Ext(name); ext == ".exe" {
+		name = name[:len(name)-len(ext)]
+	}
+	return name
+}
+
+// begin starts recording once; it reports whether recording is on.
+func begin() bool {
+	if s := sess.state.Load(); s != stateIdle {
+		return s == stateRunning
+	}
+	sess.startMu.Lock()
+	defer sess.startMu.Unlock()
+	if s := sess.state.Load(); s != stateIdle {
+		return s == stateRunning
+	}
+	if os.Getenv("DIVERGO_TRACE") == "off" {
+		sess.state.Store(stateOff)
+		return false
+	}
+	sess.base = nanotime()
+	sess.wall = time.Now()
+	sess.path = tracePath()
+	sess.live = map[*G]struct{}{}
+	sess.nextID.Store(1) // 1 is main's
+	goidOffset = detectGoidOffset()
+	sess.stopSignals = installSignals()
+	sess.state.Store(stateRunning)
+	return true
+}
+
+// Main starts recording at the first statement of main.main: it opens the
+// trace file with the program's graph (tbb.Marshal output), installs the
+// flushes, and records main's entry block.
+func Main(graphJSON string, entry uint32) *G {
+	if !begin() {
+		return offG
+	}
+	openTrace([]byte(graphJSON))
+	g := current(true)
+	g.isMain = true
+	sess.mainEntry = entry
+	g.B(entry)
+	return g
+}
+
+// Enter finds the calling goroutine's recorder and records the entry block
+// of the function it entered.
+func Enter(entry uint32) *G {
+	if sess.state.Load() != stateRunning && !begin() {
+		return offG
+	}
+	g := lookup(curGoid())
+	if g == nil {
+		g = current(false)
+	}
+	g.B(entry)
+	return g
+}
+
+// current returns the calling goroutine's recorder, creating one for a
+// goroutine not started through Spawn. The goroutine running main.main (or
+// Go's goroutine 1, which runs init) gets id 1.
+func current(isMain bool) *G {
+	goid := curGoid()
+	if g := lookup(goid); g != nil {
+		return g
+	}
+	sess.regMu.Lock()
+	var id uint64
+	if (isMain || goid == 1) && !sess.mainTaken {
+		id, sess.mainTaken = 1, true
+	} else {
+		id = sess.nextID.Add(1)
+	}
+	sess.regMu.Unlock()
+	g := newG(id, goid)
+	g.start = g.clock()
+	register(g)
+	return g
+}
+
+func register(g *G) {
+	store(g.goid, g)
+	sess.regMu.Lock()
+	sess.live[g] = struct{}{}
+	sess.regMu.Unlock()
+}
+
+func unregister(g *G) {
+	store(g.goid, nil)
+	sess.regMu.Lock()
+	delete(sess.live, g)
+	sess.regMu.Unlock()
+}
+
+// openTrace creates the trace file, writes the header and any chunk
+// flushed before the graph was known.
+func openTrace(graph []byte) {
+	sess.mu.Lock()
+	defer sess.mu.Unlock()
+	if sess.w != nil || sess.closed || sess.failed {
+		return
+	}
+	var h struct {
+		Hash string `json:"hash"`
+	}
+	if err := json.Unmarshal(graph, &h); err != nil {
+		failLocked(fmt.Errorf("reading the program's graph: %w", err))
+		return
+	}
+	f, err := os.Create(sess.path)
+	if err != nil {
+		failLocked(err)
+		return
+	}
+	w, err := trace.NewWriter(f, trace.Header{Program: programName(), Start: sess.wall, Graph: graph, Hash: h.Hash})
+	if err != nil {
+		f.Close()
+		failLocked(err)
+		return
+	}
+	sess.file, sess.w = f, w
+	for i := range sess.pending {
+		if err := w.WriteChunk(&sess.pending[i]); err != nil {
+			failLocked(err)
+			return
+		}
+	}
+	sess.pending = nil
+}
+
+// failLocked reports the first write error once and stops writing: the
+// program runs on without a trace rather than die of it.
+func failLocked(err error) {
+	if !sess.failed {
+		fmt.Fprintf(os.Stderr, "divergo: recording stopped, trace %s: %v\n", sess.path, err)
+	}
+	sess.failed = true
+}
+
+// writeLocked writes chunk c of g, filling in what the chunk header says
+// about g. words are the chunk's words (for the first block).
+func writeLocked(g *G, c *trace.Chunk, words []uint32, final bool, end int64) {
+	if sess.closed || g.ended {
+		return
+	}
+	c.G, c.Seq, c.Final, c.End = g.id, g.seq, final, end
+	if g.seq == 0 {
+		fb, ok := firstBlock(words)
+		c.Origin = trace.Origin{GoID: g.goid, Parent: g.parent, Site: g.site, Ordinal: g.ordinal, FirstBlock: fb, HasFirst: ok, Start: g.start}
+	}
+	g.seq++
+	g.ended = final
+	switch {
+	case sess.failed:
+	case sess.w == nil:
+		cp := *c
+		cp.Body = append([]byte(nil), c.Body...)
+		sess.pending = append(sess.pending, cp)
+	default:
+		if err := sess.w.WriteChunk(c); err != nil {
+			failLocked(err)
+		}
+	}
+}
+
+// flush writes g's buffer as a chunk, closed by a clock event, and empties
+// it. Only g's goroutine calls it.
+func (g *G) flush(final bool) {
+	t := now()
+	full := g.buf[:cap(g.buf)]
+	n := g.n
+	full[n], full[n+1], full[n+2] = opBit|opClock<<16, lo(uint64(t)), hi(uint64(t))
+	words := full[:n+3]
+	encode(words, &g.chunk)
+	sess.mu.Lock()
+	writeLocked(g, &g.chunk, words, final, t)
+	g.n = 0 // under the mutex: finish reads n under it too
+	sess.mu.Unlock()
+}
+
+// finish completes the trace: the caller's buffer (its goroutine ended when
+// final), every other live buffer, the index. Later events are dropped.
+func finish(caller *G, final bool) {
+	if sess.state.Load() != stateRunning {
+		return
+	}
+	var t int64
+	var words []uint32
+	if caller != nil && !caller.off {
+		t = caller.clock()
+		words = caller.buf[:caller.n]
+		encode(words, &caller.chunk)
+	}
+	sess.regMu.Lock()
+	live := make([]*G, 0, len(sess.live))
+	for g := range sess.live {
+		if g != caller {
+			live = append(live, g)
+		}
+	}
+	sess.regMu.Unlock()
+
+	sess.mu.Lock()
+	defer sess.mu.Unlock()
+	if sess.closed {
+		return
+	}
+	if caller != nil && !caller.off {
+		writeLocked(caller, &caller.chunk, words, final, t)
+		caller.n = 0
+	}
+	var c trace.Chunk
+	for _, g := range live {
+		if g.ended {
+			continue
+		}
+		ws := snapshot(g)
+		if len(ws) == 0 && g.seq > 0 {
+			continue
+		}
+		encode(ws, &c)
+		writeLocked(g, &c, ws, false, 0)
+	}
+	if sess.w != nil && !sess.failed {
+		if err := sess.w.Close(); err != nil {
+			failLocked(err)
+		}
+	}
+	if sess.file != nil {
+		if err := sess.file.Close(); err != nil {
+			failLocked(err)
+		}
+	}
+	sess.closed = true
+}
+
+// snapshot copies the words another goroutine may still be writing. The
+// race is deliberate and documented: the program is ending, and a torn
+// tail is cut by encode.
+//
+//go:norace
+func snapshot(g *G) []uint32 {
+	buf, n := g.buf, g.n
+	n = min(max(n, 0), len(buf))
+	out := make([]uint32, n)
+	for i := range out { // not copy: the runtime's copy is instrumented
+		out[i] = buf[i]
+	}
+	return out
+}
+
+// OsExit replaces os.Exit: it completes the trace, then exits.
+func OsExit(code int) {
+	if sess.state.Load() == stateRunning {
+		finish(lookup(curGoid()), true)
+	}
+	os.Exit(code)
+}
+
+// TracePath returns where this process writes its trace ("" before
+// recording starts or when it is off).
+func TracePath() string {
+	if sess.state.Load() != stateRunning {
+		return ""
+	}
+	return sess.path
+}

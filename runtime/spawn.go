@@ -1,0 +1,64 @@
+package runtime
+
+// Child carries a spawn from the parent's go statement into the new
+// goroutine.
+type Child struct {
+	id      uint64
+	parent  uint64
+	site    uint32
+	ordinal uint32
+	off     bool
+	g       *G
+}
+
+var offChild = &Child{off: true}
+
+// Spawn records, in the parent, that the go statement in block site starts
+// a goroutine, and returns what the child needs to bind its recorder.
+func (g *G) Spawn(site uint32) *Child {
+	if g.off {
+		return offChild
+	}
+	if g.spawns == nil {
+		g.spawns = map[uint32]uint32{}
+	}
+	g.spawns[site]++
+	ord := g.spawns[site]
+	id := sess.nextID.Add(1)
+	g.put(opSpawn, 0, site, ord, lo(id), hi(id))
+	return &Child{id: id, parent: g.id, site: site, ordinal: ord}
+}
+
+// Start binds the new goroutine to a recorder of its own. It is the first
+// thing the goroutine does.
+func (c *Child) Start() *G {
+	if c.off || sess.state.Load() != stateRunning {
+		return offG
+	}
+	g := newG(c.id, curGoid())
+	g.parent, g.site, g.ordinal = c.parent, c.site, c.ordinal
+	g.start = g.clock()
+	register(g)
+	c.g = g
+	return g
+}
+
+// Done ends the goroutine's stream: its end time and last chunk. Deferred
+// directly by the goroutine, it also sees a panic that nothing recovered:
+// it then completes the whole trace and panics again with the same value.
+func (c *Child) Done() {
+	g := c.g
+	if g == nil || g.off {
+		return
+	}
+	if r := recover(); r != nil {
+		finish(g, true)
+		unregister(g)
+		panic(r)
+	}
+	g.clock()
+	g.flush(true)
+	unregister(g)
+	// Events after Done (a deferred call that runs later) are dropped: the
+	// final chunk is written.
+}

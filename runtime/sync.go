@@ -1,0 +1,234 @@
+package runtime
+
+import (
+	"sync"
+	"sync/atomic"
+	"time"
+	"unsafe"
+
+	"github.com/divergo/divergo/internal/trace"
+)
+
+// waitThreshold decides, for operations without a non-blocking variant
+// (WaitGroup.Wait, select, Once.Do), whether the goroutine waited: parking
+// and waking a goroutine takes longer than this, an operation that finds
+// its condition already true much less.
+const waitThreshold = 2 * time.Microsecond
+
+// syncEv records a sync operation. Acquire-like operations that waited
+// carry begin; everything carries end, the time the operation completed
+// (for a release, the time just before it released).
+func (g *G) syncEv(op trace.Op, site uint32, obj uint64, waited bool, begin, end int64) {
+	aux := uint32(op)
+	if waited {
+		aux |= 1 << 8
+		g.put(opSync, aux, site, lo(obj), hi(obj), lo(uint64(end)), hi(uint64(end)), lo(uint64(begin)), hi(uint64(begin)))
+		return
+	}
+	g.put(opSync, aux, site, lo(obj), hi(obj), lo(uint64(end)), hi(uint64(end)))
+}
+
+func addr[T any](p *T) uint64 { return uint64(uintptr(unsafe.Pointer(p))) }
+
+// tickets counts acquisitions per lock, for the lock TCP's outcome: the
+// n-th acquisition of a mutex has ticket n.
+var tickets sync.Map // uint64 (address) → *atomic.Uint64
+
+func ticket(obj uint64) uint64 {
+	c, ok := tickets.Load(obj)
+	if !ok {
+		c, _ = tickets.LoadOrStore(obj, new(atomic.Uint64))
+	}
+	return c.(*atomic.Uint64).Add(1)
+}
+
+// Lock acquires mu, recording whether it waited and the acquisition ticket.
+func (g *G) Lock(site uint32, mu *sync.Mutex) {
+	if g.off {
+		mu.Lock()
+		return
+	}
+	obj := addr(mu)
+	t := now()
+	if mu.TryLock() {
+		g.syncEv(trace.OpLock, site, obj, false, 0, t)
+	} else {
+		mu.Lock()
+		g.syncEv(trace.OpLock, site, obj, true, t, now())
+	}
+	g.Outcome(ticket(obj))
+}
+
+// Unlock releases mu.
+func (g *G) Unlock(site uint32, mu *sync.Mutex) {
+	if !g.off {
+		g.syncEv(trace.OpUnlock, site, addr(mu), false, 0, now())
+	}
+	mu.Unlock()
+}
+
+// TryLock tries to acquire mu. Its outcome is the ticket, or 0 when it
+// failed.
+func (g *G) TryLock(site uint32, mu *sync.Mutex) bool {
+	if g.off {
+		return mu.TryLock()
+	}
+	obj := addr(mu)
+	t := now()
+	ok := mu.TryLock()
+	g.syncEv(trace.OpTryLock, site, obj, false, 0, t)
+	var tk uint64
+	if ok {
+		tk = ticket(obj)
+	}
+	g.Outcome(tk)
+	return ok
+}
+
+// RWLock acquires mu for writing.
+func (g *G) RWLock(site uint32, mu *sync.RWMutex) {
+	if g.off {
+		mu.Lock()
+		return
+	}
+	obj := addr(mu)
+	t := now()
+	if mu.TryLock() {
+		g.syncEv(trace.OpLock, site, obj, false, 0, t)
+	} else {
+		mu.Lock()
+		g.syncEv(trace.OpLock, site, obj, true, t, now())
+	}
+	g.Outcome(ticket(obj))
+}
+
+// RWUnlock releases mu from writing.
+func (g *G) RWUnlock(site uint32, mu *sync.RWMutex) {
+	if !g.off {
+		g.syncEv(trace.OpUnlock, site, addr(mu), false, 0, now())
+	}
+	mu.Unlock()
+}
+
+// RLock acquires mu for reading.
+func (g *G) RLock(site uint32, mu *sync.RWMutex) {
+	if g.off {
+		mu.RLock()
+		return
+	}
+	obj := addr(mu)
+	t := now()
+	if mu.TryRLock() {
+		g.syncEv(trace.OpRLock, site, obj, false, 0, t)
+	} else {
+		mu.RLock()
+		g.syncEv(trace.OpRLock, site, obj, true, t, now())
+	}
+	g.Outcome(ticket(obj))
+}
+
+// RUnlock releases mu from reading.
+func (g *G) RUnlock(site uint32, mu *sync.RWMutex) {
+	if !g.off {
+		g.syncEv(trace.OpRUnlock, site, addr(mu), false, 0, now())
+	}
+	mu.RUnlock()
+}
+
+// WGAdd adds n to wg.
+func (g *G) WGAdd(site uint32, wg *sync.WaitGroup, n int) {
+	if !g.off {
+		g.syncEv(trace.OpWGAdd, site, addr(wg), false, 0, now())
+	}
+	wg.Add(n)
+}
+
+// WGDone marks one member of wg done: a release of wg's waiters.
+func (g *G) WGDone(site uint32, wg *sync.WaitGroup) {
+	if !g.off {
+		g.syncEv(trace.OpWGDone, site, addr(wg), false, 0, now())
+	}
+	wg.Done()
+}
+
+// WGWait waits for wg.
+func (g *G) WGWait(site uint32, wg *sync.WaitGroup) {
+	if g.off {
+		wg.Wait()
+		return
+	}
+	t := now()
+	wg.Wait()
+	end := now()
+	g.syncEv(trace.OpWGWait, site, addr(wg), end-t > int64(waitThreshold), t, end)
+}
+
+// CondWait waits on c (c.L must be held, as for c.Wait). It always waits.
+func (g *G) CondWait(site uint32, c *sync.Cond) {
+	if g.off {
+		c.Wait()
+		return
+	}
+	t := now()
+	c.Wait()
+	g.syncEv(trace.OpCondWait, site, addr(c), true, t, now())
+}
+
+// CondSignal wakes one waiter of c.
+func (g *G) CondSignal(site uint32, c *sync.Cond) {
+	if !g.off {
+		g.syncEv(trace.OpCondSignal, site, addr(c), false, 0, now())
+	}
+	c.Signal()
+}
+
+// CondBroadcast wakes every waiter of c.
+func (g *G) CondBroadcast(site uint32, c *sync.Cond) {
+	if !g.off {
+		g.syncEv(trace.OpCondBroadcast, site, addr(c), false, 0, now())
+	}
+	c.Broadcast()
+}
+
+// OnceDo calls o.Do(f). It waited when another goroutine was running f.
+func (g *G) OnceDo(site uint32, o *sync.Once, f func()) {
+	if g.off {
+		o.Do(f)
+		return
+	}
+	ran := false
+	t := now()
+	o.Do(func() { ran = true; f() })
+	end := now()
+	g.syncEv(trace.OpOnce, site, addr(o), !ran && end-t > int64(waitThreshold), t, end)
+}
+
+// Sleep sleeps for d: a wait with no releaser.
+func (g *G) Sleep(site uint32, d time.Duration) {
+	if g.off {
+		time.Sleep(d)
+		return
+	}
+	t := now()
+	time.Sleep(d)
+	g.syncEv(trace.OpSleep, site, 0, d > 0, t, now())
+}
+
+// SelectBegin is called just before a select statement; its result goes
+// to SelectEnd.
+func (g *G) SelectBegin(site uint32) int64 {
+	if g.off {
+		return 0
+	}
+	return now()
+}
+
+// SelectEnd records a select that began at begin. It waited when it took
+// longer than waking a goroutine does.
+func (g *G) SelectEnd(site uint32, begin int64) {
+	if g.off {
+		return
+	}
+	end := now()
+	g.syncEv(trace.OpSelect, site, 0, end-begin > int64(waitThreshold), begin, end)
+}
