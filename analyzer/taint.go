@@ -206,7 +206,11 @@ func (s *fstate) step(in ssa.Instruction) bool {
 	case *ssa.Next:
 		t := s.get(in.Iter)
 		if r, ok := in.Iter.(*ssa.Range); ok && isMap(r.X.Type()) {
-			t.or(s.load(r.X, in, r.Pos()))
+			// The order of a map's iteration differs between runs: the
+			// keys and values seen so far are shared-dependent, even if
+			// the map is local (the maprange TCP records each outcome,
+			// but a value can outlive the loop).
+			t.or(sharedFrom(s.src(in, r.Pos(), func() string { return "map iteration order" })))
 		}
 		return s.set(in, t)
 	case *ssa.Extract:

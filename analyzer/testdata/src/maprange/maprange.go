@@ -6,3 +6,16 @@ func keys() {
 		println(k)
 	}
 }
+
+// The key seen first differs between runs, and outlives the loop.
+func first(m map[string]int) string {
+	f := ""
+	for k := range m { // want `\(maprange\)`
+		f = k
+		break
+	}
+	if f == "a" { // want `\(branch\): f depends on map iteration order at .*maprange.go:13`
+		return f
+	}
+	return ""
+}
