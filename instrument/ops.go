@@ -262,10 +262,18 @@ func (r *rewriter) rangeStmt(s *ast.RangeStmt) {
 // integers are their own outcome, other types are hashed by the package's
 // glue (the same value hashes the same in every run).
 func (r *rewriter) hashExpr(t types.Type, expr string) string {
-	if b, ok := t.Underlying().(*types.Basic); ok && b.Info()&types.IsInteger != 0 {
-		return "uint64(" + expr + ")"
-	}
 	r.res.needHash = true
+	if b, ok := t.Underlying().(*types.Basic); ok {
+		switch {
+		case b.Info()&types.IsInteger != 0:
+			r.res.needHash = false
+			return "uint64(" + expr + ")"
+		case b.Info()&types.IsString != 0:
+			// Direct, without the generic hash's reflection: string keys
+			// are the common case of map ranges.
+			return "_dvg_fnv(string(" + expr + "))"
+		}
+	}
 	return "_dvg_hash(" + expr + ")"
 }
 
@@ -368,6 +376,12 @@ func (r *rewriter) pure(e ast.Expr, lenient bool) bool {
 		// A conversion to a basic type: int(x), uint64(x).
 		if tv, ok := r.info.Types[e.Fun]; ok && tv.IsType() && len(e.Args) == 1 {
 			if _, basic := tv.Type.Underlying().(*types.Basic); basic {
+				return r.pure(e.Args[0], lenient)
+			}
+		}
+		// len and cap never panic nor change anything.
+		if id, ok := ast.Unparen(e.Fun).(*ast.Ident); ok && len(e.Args) == 1 {
+			if b, ok := r.info.Uses[id].(*types.Builtin); ok && (b.Name() == "len" || b.Name() == "cap") {
 				return r.pure(e.Args[0], lenient)
 			}
 		}
