@@ -1,0 +1,193 @@
+//go:build unix
+
+package runtime
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// TestMain lets tests re-run the test binary as an instrumented program:
+// DVG_CHILD names what the child does.
+func TestMain(m *testing.M) {
+	if mode := os.Getenv("DVG_CHILD"); mode != "" {
+		childMain(mode)
+		return
+	}
+	os.Exit(m.Run())
+}
+
+// childMain is the "main.main" of an instrumented program, written the way
+// the instrumenter writes it.
+func childMain(mode string) {
+	g := Main(graphForChild(), bMain)
+	defer g.Exit(bMain)
+	switch mode {
+	case "wait": // workers spin; main says ready and waits for a signal
+		started := make(chan bool)
+		for range 3 {
+			g.B(bSpawn)
+			c := g.Spawn(bSpawn)
+			go func() {
+				c.Start()
+				started <- true
+				defer c.Done()
+				w := Enter(bWorker)
+				defer w.Exit(bWorker)
+				for {
+					w.B(bWorkerL)
+				}
+			}()
+		}
+		for range 3 {
+			<-started
+		}
+		for range 200000 { // several chunks on disk before the kill
+			g.B(bDone)
+		}
+		fmt.Println("ready")
+		time.Sleep(time.Minute)
+	case "exit":
+		var wg sync.WaitGroup
+		g.WGAdd(bSpawn, &wg, 1)
+		c := g.Spawn(bSpawn)
+		go func() {
+			cg := c.Start()
+			defer c.Done()
+			Enter(bWorker).Exit(bWorker)
+			cg.WGDone(bWorker, &wg)
+		}()
+		g.WGWait(bDone, &wg)
+		OsExit(3)
+	case "panic":
+		c := g.Spawn(bSpawn)
+		g.B(bDone)
+		go func() {
+			c.Start()
+			defer c.Done()
+			w := Enter(bWorker)
+			defer w.Exit(bWorker)
+			panic("boom in worker")
+		}()
+		time.Sleep(time.Minute)
+	case "mainpanic":
+		g.B(bDone)
+		panic("boom in main")
+	}
+}
+
+func graphForChild() string { return testGraphJSON(&testing.T{}) }
+
+func child(t *testing.T, mode string) (*exec.Cmd, string) {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "child.dvt")
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(os.Environ(), "DVG_CHILD="+mode, "DIVERGO_TRACE="+path)
+	return cmd, path
+}
+
+// TestSignalFlush sends SIGTERM or SIGINT to a running program: the trace
+// must be complete, and the program must die of the signal.
+func TestSignalFlush(t *testing.T) {
+	for _, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGINT, syscall.SIGKILL} {
+		t.Run(sig.String(), func(t *testing.T) {
+			cmd, path := child(t, "wait")
+			out, err := cmd.StdoutPipe()
+			if err != nil {
+				t.Fatal(err)
+			}
+			cmd.Stderr = os.Stderr
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			line, _ := bufio.NewReader(out).ReadString('\n')
+			if line != "ready\n" {
+				cmd.Process.Kill()
+				cmd.Wait()
+				t.Fatalf("child said %q", line)
+			}
+			cmd.Process.Signal(sig)
+			err = cmd.Wait()
+			var ee *exec.ExitError
+			if !errors.As(err, &ee) {
+				t.Fatalf("child exited with %v, want death by %v", err, sig)
+			}
+			if ws := ee.Sys().(syscall.WaitStatus); !ws.Signaled() || ws.Signal() != sig {
+				t.Errorf("child status %v, want death by %v", ee, sig)
+			}
+			r, gs := readTrace(t, path)
+			if r.Truncated() != (sig == syscall.SIGKILL) {
+				t.Errorf("truncated %v after %v", r.Truncated(), sig)
+			}
+			m := gs["main"]
+			if sig == syscall.SIGKILL {
+				// Only whole chunks: main's loop filled several.
+				if m.info.Blocks < maxWords || m.info.Ended {
+					t.Errorf("main after SIGKILL: %+v", m.info)
+				}
+				return
+			}
+			if len(gs) != 4 || m.info.Blocks != 200001+3 {
+				t.Errorf("%d goroutines, main %d blocks; want 4, %d", len(gs), m.info.Blocks, 200001+3)
+			}
+			for p, w := range gs {
+				if p != "main" && (w.info.Blocks == 0 || w.info.Ended) {
+					t.Errorf("%s: %+v, want blocks of a live goroutine", p, w.info)
+				}
+			}
+		})
+	}
+}
+
+// TestExitPaths checks OsExit and unrecovered panics: the exit status is
+// the program's own, and the trace is complete.
+func TestExitPaths(t *testing.T) {
+	tests := []struct {
+		mode   string
+		status int
+		stderr string
+		ended  []string
+		exit   bool // the ended goroutines' streams end with a function exit
+	}{
+		{"exit", 3, "", []string{"main", "main/worker@main.go:7#1"}, false},
+		{"panic", 2, "boom in worker", []string{"main/worker@main.go:7#1"}, true},
+		{"mainpanic", 2, "boom in main", []string{"main"}, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.mode, func(t *testing.T) {
+			cmd, path := child(t, tt.mode)
+			var stderr strings.Builder
+			cmd.Stderr = &stderr
+			err := cmd.Run()
+			var ee *exec.ExitError
+			if !errors.As(err, &ee) || ee.ExitCode() != tt.status {
+				t.Fatalf("child: %v, want exit status %d; stderr:\n%s", err, tt.status, stderr.String())
+			}
+			if !strings.Contains(stderr.String(), tt.stderr) {
+				t.Errorf("stderr lacks %q:\n%s", tt.stderr, stderr.String())
+			}
+			r, gs := readTrace(t, path)
+			if r.Truncated() {
+				t.Error("trace truncated")
+			}
+			for _, p := range tt.ended {
+				g, ok := gs[p]
+				if !ok || !g.info.Ended {
+					t.Errorf("%s: present %v, ended %v", p, ok, g.info.Ended)
+				}
+				if n := len(g.events); ok && tt.exit && (n < 2 || g.events[n-2].Kind.String() != "exit") {
+					t.Errorf("%s: stream does not end with an exit: %v", p, kinds(g.events))
+				}
+			}
+		})
+	}
+}
