@@ -56,8 +56,7 @@ func (c *Child) Done() {
 		unregister(g)
 		panic(r)
 	}
-	g.clock()
-	g.flush(true)
+	g.flush(true) // closes the stream with a clock: the end time
 	unregister(g)
 	// Events after Done (a deferred call that runs later) are dropped: the
 	// final chunk is written.

@@ -1,0 +1,287 @@
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/divergo/divergo/internal/tbb"
+	"github.com/divergo/divergo/internal/trace"
+)
+
+func init() {
+	register(&command{
+		name:    "show",
+		usage:   "divergo show [-events] [-json] TRACE",
+		summary: "print what a trace recorded: goroutines, spawn paths, blocks, waits",
+		help: `Show reads a trace written by a program built with divergo instrument and
+prints the program, the hash of its TBB graph, and one line per goroutine:
+its spawn path (main, or parent/function@file:line#ordinal of the go
+statement that started it), its parent, the block executions, events and
+waits it recorded, and its time span from the start of the trace.
+
+A trace cut short by a killed run is read up to its last whole chunk and
+reported as truncated. A file that is not a trace, is empty, is cut inside
+its header or was written by a newer divergo gives a one-line error and
+exit status 2.
+
+Flags:
+	-events	also list every event of every goroutine, with its source position
+	-json	print JSON: {"program", "graph_hash", "truncated", "goroutines": [{"id",
+		"path", "parent", "parent_id", "blocks", "events", "waits", "start_ns",
+		"end_ns", "ended", ...}]}; with -events each goroutine has "event_list"
+
+Example:
+
+	divergo show run-1.dvt
+	divergo show -events run-1.dvt | less
+	divergo show -json run-1.dvt | jq '.goroutines[] | {path, waits}'`,
+		run: runShow,
+	})
+}
+
+func runShow(args []string, stdout, stderr io.Writer) (int, error) {
+	fs := newFlagSet("show")
+	events := fs.Bool("events", false, "list every event")
+	asJSON := fs.Bool("json", false, "print JSON")
+	pos, err := parseFlags(fs, args)
+	if err != nil {
+		return 2, err
+	}
+	if len(pos) != 1 {
+		return 2, usageError("want one trace file, got %d arguments", len(pos))
+	}
+	r, err := trace.Open(pos[0])
+	if err != nil {
+		return 2, err
+	}
+	defer r.Close()
+	w := bufio.NewWriter(stdout)
+	if *asJSON {
+		err = showJSON(w, r, *events)
+	} else {
+		err = showText(w, r, *events)
+	}
+	if ferr := w.Flush(); err == nil {
+		err = ferr
+	}
+	if err != nil {
+		return 2, err
+	}
+	return 0, nil
+}
+
+func parentPath(r *trace.Reader, gi trace.GoroutineInfo) string {
+	if gi.Parent == 0 {
+		return ""
+	}
+	if p, ok := r.Goroutine(gi.Parent); ok {
+		return p.Path
+	}
+	return fmt.Sprintf("?g%d", gi.Parent)
+}
+
+func showText(w io.Writer, r *trace.Reader, events bool) error {
+	g := r.Graph()
+	fmt.Fprintf(w, "program:    %s\n", r.Program())
+	fmt.Fprintf(w, "graph:      %s (module %s, %d functions, %d blocks)\n", g.Hash, g.Module, len(g.Funcs), len(g.Blocks))
+	fmt.Fprintf(w, "started:    %s\n", r.Start().UTC().Format(time.RFC3339Nano))
+	if r.Truncated() {
+		fmt.Fprintf(w, "trace:      truncated (no index: read up to the last whole chunk)\n")
+	} else {
+		fmt.Fprintf(w, "trace:      complete\n")
+	}
+	gs := r.Sorted()
+	fmt.Fprintf(w, "goroutines: %d\n\n", len(gs))
+	fmt.Fprintf(w, "%-40s %6s %-20s %10s %10s %6s  %s\n", "PATH", "ID", "PARENT", "BLOCKS", "EVENTS", "WAITS", "SPAN")
+	for _, gi := range gs {
+		parent := parentPath(r, gi)
+		if parent == "" {
+			parent = "-"
+		}
+		fmt.Fprintf(w, "%-40s %6d %-20s %10d %10d %6d  %s\n", gi.Path, gi.ID, parent, gi.Blocks, gi.Events, gi.Waits, span(gi))
+	}
+	if !events {
+		return nil
+	}
+	for _, gi := range gs {
+		fmt.Fprintf(w, "\ngoroutine %d %s (go id %d)\n", gi.ID, gi.Path, gi.GoID)
+		it, err := r.Events(gi.ID)
+		if err != nil {
+			return err
+		}
+		for it.Next() {
+			fmt.Fprintf(w, "\t%s\n", describe(g, it.Event()))
+		}
+		if err := it.Err(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func span(gi trace.GoroutineInfo) string {
+	start := time.Duration(gi.Start)
+	if !gi.Ended {
+		return fmt.Sprintf("%v .. (did not end)", start)
+	}
+	return fmt.Sprintf("%v .. %v (%v)", start, time.Duration(gi.End), time.Duration(gi.End-gi.Start))
+}
+
+// where is the source position and function of block id.
+func where(g *tbb.Graph, id uint32) string {
+	b := g.Block(int(id))
+	if b == nil {
+		return fmt.Sprintf("block %d (not in the graph)", id)
+	}
+	name := "?"
+	if f := g.Func(b.Func); f != nil {
+		name = trace.ShortFuncName(f.Name)
+	}
+	return fmt.Sprintf("%s in %s", b.Pos.FileLine(), name)
+}
+
+func describe(g *tbb.Graph, e trace.Event) string {
+	switch e.Kind {
+	case trace.EvBlock:
+		return fmt.Sprintf("block %-6d %s", e.Block, where(g, e.Block))
+	case trace.EvExit:
+		return fmt.Sprintf("exit  %-6d %s", e.Block, where(g, e.Block))
+	case trace.EvOutcome:
+		return fmt.Sprintf("outcome %d", e.Value)
+	case trace.EvSpawn:
+		return fmt.Sprintf("spawn goroutine %d (#%d at %s)", e.Child, e.Ordinal, trace.SiteName(g, e.Block))
+	case trace.EvSync:
+		s := fmt.Sprintf("%-14s object %#x at %s, t=%v", e.Op, e.Object, where(g, e.Block), time.Duration(e.End))
+		if e.Waited {
+			s += fmt.Sprintf(", waited %v", time.Duration(e.End-e.Begin))
+		}
+		return s
+	case trace.EvClock:
+		return fmt.Sprintf("clock t=%v", time.Duration(e.Time))
+	}
+	return e.Kind.String()
+}
+
+type showGoroutine struct {
+	ID       uint64 `json:"id"`
+	GoID     uint64 `json:"goid"`
+	Path     string `json:"path"`
+	Parent   string `json:"parent"`
+	ParentID uint64 `json:"parent_id"`
+	Site     string `json:"site,omitempty"`
+	Ordinal  uint32 `json:"ordinal,omitempty"`
+	Blocks   uint64 `json:"blocks"`
+	Events   uint64 `json:"events"`
+	Waits    uint64 `json:"waits"`
+	StartNS  int64  `json:"start_ns"`
+	EndNS    int64  `json:"end_ns"`
+	Ended    bool   `json:"ended"`
+	Chunks   int    `json:"chunks"`
+}
+
+type showEvent struct {
+	Kind    string `json:"kind"`
+	Block   *int64 `json:"block,omitempty"`
+	Pos     string `json:"pos,omitempty"`
+	Value   uint64 `json:"value,omitempty"`
+	Child   uint64 `json:"child,omitempty"`
+	Ordinal uint32 `json:"ordinal,omitempty"`
+	Op      string `json:"op,omitempty"`
+	Object  uint64 `json:"object,omitempty"`
+	Waited  bool   `json:"waited,omitempty"`
+	BeginNS int64  `json:"begin_ns,omitempty"`
+	EndNS   int64  `json:"end_ns,omitempty"`
+	TimeNS  int64  `json:"time_ns,omitempty"`
+}
+
+// showJSON streams the report: one goroutine, and with -events one event,
+// at a time, so that a long trace is never held in memory.
+func showJSON(w io.Writer, r *trace.Reader, events bool) error {
+	g := r.Graph()
+	head, err := json.Marshal(struct {
+		Program   string `json:"program"`
+		GraphHash string `json:"graph_hash"`
+		Version   int    `json:"version"`
+		Start     string `json:"start"`
+		Truncated bool   `json:"truncated"`
+	}{r.Program(), g.Hash, r.Version(), r.Start().UTC().Format(time.RFC3339Nano), r.Truncated()})
+	if err != nil {
+		return err
+	}
+	w.Write(head[:len(head)-1])
+	io.WriteString(w, `,"goroutines":[`)
+	for i, gi := range r.Sorted() {
+		if i > 0 {
+			io.WriteString(w, ",")
+		}
+		sg := showGoroutine{ID: gi.ID, GoID: gi.GoID, Path: gi.Path, Parent: parentPath(r, gi), ParentID: gi.Parent,
+			Ordinal: gi.Ordinal, Blocks: gi.Blocks, Events: gi.Events, Waits: gi.Waits,
+			StartNS: gi.Start, EndNS: gi.End, Ended: gi.Ended, Chunks: gi.Chunks}
+		if gi.Parent != 0 {
+			sg.Site = trace.SiteName(g, gi.Site)
+		}
+		b, err := json.Marshal(sg)
+		if err != nil {
+			return err
+		}
+		if !events {
+			w.Write(b)
+			continue
+		}
+		w.Write(b[:len(b)-1])
+		io.WriteString(w, `,"event_list":[`)
+		it, err := r.Events(gi.ID)
+		if err != nil {
+			return err
+		}
+		for n := 0; it.Next(); n++ {
+			if n > 0 {
+				io.WriteString(w, ",")
+			}
+			b, err := json.Marshal(jsonEvent(g, it.Event()))
+			if err != nil {
+				return err
+			}
+			w.Write(b)
+		}
+		if err := it.Err(); err != nil {
+			return err
+		}
+		io.WriteString(w, "]}")
+	}
+	_, err = io.WriteString(w, "]}\n")
+	return err
+}
+
+func jsonEvent(g *tbb.Graph, e trace.Event) showEvent {
+	se := showEvent{Kind: e.Kind.String()}
+	withBlock := func() {
+		b := int64(e.Block)
+		se.Block = &b
+		if blk := g.Block(int(e.Block)); blk != nil {
+			se.Pos = blk.Pos.FileLine()
+		}
+	}
+	switch e.Kind {
+	case trace.EvBlock, trace.EvExit:
+		withBlock()
+	case trace.EvOutcome:
+		se.Value = e.Value
+	case trace.EvSpawn:
+		withBlock()
+		se.Pos = trace.SiteName(g, e.Block)
+		se.Child, se.Ordinal = e.Child, e.Ordinal
+	case trace.EvSync:
+		withBlock()
+		se.Op, se.Object, se.Waited, se.EndNS = e.Op.String(), e.Object, e.Waited, e.End
+		if e.Waited {
+			se.BeginNS = e.Begin
+		}
+	case trace.EvClock:
+		se.TimeNS = e.Time
+	}
+	return se
+}
