@@ -4,8 +4,9 @@
 # tracer as reference points, on (a) a branch-heavy CPU loop
 # (testdata/cpuloop) and (b) a concurrent workload (testdata/wordcount).
 # All variants are built and timed in the same run; each time is the best of
-# RUNS runs, and every ratio is against the plain build of that run. Also
-# reports trace bytes per recorded block execution.
+# RUNS rounds that run the variants in turn, and every ratio is against the
+# plain build of that run. Also reports trace bytes per recorded block
+# execution.
 #
 # Usage: scripts/bench-overhead.sh [RUNS]   (default 5)
 # Output: a Markdown table for docs/PERFORMANCE.md.
@@ -19,18 +20,29 @@ export GOFLAGS= GOWORK=off
 go build -o "$tmp/bin/divergo" ./cmd/divergo
 export PATH="$tmp/bin:$PATH"
 
-# best RUNS... CMD: the smallest wall time of RUNS runs, in seconds.
-best() {
+# timeit CMD...: the wall time of one run, in microseconds.
+timeit() {
+	local s e
+	s=$(date +%s%N)
+	"$@" >/dev/null 2>"$tmp/stderr" || { cat "$tmp/stderr" >&2; exit 1; }
+	e=$(date +%s%N)
+	echo $(( (e - s) / 1000 ))
+}
+
+# bestof RUNS VARIANT...: runs the variants in turn, RUNS rounds, so that a
+# change of load on the machine hits all of them alike, and prints the best
+# time of each (seconds), in order.
+bestof() {
 	local n=$1; shift
-	local b="" s e d
+	local -A b=()
+	local v t
 	for ((i = 0; i < n; i++)); do
-		s=$(date +%s%N)
-		"$@" >/dev/null 2>"$tmp/stderr" || { cat "$tmp/stderr" >&2; exit 1; }
-		e=$(date +%s%N)
-		d=$(( (e - s) / 1000 ))
-		if [[ -z $b || $d -lt $b ]]; then b=$d; fi
+		for v in "$@"; do
+			t=$(timeit "./$v" "${args[@]}")
+			if [[ -z ${b[$v]:-} || $t -lt ${b[$v]} ]]; then b[$v]=$t; fi
+		done
 	done
-	awk -v us="$b" 'BEGIN{printf "%.4f", us/1e6}'
+	for v in "$@"; do awk -v us="${b[$v]}" 'BEGIN{printf "%.4f ", us/1e6}'; done
 }
 
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN{printf "%.2f×", a/b}'; }
@@ -57,7 +69,9 @@ func init() {
 
 echo "| program | plain | divergo | cover count | cover atomic | runtime/trace | trace bytes / block |"
 echo "|---|---|---|---|---|---|---|"
+declare -A progArgs=([cpuloop]="-n 300000" [wordcount]="-lines 100000")
 for prog in cpuloop wordcount; do
+	read -r -a args <<<"${progArgs[$prog]}"
 	mod="$tmp/$prog"
 	mkdir -p "$mod"
 	cp testdata/$prog/*.go "$mod/"
@@ -75,12 +89,9 @@ for prog in cpuloop wordcount; do
 		go build -overlay="$mod/.divergo/overlay.json" -o dvg .
 		export GOCOVERDIR="$mod/cov" RT_TRACE="$mod/rt.out" DIVERGO_TRACE="$mod/run.dvt"
 		mkdir -p cov
-		p=$(best "$runs" ./plain)
-		d=$(best "$runs" ./dvg)
-		c=$(best "$runs" ./count)
-		a=$(best "$runs" ./atomic)
-		r=$(best "$runs" ./rttrace)
+		read -r p d c a r <<<"$(bestof "$runs" plain dvg count atomic rttrace)"
 		size=$(stat -c %s run.dvt)
+		[[ -s rt.out ]] || { echo "runtime/trace wrote nothing" >&2; exit 1; }
 		blocks=$(divergo show --json run.dvt | python3 -c 'import json,sys; print(sum(g["blocks"] for g in json.load(sys.stdin)["goroutines"]))' 2>/dev/null || echo 0)
 		bpb=$(awk -v s="$size" -v b="$blocks" 'BEGIN{ if (b > 0) printf "%.2f (%d B / %d blocks)", s/b, s, b; else printf "n/a (%d B)", s }')
 		printf '| %s | %s s | %s (%s s) | %s | %s | %s | %s |\n' "$prog" "$p" "$(ratio "$d" "$p")" "$d" "$(ratio "$c" "$p")" "$(ratio "$a" "$p")" "$(ratio "$r" "$p")" "$bpb"
