@@ -46,7 +46,7 @@ func sample() []GoroutineEvents {
 	}
 }
 
-func writeSample(t *testing.T) []byte {
+func writeSample(t testing.TB) []byte {
 	t.Helper()
 	var buf bytes.Buffer
 	if err := Encode(&buf, "sample", testGraph(t), sample()); err != nil {

@@ -1,0 +1,129 @@
+package trace
+
+import (
+	"bytes"
+	"reflect"
+	"testing"
+)
+
+// FuzzReader feeds arbitrary bytes to the reader: it must return an error
+// or a trace whose every stream reads to its end or to an error, without
+// panicking and without allocating more than the input justifies.
+// Seeds: testdata/fuzz/FuzzReader (real traces written by the runtime,
+// complete and cut short).
+func FuzzReader(f *testing.F) {
+	f.Add(writeSample(f))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		r, err := NewReader(bytes.NewReader(data), int64(len(data)))
+		if err != nil {
+			return
+		}
+		for _, gi := range r.Goroutines() {
+			it, err := r.Events(gi.ID)
+			if err != nil {
+				t.Fatalf("Events(%d) of a listed goroutine: %v", gi.ID, err)
+			}
+			n := uint64(0)
+			for it.Next() {
+				n++
+			}
+			if it.Err() == nil && n != gi.Events {
+				t.Fatalf("goroutine %d: read %d events cleanly, index says %d", gi.ID, n, gi.Events)
+			}
+		}
+	})
+}
+
+// FuzzRoundTrip reads a trace, writes what it read with Encode, and reads
+// that again: the goroutines and every event must come back the same.
+// Seeds: the same real traces as FuzzReader.
+func FuzzRoundTrip(f *testing.F) {
+	f.Add(writeSample(f))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		r, err := NewReader(bytes.NewReader(data), int64(len(data)))
+		if err != nil {
+			return
+		}
+		var gs []GoroutineEvents
+		var want [][]Event
+		for _, gi := range r.Goroutines() {
+			it, _ := r.Events(gi.ID)
+			var evs []Event
+			for it.Next() {
+				evs = append(evs, it.Event())
+			}
+			if it.Err() != nil {
+				return // a corrupt stream has nothing to round-trip
+			}
+			gs = append(gs, GoroutineEvents{ID: gi.ID, GoID: gi.GoID, Parent: gi.Parent, Site: gi.Site, Ordinal: gi.Ordinal,
+				Start: gi.Start, End: gi.End, Running: !gi.Ended, Events: evs})
+			want = append(want, evs)
+		}
+		var buf bytes.Buffer
+		if err := Encode(&buf, r.Program(), r.Graph(), gs); err != nil {
+			t.Fatalf("encoding what was read: %v", err)
+		}
+		r2, err := NewReader(bytes.NewReader(buf.Bytes()), int64(buf.Len()))
+		if err != nil {
+			t.Fatalf("reading what was encoded: %v", err)
+		}
+		got := r2.Goroutines()
+		if len(got) != len(gs) {
+			t.Fatalf("%d goroutines, want %d", len(got), len(gs))
+		}
+		for i, gi := range got {
+			g := gs[i]
+			if gi.ID != g.ID || gi.Parent != g.Parent || gi.Site != g.Site || gi.Ordinal != g.Ordinal || gi.Start != g.Start || gi.Ended == g.Running {
+				t.Fatalf("goroutine %d: %+v, want %+v", i, gi, g)
+			}
+			if len(want[i]) > 0 && gi.Path != r.Goroutines()[i].Path && r.Goroutines()[i].HasFirst == gi.HasFirst {
+				t.Fatalf("goroutine %d: path %q, want %q", i, gi.Path, r.Goroutines()[i].Path)
+			}
+			it, _ := r2.Events(gi.ID)
+			var evs []Event
+			for it.Next() {
+				evs = append(evs, it.Event())
+			}
+			if err := it.Err(); err != nil {
+				t.Fatal(err)
+			}
+			if len(evs) != len(want[i]) || (len(evs) > 0 && !reflect.DeepEqual(evs, want[i])) {
+				t.Fatalf("goroutine %d: events differ after a round trip", gi.ID)
+			}
+		}
+	})
+}
+
+// FuzzEvent round-trips single events built from arbitrary field values.
+func FuzzEvent(f *testing.F) {
+	f.Add(uint8(EvSync), uint32(7), uint64(0xc000012345), uint32(2), uint8(OpLock), true, int64(5), int64(1000))
+	f.Add(uint8(EvBlock), uint32(128), uint64(0), uint32(0), uint8(0), false, int64(0), int64(0))
+	f.Fuzz(func(t *testing.T, kind uint8, block uint32, value uint64, ord uint32, op uint8, waited bool, begin, end int64) {
+		e := Event{Kind: Kind(kind)}
+		switch e.Kind {
+		case EvBlock, EvExit:
+			e.Block = block
+		case EvOutcome:
+			e.Value = value
+		case EvSpawn:
+			e.Block, e.Ordinal, e.Child = block, ord, value
+		case EvSync:
+			if op == 0 || int(op) >= len(opNames) {
+				return
+			}
+			e.Op, e.Block, e.Object, e.Waited, e.End = Op(op), block, value, waited, end
+			if waited {
+				e.Begin = begin
+			}
+		case EvClock:
+			e.Time = end
+		default:
+			return
+		}
+		b := AppendEvent(nil, e)
+		got, n, err := decodeEvent(b)
+		if err != nil || n != len(b) || got != e {
+			t.Fatalf("round trip of %+v: %+v, %d of %d bytes, %v", e, got, n, len(b), err)
+		}
+	})
+}
