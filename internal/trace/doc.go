@@ -50,7 +50,7 @@
 //
 // Timestamps are nanoseconds since the trace's start. They appear in the
 // stream as [EvClock] events (goroutine start, each chunk's flush, goroutine
-// end) and as the Begin and End of [EvSync] events. [Durations] spreads the
-// time between two consecutive timestamps over the blocks executed between
-// them, weighted by the blocks' instruction counts (docs/FORMAT.md).
+// end) and as the Begin and End of [EvSync] events. Readers spread the time
+// between two consecutive timestamps over the blocks executed between them,
+// weighted by the blocks' instruction counts (docs/FORMAT.md, "Durations").
 package trace
