@@ -32,20 +32,21 @@ func childMain(mode string) {
 	g := Main(graphForChild(), bMain)
 	defer g.Exit(bMain)
 	switch mode {
-	case "wait": // workers spin; main says ready and waits for a signal
+	case "wait": // workers work, then block; main says ready and waits for a signal
 		started := make(chan bool)
 		for range 3 {
 			g.B(bSpawn)
 			c := g.Spawn(bSpawn)
 			go func() {
 				c.Start()
-				started <- true
 				defer c.Done()
 				w := Enter(bWorker)
 				defer w.Exit(bWorker)
-				for {
+				started <- true // after Enter: its entry block is in the buffer
+				for range 100000 {
 					w.B(bWorkerL)
 				}
+				select {} // alive, but not filling the disk
 			}()
 		}
 		for range 3 {

@@ -76,13 +76,14 @@ func begin() bool {
 		sess.state.Store(stateOff)
 		return false
 	}
-	sess.base = nanotime()
-	sess.wall = time.Now()
 	sess.path = tracePath()
 	sess.live = map[*G]struct{}{}
 	sess.nextID.Store(1) // 1 is main's
 	goidOffset = detectGoidOffset()
 	sess.stopSignals = installSignals()
+	// Time 0 after the setup, so that it does not count as main's time.
+	sess.base = nanotime()
+	sess.wall = time.Now()
 	sess.state.Store(stateRunning)
 	return true
 }
