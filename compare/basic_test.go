@@ -317,3 +317,26 @@ func TestSwitchClauses(t *testing.T) {
 		}
 	}
 }
+
+func TestWeights(t *testing.T) {
+	f := newFig1(t)
+	a, b := f.run(1, 0, 0), f.run(0, 0, 0)
+	for _, tt := range []struct {
+		w    Weights
+		want float64
+	}{
+		{Weights{}, 7},                   // the defaults
+		{Weights{D: 1, ND: 0, TR: 0}, 2}, // two sections
+		{Weights{D: 0, ND: 1, TR: 0}, 4}, // fanouts 2 + 2
+		{Weights{D: 0, ND: 0, TR: 2}, 2}, // tcp distances 0 + 1
+		{Weights{D: 10, ND: 0.5, TR: 3}, 20 + 2 + 3},
+	} {
+		rep, err := Traces(a, b, Options{Weights: tt.w})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rep.Distance != tt.want {
+			t.Errorf("weights %+v: distance %v, want %v", tt.w, rep.Distance, tt.want)
+		}
+	}
+}

@@ -29,6 +29,9 @@ func Traces(a, b Trace, opts Options) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
+	if opts.Weights == (Weights{}) {
+		opts.Weights = DefaultWeights
+	}
 
 	type result struct {
 		sections         []Section

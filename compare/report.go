@@ -13,6 +13,7 @@ var DefaultWeights = Weights{D: 1, ND: 1, TR: 1}
 
 // Options configure [Traces].
 type Options struct {
+	// Weights of the distance; the zero value means [DefaultWeights].
 	Weights Weights
 	// Parallel bounds how many goroutine pairs are compared at once; 0
 	// means GOMAXPROCS.
