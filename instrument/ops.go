@@ -262,17 +262,14 @@ func (r *rewriter) rangeStmt(s *ast.RangeStmt) {
 // integers are their own outcome, other types are hashed by the package's
 // glue (the same value hashes the same in every run).
 func (r *rewriter) hashExpr(t types.Type, expr string) string {
+	if b, ok := t.Underlying().(*types.Basic); ok && b.Info()&types.IsInteger != 0 {
+		return "uint64(" + expr + ")"
+	}
 	r.res.needHash = true
-	if b, ok := t.Underlying().(*types.Basic); ok {
-		switch {
-		case b.Info()&types.IsInteger != 0:
-			r.res.needHash = false
-			return "uint64(" + expr + ")"
-		case b.Info()&types.IsString != 0:
-			// Direct, without the generic hash's reflection: string keys
-			// are the common case of map ranges.
-			return "_dvg_fnv(string(" + expr + "))"
-		}
+	if b, ok := t.Underlying().(*types.Basic); ok && b.Info()&types.IsString != 0 {
+		// Direct, without the generic hash's reflection: string keys are
+		// the common case of map ranges.
+		return "_dvg_fnv(string(" + expr + "))"
 	}
 	return "_dvg_hash(" + expr + ")"
 }
