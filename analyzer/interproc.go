@@ -18,6 +18,9 @@ type pkgState struct {
 	byFn   map[*ssa.Function]*fstate
 	byObj  map[*types.Func]*fstate
 	isMain bool
+	// initOnly holds the package variables that are read-only once the
+	// package is initialized.
+	initOnly map[*ssa.Global]bool
 }
 
 func newPkgState(pass *analysis.Pass, res *ssaResult) *pkgState {
@@ -53,6 +56,7 @@ func newPkgState(pass *analysis.Pass, res *ssaResult) *pkgState {
 
 // run computes every function's taints, summaries and contexts.
 func (ps *pkgState) run() {
+	ps.findInitOnly()
 	for _, s := range ps.funcs {
 		s.init()
 	}

@@ -114,6 +114,9 @@ func (s *fstate) load(addr ssa.Value, in ssa.Instruction, pos token.Pos) taint {
 		if fromArgs(addr) {
 			return t
 		}
+		if g, ok := base(addr).(*ssa.Global); ok && s.pkg.initOnly[g] {
+			return t
+		}
 		t.or(sharedFrom(s.src(in, pos, func() string { return s.describe(addr) + " read" })))
 		return t
 	}

@@ -64,3 +64,14 @@ func indirect() {
 		println()
 	}
 }
+
+// Written after initialization: shared.
+var limit = 4
+
+func setLimit() { limit = 5 }
+
+func useLimit() {
+	if limit > 3 { // want `\(branch\): limit depends on package variable limit`
+		println()
+	}
+}

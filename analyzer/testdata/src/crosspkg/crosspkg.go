@@ -26,3 +26,5 @@ func use() {
 		println()
 	}
 }
+
+func set(v int) { g = v }

@@ -23,3 +23,5 @@ func under[T any](xs []T) int {
 }
 
 func use() int { return under([]int{1, 2}) }
+
+func setLimit(v int) { limit = v }

@@ -21,3 +21,5 @@ func local(s []int) int {
 	j := 2
 	return s[j]
 }
+
+func set(v int, k string) { i, key = v, k }

@@ -10,3 +10,5 @@ func Id(n int) int { return n } // want Id:"summary\\(p0\\)"
 func Pair(a, b int) (int, int) { return b, 1 } // want Pair:"summary\\(p1; -\\)"
 
 func Deref(p *int) int { return *p } // want Deref:"summary\\(shared,p0\\)"
+
+func Inc() { counter++ }

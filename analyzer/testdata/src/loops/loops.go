@@ -38,3 +38,5 @@ func appendLoop() {
 	for range s { // want `\(loop\): length of s depends on package variable n`
 	}
 }
+
+func setN(v int) { n = v }

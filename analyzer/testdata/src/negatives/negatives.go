@@ -61,3 +61,18 @@ func localSlice() int {
 	}
 	return t
 }
+
+// Written only while the package initializes: read-only afterwards.
+var table = [4]int{1, 2, 3, 4}
+var maxLen int
+
+func init() { maxLen = 64 }
+
+func tables(i int) int {
+	if maxLen > 32 {
+		return table[i%4]
+	}
+	return 0
+}
+
+func callsTables() int { return tables(3) }

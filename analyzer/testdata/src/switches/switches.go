@@ -37,3 +37,5 @@ func local() {
 		println()
 	}
 }
+
+func setMode(v int) { mode = v }

@@ -1,0 +1,106 @@
+package analyzer
+
+import (
+	"go/types"
+	"strings"
+
+	"golang.org/x/tools/go/ssa"
+)
+
+// findInitOnly finds the package variables that are written only while the
+// package initializes and whose address never leaves the package's loads
+// and stores: after initialization, which runs in one goroutine in a fixed
+// order, they are read-only, so reading them is not reading shared data.
+//
+// Only variables that no other package can write qualify: unexported ones,
+// or any of package main. Their type must hold no pointers, so that nothing
+// reached through them can be written without their address.
+func (ps *pkgState) findInitOnly() {
+	ps.initOnly = map[*ssa.Global]bool{}
+	for _, m := range ps.ssa.Pkg.Members {
+		g, ok := m.(*ssa.Global)
+		if !ok || g.Object() == nil {
+			continue
+		}
+		if (g.Object().Exported() && !ps.isMain) || hasPointers(g.Type().(*types.Pointer).Elem(), 0) {
+			continue
+		}
+		ps.initOnly[g] = true
+	}
+	if len(ps.initOnly) == 0 {
+		return
+	}
+	funcs := append([]*ssa.Function(nil), ps.ssa.Funcs...)
+	if init := ps.ssa.Pkg.Func("init"); init != nil {
+		funcs = append(funcs, init)
+	}
+	for _, fn := range funcs {
+		inInit := fn.Parent() == nil && (fn.Name() == "init" || strings.HasPrefix(fn.Name(), "init#"))
+		for _, b := range fn.Blocks {
+			for _, in := range b.Instrs {
+				if _, ok := in.(*ssa.DebugRef); ok {
+					continue
+				}
+				var buf [8]*ssa.Value
+				for _, op := range in.Operands(buf[:0]) {
+					g, ok := (*op).(*ssa.Global)
+					if !ok || !ps.initOnly[g] {
+						continue
+					}
+					if !readOnlyUse(g, in, inInit, 0) {
+						delete(ps.initOnly, g)
+					}
+				}
+			}
+		}
+	}
+}
+
+// readOnlyUse reports whether instruction u only reads through address v
+// (or writes it during initialization).
+func readOnlyUse(v ssa.Value, u ssa.Instruction, inInit bool, depth int) bool {
+	if depth > 8 {
+		return false
+	}
+	switch u := u.(type) {
+	case *ssa.DebugRef:
+		return true
+	case *ssa.UnOp:
+		return true // a load
+	case *ssa.Store:
+		return u.Addr == v && u.Val != v && inInit
+	case *ssa.FieldAddr, *ssa.IndexAddr:
+		x := u.(ssa.Value)
+		if x.Referrers() == nil {
+			return true
+		}
+		for _, w := range *x.Referrers() {
+			if !readOnlyUse(x, w, inInit, depth+1) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// hasPointers reports whether a value of type t can hold a pointer.
+func hasPointers(t types.Type, depth int) bool {
+	if depth > 10 {
+		return true
+	}
+	switch u := t.Underlying().(type) {
+	case *types.Basic:
+		return u.Kind() == types.UnsafePointer
+	case *types.Array:
+		return hasPointers(u.Elem(), depth+1)
+	case *types.Struct:
+		for i := 0; i < u.NumFields(); i++ {
+			if hasPointers(u.Field(i).Type(), depth+1) {
+				return true
+			}
+		}
+		return false
+	}
+	return true
+}
