@@ -73,7 +73,7 @@ func Analyze(t Trace, opts Options) (*Report, error) {
 		if _, dup := a.gs[info.ID]; dup {
 			return nil, fmt.Errorf("goroutine %d is listed twice", info.ID)
 		}
-		g := newGState(info, &a.epoch)
+		g := newGState(info)
 		a.gs[info.ID] = g
 		a.infos[info.ID] = &ginfo{GoroutineInfo: info, fn: -1}
 		// A goroutine's events are opened when the merge reaches its
@@ -89,6 +89,7 @@ func Analyze(t Trace, opts Options) (*Report, error) {
 				return nil, fmt.Errorf("opening events of goroutine %d: %w", g.info.ID, err)
 			}
 			g.it = it
+			g.alloc(&a.epoch)
 			if err := a.step(g); err != nil {
 				return nil, err
 			}

@@ -57,18 +57,21 @@ type mark struct {
 	child uint64 // the goroutine it started
 }
 
-func newGState(info trace.GoroutineInfo, clock *uint64) *gstate {
-	return &gstate{
-		info:       info,
-		last:       info.Start,
-		runIdx:     make(map[int32]int32),
-		path:       newPath(clock),
-		snaps:      make(map[uint64]*snap),
-		spawnSnaps: make(map[uint64]*snap),
-		pruneAt:    minPrune,
-		holders:    make(map[uint64]struct{}),
-		fn:         -1,
+func newGState(info trace.GoroutineInfo) *gstate {
+	return &gstate{info: info, last: info.Start, pruneAt: minPrune, fn: -1}
+}
+
+// alloc gives g its maps and path on first use: goroutines that have not
+// started yet cost only their gstate.
+func (g *gstate) alloc(clock *uint64) {
+	if g.path != nil {
+		return
 	}
+	g.runIdx = make(map[int32]int32)
+	g.path = newPath(clock)
+	g.snaps = make(map[uint64]*snap)
+	g.spawnSnaps = make(map[uint64]*snap)
+	g.holders = make(map[uint64]struct{})
 }
 
 // advance reads events up to the next timestamped one, which becomes head.
@@ -168,6 +171,7 @@ func (a *analysis) spawned(parent *gstate, child uint64, at int64) {
 	if c == nil {
 		return // gone: it released no one still waiting
 	}
+	c.alloc(&a.epoch)
 	parent.snaps[child] = parent.path.snapshot(parent.snaps[child])
 	parent.spawnSnaps[child] = parent.path.snapshot(parent.spawnSnaps[child])
 	c.holders[parent.info.ID] = struct{}{}
