@@ -31,15 +31,19 @@ on the waiter's own path:
 	   class 1: 10 waits, 500 ms, 100% explained
 	     + pool.go:42 in main/worker@pool.go:23#3  500 ms
 
+A step is a block of one goroutine (or of several, main/worker@pool.go:23#*)
+in a state: running unless marked (runnable) for scheduler latency after a go
+statement or a release, (sleep), or (mutex), (chan), ... for a wait whose
+releaser is not in the trace.
+
 With two traces of the same program, wait puts their waiting time side by
 side: each site's total in run A and run B, and its classes marked appeared,
 vanished, changed (their waiting time moved by more than 10%) or same.
 
 Flags:
 	-json		print the report as JSON instead
-	-pprof FILE	also write a pprof profile of the explaining lines (of the
-			first trace)
-			(go tool pprof -top -lines FILE, go tool pprof -http=: FILE)
+	-pprof FILE	also write a pprof profile of the explaining lines of the
+			first trace (go tool pprof -top -lines FILE, or -http=:)
 	-tolerance T	share of each wait that removing shared steps must keep
 			explained (default 0.95)
 	-threshold D	relative distance below which explanations of a site merge
