@@ -75,3 +75,44 @@ func useLimit() {
 		println()
 	}
 }
+
+// An unexported function gets taint from the call sites that pass shared
+// data, and only from those parameters.
+func helper(a, b int) {
+	if a > 0 { // want `\(branch\): a depends on package variable limit read at .*branches.go:91`
+		println()
+	}
+	if b > 0 {
+		println()
+	}
+}
+
+func callsHelper() {
+	helper(limit, 1)
+	helper(2, 3)
+}
+
+// Local memory written under a shared branch is shared-dependent.
+func storeUnder() {
+	buf := make([]int, 2)
+	if x > 1 { // want `\(branch\)`
+		buf[0] = 1
+	}
+	if buf[0] == 1 { // want `\(branch\): buf\[0\] depends on package variable x`
+		println()
+	}
+}
+
+// The choice of return is decided by shared data, so is the result.
+func pick() bool {
+	if x > 0 { // want `\(branch\)`
+		return true
+	}
+	return false
+}
+
+func usePick() {
+	if pick() { // want `\(branch\): pick\(\) depends on package variable x`
+		println()
+	}
+}
