@@ -57,10 +57,13 @@ func newPkgState(pass *analysis.Pass, res *ssaResult) *pkgState {
 // run computes every function's taints, summaries and contexts.
 func (ps *pkgState) run() {
 	ps.findInitOnly()
-	for _, s := range ps.funcs {
-		s.init()
-	}
 	ps.findCallers()
+	// Closures before their parents: a parent's escape analysis needs to
+	// know whether its closures let captured variables escape.
+	for i := len(ps.funcs) - 1; i >= 0; i-- {
+		ps.funcs[i].init()
+	}
+	ps.setContexts()
 	// Summaries: analyse callees before callers where the order allows,
 	// and re-analyse the callers of a function whose summary grew.
 	work := make([]*fstate, 0, len(ps.funcs))
@@ -77,6 +80,12 @@ func (ps *pkgState) run() {
 			continue
 		}
 		s.solve()
+		for _, t := range s.exchange() {
+			if !t.queued {
+				t.queued = true
+				work = append(work, t)
+			}
+		}
 		if s.summarize() {
 			for _, c := range s.callers {
 				if !c.queued {
@@ -98,13 +107,13 @@ func (s *fstate) init() {
 		return
 	}
 	s.cd = newCdep(s.fn)
-	s.computePtrs()
 	for i, p := range s.fn.Params {
 		s.val[p] = taint{m: slotBit(i)}
 	}
 	for i, fv := range s.fn.FreeVars {
 		s.val[fv] = taint{m: slotBit(len(s.fn.Params) + i)}
 	}
+	s.computePtrs()
 }
 
 // bodyless summarizes a function without a body (assembly, linkname): its
@@ -186,6 +195,9 @@ func (ps *pkgState) findCallers() {
 							t.escapes = true // a goroutine closure shares its variables
 						}
 						t.callers = append(t.callers, s)
+						if mc, ok := (*op).(*ssa.MakeClosure); ok {
+							t.noteClosure(s, mc, in)
+						}
 						continue
 					}
 					t.escapes = true
@@ -193,6 +205,18 @@ func (ps *pkgState) findCallers() {
 			}
 		}
 	}
+	for _, s := range ps.funcs {
+		if s.escapes || s.mc == nil {
+			s.parent, s.mc, s.sites = nil, nil, nil
+		} else {
+			s.parent.closures = append(s.parent.closures, s)
+		}
+	}
+}
+
+// setContexts gives functions called from unknown places their full
+// context, and closures that may run elsewhere shared free variables.
+func (ps *pkgState) setContexts() {
 	for _, s := range ps.funcs {
 		s.ctx = shared
 		if s.escapes {

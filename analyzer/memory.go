@@ -78,6 +78,7 @@ func (s *fstate) computePtrs() {
 			}
 		}
 	}
+	s.localFreeVars(ptrs)
 	for changed := true; changed; {
 		changed = false
 		for _, b := range s.fn.Blocks {
@@ -126,6 +127,9 @@ func (s *fstate) computePtrs() {
 			continue
 		}
 		for _, u := range *v.Referrers() {
+			if mc, ok := u.(*ssa.MakeClosure); ok && !s.bindingEscapes(v, mc) {
+				continue
+			}
 			if escapingUse(v, u) {
 				for _, r := range p.roots {
 					escaped[r] = true
@@ -140,6 +144,12 @@ func (s *fstate) computePtrs() {
 				p.unknown = true
 				break
 			}
+		}
+	}
+	if s.parent != nil {
+		s.fvLocal = make([]bool, len(s.fn.FreeVars))
+		for i, fv := range s.fn.FreeVars {
+			s.fvLocal[i] = !escaped[fv]
 		}
 	}
 	s.ptrs = ptrs

@@ -74,6 +74,16 @@ type fstate struct {
 	callers  []*fstate
 	escapes  bool // used as a value: called from unknown places
 	queued   bool
+
+	// A closure that does not escape runs in its parent's goroutine, when
+	// the parent calls it (directly or deferred). Its captured variables
+	// are then the parent's local memory: the parent's stores are seen by
+	// the closure's loads and the other way round.
+	parent   *fstate
+	mc       *ssa.MakeClosure  // the only MakeClosure of this closure
+	sites    []ssa.Instruction // the parent's calls of it
+	fvLocal  []bool            // free variable i stays local in the closure
+	closures []*fstate         // non-escaping closures of this function
 }
 
 func (s *fstate) get(v ssa.Value) taint {
@@ -139,7 +149,7 @@ func (s *fstate) store(addr ssa.Value, t taint, b *ssa.BasicBlock) bool {
 		c := s.content[r]
 		x := t
 		x.or(s.get(addr))
-		x.or(s.condTaint(s.cd.conds(b.Index, r.(ssa.Instruction).Block().Index)))
+		x.or(s.condTaint(s.cd.conds(b.Index, rootBlock(r))))
 		if c.or(x) {
 			s.content[r] = c
 			changed = true
