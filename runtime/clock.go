@@ -9,4 +9,4 @@ import _ "unsafe" // for go:linkname
 func nanotime() int64
 
 // now returns nanoseconds since recording started.
-func now() int64 { return nanotime() - sess.base }
+func now() int64 { return nanotime() - sess.base.Load() }

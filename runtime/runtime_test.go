@@ -157,3 +157,28 @@ func TestDefaultPath(t *testing.T) {
 		t.Errorf("default path %q", p)
 	}
 }
+
+func TestGraphHash(t *testing.T) {
+	for _, tt := range []struct{ in, want string }{
+		{testGraphJSON(t), ""},
+		{`{"version":1,"hash":"sha256:ab"}`, "sha256:ab"},
+		{`{"hash":"sha256:cd","version":1}`, "sha256:cd"},
+	} {
+		got, err := graphHash([]byte(tt.in))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if tt.want == "" {
+			tt.want = got
+			if !strings.HasPrefix(got, "sha256:") || len(got) != len("sha256:")+64 {
+				t.Errorf("hash of a marshalled graph: %q", got)
+			}
+		}
+		if got != tt.want {
+			t.Errorf("graphHash(%s) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+	if _, err := graphHash([]byte("not json")); err == nil {
+		t.Error("no error for a graph that is not JSON")
+	}
+}

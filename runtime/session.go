@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -22,7 +23,7 @@ const (
 type session struct {
 	state   atomic.Int32
 	startMu sync.Mutex
-	base    int64 // nanotime at start
+	base    atomic.Int64 // nanotime at start; Main may move it before the first timestamp
 	wall    time.Time
 	path    string
 	nextID  atomic.Uint64
@@ -82,7 +83,7 @@ func begin() bool {
 	goidOffset = detectGoidOffset()
 	sess.stopSignals = installSignals()
 	// Time 0 after the setup, so that it does not count as main's time.
-	sess.base = nanotime()
+	sess.base.Store(nanotime())
 	sess.wall = time.Now()
 	sess.state.Store(stateRunning)
 	return true
@@ -96,6 +97,13 @@ func Main(graphJSON string, entry uint32) *G {
 		return offG
 	}
 	openTrace([]byte(graphJSON))
+	sess.regMu.Lock()
+	if len(sess.live) == 0 && !sess.mainTaken {
+		// No timestamp taken yet: start the clock after opening the
+		// file, so that main's span is main's own.
+		sess.base.Store(nanotime())
+	}
+	sess.regMu.Unlock()
 	g := current(true)
 	g.isMain = true
 	sess.mainEntry = entry
@@ -161,10 +169,8 @@ func openTrace(graph []byte) {
 	if sess.w != nil || sess.closed || sess.failed {
 		return
 	}
-	var h struct {
-		Hash string `json:"hash"`
-	}
-	if err := json.Unmarshal(graph, &h); err != nil {
+	hash, err := graphHash(graph)
+	if err != nil {
 		failLocked(fmt.Errorf("reading the program's graph: %w", err))
 		return
 	}
@@ -173,7 +179,7 @@ func openTrace(graph []byte) {
 		failLocked(err)
 		return
 	}
-	w, err := trace.NewWriter(f, trace.Header{Program: programName(), Start: sess.wall, Graph: graph, Hash: h.Hash})
+	w, err := trace.NewWriter(f, trace.Header{Program: programName(), Start: sess.wall, Graph: graph, Hash: hash})
 	if err != nil {
 		f.Close()
 		failLocked(err)
@@ -187,6 +193,24 @@ func openTrace(graph []byte) {
 		}
 	}
 	sess.pending = nil
+}
+
+// graphHash returns the hash of a tbb.Marshal output. The hash is the last
+// field of the encoding, so it is found without decoding a graph that can
+// be megabytes long; anything else is decoded properly.
+func graphHash(graph []byte) (string, error) {
+	const key = `"hash":"`
+	if i := bytes.LastIndex(graph, []byte(key)); i >= 0 {
+		rest := graph[i+len(key):]
+		if j := bytes.IndexByte(rest, '"'); j >= 0 && string(rest[j:]) == `"}` {
+			return string(rest[:j]), nil
+		}
+	}
+	var h struct {
+		Hash string `json:"hash"`
+	}
+	err := json.Unmarshal(graph, &h)
+	return h.Hash, err
 }
 
 // failLocked reports the first write error once and stops writing: the
