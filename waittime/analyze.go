@@ -27,6 +27,7 @@ type analysis struct {
 
 	// scratch space reused by every wait
 	long, short, expl []entry
+	relLong, relShort []entry
 	sums              []sides // by block × state, see sidesOf
 	touched           []kind
 	cands             []cand
@@ -80,6 +81,11 @@ func Analyze(t Trace, opts Options) (*Report, error) {
 		// start, so only goroutines alive at once hold a chunk in memory.
 		g.key = info.Start
 		heap.Push(&a.queue, g)
+	}
+	for _, info := range infos {
+		if p := a.gs[info.Parent]; p != nil && info.Parent != info.ID {
+			p.kids++
+		}
 	}
 	for a.queue.Len() > 0 {
 		g := heap.Pop(&a.queue).(*gstate)
@@ -196,7 +202,7 @@ func (a *analysis) wait(g *gstate, ev trace.Event, rel *release) {
 	a.long = r.path.diff(rel.snap, r.snaps[g.info.ID], a.long[:0])
 	a.short = g.path.diff(nil, g.snaps[r.info.ID], a.short[:0])
 	if g.snaps[r.info.ID] == nil && r.snaps[g.info.ID] == nil {
-		a.siblings(g, r)
+		a.relatives(g, r, rel)
 	}
 	// From the release to the end of the wait the waiter was runnable but
 	// not running: the scheduler's share of the wait, a step of its own.
@@ -229,44 +235,113 @@ func (a *analysis) wait(g *gstate, ev trace.Event, rel *release) {
 	}
 }
 
-// siblings handles a waiter and a releaser that never synchronized directly
-// but were started by the same parent: each path runs from its own go
-// statement, so the parent's path between the two go statements is added to
-// the path of the one started later, and both are measured from the
-// earlier go statement.
-func (a *analysis) siblings(g, r *gstate) {
-	if g.info.Parent == 0 || g.info.Parent != r.info.Parent {
+// relatives handles a waiter and a releaser that never synchronized
+// directly. Each path runs from its goroutine's start, which is no common
+// point; their lowest common ancestor's go statements are. On each side, the
+// path of every goroutine up the spawn chain until the ancestor's child, up
+// to the go statement that started the next one down, is added; at the
+// ancestor, its path between the two go statements is added to the side
+// started later (or, when the ancestor is the waiter or the releaser, its
+// own path is taken since the go statement). When a snapshot on the way is
+// gone (a goroutine on the chain has finished), the paths stay as they are.
+func (a *analysis) relatives(g, r *gstate, rel *release) {
+	cg, cr := a.chain(g.info.ID), a.chain(r.info.ID)
+	ig, ir := -1, -1
+	for i, x := range cg {
+		if j := slices.Index(cr, x); j >= 0 {
+			ig, ir = i, j
+			break
+		}
+	}
+	if ig < 0 {
 		return
 	}
-	p := a.gs[g.info.Parent]
+	p := a.gs[cg[ig]]
 	if p == nil {
 		return
 	}
-	sg, sr := p.spawnSnaps[g.info.ID], p.spawnSnaps[r.info.ID]
-	if sg == nil || sr == nil {
+	long, short := a.relLong[:0], a.relShort[:0]
+	// up is the paths of a side's ancestors below p, each to the go
+	// statement of the next one down.
+	up := func(chain []uint64, n int, out []entry) ([]entry, bool) {
+		for i := 1; i < n; i++ {
+			q := a.gs[chain[i]]
+			if q == nil || q.spawnSnaps[chain[i-1]] == nil {
+				return out, false
+			}
+			out = q.path.diff(q.spawnSnaps[chain[i-1]], nil, out)
+		}
+		return out, true
+	}
+	var ok bool
+	if long, ok = up(cr, ir, long); !ok {
 		return
 	}
-	var sum int64
-	for i, v := range sg.vals {
-		if i < len(sr.vals) {
-			v -= sr.vals[i]
+	if short, ok = up(cg, ig, short); !ok {
+		return
+	}
+	switch {
+	case ig == 0: // g started r's side: g's own path since that go statement
+		sp := p.spawnSnaps[cr[ir-1]]
+		if sp == nil {
+			return
 		}
-		sum += v
+		a.short = g.path.diff(nil, sp, a.short[:0])
+	case ir == 0: // r started g's side
+		sp := p.spawnSnaps[cg[ig-1]]
+		if sp == nil {
+			return
+		}
+		a.long = r.path.diff(rel.snap, sp, a.long[:0])
+	default: // both below p: its path between the two go statements
+		sg, sr := p.spawnSnaps[cg[ig-1]], p.spawnSnaps[cr[ir-1]]
+		if sg == nil || sr == nil {
+			return
+		}
+		var sum int64
+		for i, v := range sg.vals {
+			if i < len(sr.vals) {
+				v -= sr.vals[i]
+			}
+			sum += v
+		}
+		for i := len(sg.vals); i < len(sr.vals); i++ {
+			sum -= sr.vals[i]
+		}
+		if sum >= 0 { // g's side started later
+			short = p.path.diff(sg, sr, short)
+		} else {
+			long = p.path.diff(sr, sg, long)
+		}
 	}
-	for i := len(sg.vals); i < len(sr.vals); i++ {
-		sum -= sr.vals[i]
-	}
-	if sum >= 0 { // g started later
-		a.short = p.path.diff(sg, sr, a.short)
-	} else {
-		a.long = p.path.diff(sr, sg, a.long)
-	}
+	a.long = append(a.long, long...)
+	a.short = append(a.short, short...)
+	a.relLong, a.relShort = long, short
 }
 
+// chain is a goroutine's id and its ancestors' up to the root.
+func (a *analysis) chain(id uint64) []uint64 {
+	var out []uint64
+	for id != 0 && len(out) < maxChain {
+		out = append(out, id)
+		gi := a.infos[id]
+		if gi == nil {
+			break
+		}
+		id = gi.Parent
+	}
+	return out
+}
+
+// maxChain bounds spawn chains, so a corrupt parent cycle ends.
+const maxChain = 1000
+
 // maybeFree forgets a goroutine whose events are exhausted once no release
-// record points to it; partners drop their snapshots of their syncs with it.
+// record points to it and its children are forgotten (relatives needs the
+// snapshots at their go statements); partners drop their snapshots of their
+// syncs with it.
 func (a *analysis) maybeFree(g *gstate) {
-	if !g.done || g.refs > 0 || a.gs[g.info.ID] != g {
+	if !g.done || g.refs > 0 || g.kids > 0 || a.gs[g.info.ID] != g {
 		return
 	}
 	for h := range g.holders {
@@ -281,6 +356,10 @@ func (a *analysis) maybeFree(g *gstate) {
 		}
 	}
 	delete(a.gs, g.info.ID)
+	if p := a.gs[g.info.Parent]; p != nil && g.info.Parent != g.info.ID {
+		p.kids--
+		a.maybeFree(p)
+	}
 	g.path, g.snaps, g.spawnSnaps, g.holders, g.pending, g.runIdx, g.recs = nil, nil, nil, nil, nil, nil, nil
 }
 

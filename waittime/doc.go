@@ -19,10 +19,12 @@
 // of them that the other released, or the go statement when one started the
 // other, or else the start of each. Only direct synchronizations count, as in
 // the paper's expansion example, where the path of process 0 still holds A1
-// after it released process 1. Two goroutines started by the same parent
-// that never synchronized directly are compared from the earlier go
-// statement: the parent's path between the two go statements joins the path
-// of the one started later.
+// after it released process 1. Two goroutines that never synchronized
+// directly are compared from the go statements of their lowest common
+// ancestor: each side gets the paths of its ancestors below that one, each
+// up to the go statement that started the next one down, and the side
+// started later gets the ancestor's path between the two go statements. A
+// finished goroutine is kept while it has children still around, for this.
 //
 // The scheduler's share of waiting is a runnable step: from a go statement
 // to the start of the goroutine it started (at the go statement's line), and

@@ -43,6 +43,7 @@ type gstate struct {
 	// they drop it when this goroutine is gone.
 	holders map[uint64]struct{}
 	refs    int  // release records that point to this goroutine
+	kids    int  // children not yet forgotten: their descendants may need spawnSnaps
 	done    bool // its events are exhausted
 	fn      int  // function of its first block, for names; -1 unknown
 }

@@ -304,3 +304,67 @@ func TestSelectWithoutObject(t *testing.T) {
 		t.Errorf("select on object 0 matched: %+v", rep.Sites)
 	}
 }
+
+// TestRelatives: goroutines that never synchronized directly are compared
+// from their lowest common ancestor's go statements.
+func TestRelatives(t *testing.T) {
+	b := newBuilder("rel.go")
+	m, mw := b.block("main", 10, 10), b.block("main", 11, 1)
+	a0, x, lock := b.block("a", 20, 10), b.block("a1", 30, 10), b.block("a1", 31, 1)
+	y, blk, unlock := b.block("b", 40, 10), b.block("b", 41, 1), b.block("b", 42, 1)
+	c0, d, done := b.block("c", 50, 10), b.block("d", 60, 10), b.block("d", 61, 1)
+	const mu, wg = 1, 2
+
+	// Cousins: main starts a (at 0) and b (at 10 ms); a starts a1 (at 5
+	// ms); a1 waits from 25 to 40 ms for the mutex b holds.
+	mg := b.goroutine(1, 0, 0, 0, 0)
+	mg.spawn(m, 2, 1)
+	mg.exec(m)
+	mg.advance(10 * ms)
+	mg.spawn(m, 3, 2)
+	mg.spawn(m, 5, 3)
+	mg.exec(m)
+	mg.advance(10 * ms)                    // 20
+	mg.wait(mw, trace.OpWGWait, wg, 45*ms) // grandparent: waits for d
+	mg.done()
+
+	ag := b.goroutine(2, 1, m, 1, 0)
+	ag.run(a0, 5*ms)
+	ag.spawn(a0, 4, 1)
+	ag.advance(0)
+	ag.done()
+	a1 := b.goroutine(4, 2, a0, 1, 5*ms)
+	a1.run(x, 20*ms)
+	a1.wait(lock, trace.OpLock, mu, 40*ms)
+	a1.done()
+	bg := b.goroutine(3, 1, m, 2, 10*ms)
+	bg.op(blk, trace.OpLock, mu)
+	bg.run(y, 30*ms)
+	bg.op(unlock, trace.OpUnlock, mu)
+	bg.done()
+
+	// Grandchild: main starts c at 10 ms; c starts d after 5 ms; d runs
+	// 30 ms; main waits for it from 20 to 45 ms.
+	cg := b.goroutine(5, 1, m, 3, 10*ms)
+	cg.run(c0, 5*ms)
+	cg.spawn(c0, 6, 1)
+	cg.advance(0)
+	cg.done()
+	dg := b.goroutine(6, 5, c0, 1, 15*ms)
+	dg.run(d, 30*ms)
+	dg.op(done, trace.OpWGDone, wg)
+	dg.done()
+
+	rep, err := Analyze(b.trace(), Options{Slack: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// a1's side from 0: a0 5 + x 20 = 25; b's: main's m 10 + y 30 = 40.
+	if got, want := stepsOf(t, rep, "rel.go:31"), "40:30.0 ms 30:-20.0 ms 10:10.0 ms 20:-5.00 ms"; got != want {
+		t.Errorf("cousins' wait explained as %q, want %q", got, want)
+	}
+	// main's side since it started c (10 ms): m 10; d's: c0 5 + d 30.
+	if got, want := stepsOf(t, rep, "rel.go:11"), "60:30.0 ms 10:-10.0 ms 50:5.00 ms"; got != want {
+		t.Errorf("grandchild's release explained as %q, want %q", got, want)
+	}
+}
