@@ -18,7 +18,11 @@ func FuzzAnalyze(f *testing.F) {
 		}
 		tr := b.trace()
 		for id := uint64(1); id <= 3; id++ {
-			tr.gs = append(tr.gs, trace.GoroutineInfo{ID: id, Parent: id - 1, Site: uint32(id), Start: int64(id)})
+			parent := id - 1
+			if len(data) > 0 { // any parent, cycles included
+				parent, data = uint64(data[0]%4), data[1:]
+			}
+			tr.gs = append(tr.gs, trace.GoroutineInfo{ID: id, Parent: parent, Site: uint32(id), Start: int64(id)})
 		}
 		now := int64(0)
 		for len(data) >= 3 {
