@@ -21,7 +21,7 @@ type gstate struct {
 	deferred bool
 	pos      int // index in the heap
 
-	last int64 // time of the last timestamp; -1 before the first
+	last int64 // time of the last timestamp (the start at first)
 
 	// Blocks executed since the last timestamp, as (block, count) runs
 	// deduplicated within a stretch; marks split the stretches at go
@@ -33,7 +33,7 @@ type gstate struct {
 	path  *cpath
 	snaps map[uint64]*snap // partner → snapshot of path at their last common sync
 	// spawnSnaps keeps, per child still around, the snapshot of path at the
-	// go statement that started it: siblings that never synchronized
+	// go statement that started it: relatives that never synchronized
 	// directly are compared from there.
 	spawnSnaps map[uint64]*snap
 	recs       []*release // this goroutine's release records still in objects' rings
