@@ -1,0 +1,55 @@
+// Package perfetto writes divergo traces as Chrome trace-event JSON, the
+// format that ui.perfetto.dev, chrome://tracing and Perfetto's trace
+// processor open: a timeline people can look at.
+//
+// # What is drawn
+//
+// Each run is a process; each goroutine is a thread of it, named by its
+// spawn path, main first and the rest in spawn-tree order. On a goroutine's
+// track:
+//
+//   - a slice "goroutine N" from its start to its end;
+//   - function frames, from the entry block of a call to its exit event.
+//     Their times are estimated: the runtime timestamps only sync events,
+//     goroutine start and end and chunk flushes, and the time between two
+//     timestamps is spread over the blocks executed in between by their
+//     instruction counts (docs/FORMAT.md, "Durations"). Frames say so in
+//     their args. Frames shorter than [Options.MinFrame] that hold nothing
+//     else worth drawing are left out, to keep the file small;
+//   - waits as complete slices named "op @ file:line", from the time the
+//     goroutine blocked to the time it resumed (exact timestamps), with the
+//     object, the waiting time and the releaser in their args;
+//   - a flow arrow from the releasing goroutine's release (drawn as a
+//     zero-length slice "op @ file:line") to the end of the wait it ended.
+//     The releaser is the goroutine with the latest release-like operation
+//     on the same object at or before the end of the wait, as
+//     docs/FORMAT.md defines it;
+//   - an instant "go path" at each go statement and a flow arrow from it to
+//     the child's track.
+//
+// With two runs ([WriteDiff]) both are written, as "run A" and "run B", and
+// the divergent sections of their comparison ([compare.Traces]) are slices
+// on the goroutine's track in each run, named "divergent: KIND at
+// file:line", or "divergent (unflagged): at file:line" where the analyzer
+// did not mark the block, with the section's distances in their args.
+// Sections are placed by counting the events the comparison consumed on each
+// side ([compare.Options.Observe]), so their ends are the estimated times of
+// those events.
+//
+// # Memory
+//
+// The JSON is written as the traces are read. The goroutines of a run are
+// merged in time order (a heap over per-goroutine event iterators, each
+// holding one chunk) so that a wait meets its releaser without holding the
+// trace; what is kept is, per live goroutine, its open frames and the events
+// since its last timestamp (at most a chunk), and per sync object its last
+// few releases.
+//
+// # Checking the output
+//
+// [Validate] decodes a file with encoding/json into typed events and checks
+// the trace-event format's rules: required fields per phase, complete slices
+// with non-negative durations, B/E balanced and slices properly nested per
+// thread, every flow start finished with the same id and category and bound
+// to a slice, pid/tid named by metadata, timestamps non-negative and finite.
+package perfetto

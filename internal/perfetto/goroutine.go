@@ -1,0 +1,314 @@
+package perfetto
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/divergo/divergo/internal/trace"
+)
+
+// maxPending bounds the events kept while waiting for the next timestamp.
+// The runtime stamps every chunk, so real traces stay far below it; a trace
+// that does not gets the excess drawn at the last timestamp.
+const maxPending = 1 << 16
+
+// pend is an event seen since the goroutine's last timestamp.
+type pend struct {
+	ev  trace.Event
+	tok int64 // index among the goroutine's events that are not clocks
+	cum int64 // instructions of the blocks before it since the timestamp
+}
+
+// frame is an open function call.
+type frame struct {
+	fn      int32
+	entry   uint32
+	start   int64
+	emitted bool // its B event is written
+}
+
+// slot is an entry of the stack of B events written and not yet ended.
+type slot struct {
+	kind  byte // 'g' the goroutine, 'f' a frame, 's' a divergent section
+	frame int  // index in frames, for 'f'
+}
+
+// gstate is one goroutine being drawn.
+type gstate struct {
+	rs   *runState
+	info trace.GoroutineInfo
+	tid  int
+
+	it     trace.EventIter
+	loaded bool
+	ev     trace.Event // the next event, when loaded
+	key    int64       // heap order: time of the next event
+	prio   uint8       // 0 for releases, so that they precede waits at equal times
+
+	t0      int64 // last timestamp
+	cum     int64
+	pending []pend
+	ntok    int64
+
+	frames []frame
+	out    []slot
+
+	marks []mark
+	mi    int
+	open  int // index of the open mark, -1 for none
+}
+
+// begin starts the goroutine's track.
+func (g *gstate) begin() {
+	g.t0 = max(g.info.Start, 0)
+	g.marks = g.rs.marks[g.info.ID]
+	args := []arg{num("goroutine", int64(g.info.ID)), num("goid", int64(g.info.GoID)), str("path", g.info.Path)}
+	if p, ok := g.rs.gs[g.info.Parent]; ok {
+		args = append(args, str("parent", p.who()))
+	}
+	if !g.info.Ended {
+		args = append(args, boolean("ended", false))
+	}
+	g.rs.w.enc.emit(&event{ph: 'B', name: fmt.Sprintf("goroutine %d", g.info.ID), cat: "goroutine", pid: g.rs.pid, tid: g.tid, ts: g.t0, args: args})
+	g.out = append(g.out, slot{kind: 'g'})
+}
+
+// step takes the goroutine's next event.
+func (g *gstate) step(ev trace.Event) {
+	switch ev.Kind {
+	case trace.EvClock:
+		g.stamp(ev.Time)
+	case trace.EvSync:
+		t := ev.End
+		if ev.Waited {
+			t = ev.Begin
+		}
+		g.stamp(t)
+		tok := g.ntok
+		g.ntok++
+		g.apply(ev, tok, g.t0)
+	default:
+		if len(g.pending) == maxPending {
+			g.stamp(g.t0)
+		}
+		g.pending = append(g.pending, pend{ev: ev, tok: g.ntok, cum: g.cum})
+		g.ntok++
+		if ev.Kind == trace.EvBlock && int(ev.Block) < len(g.rs.block) {
+			g.cum += g.rs.block[ev.Block].instrs
+		}
+	}
+}
+
+// stamp spreads the time from the last timestamp to t over the events seen
+// since, by instruction counts, and draws them.
+func (g *gstate) stamp(t int64) {
+	t = max(t, g.t0)
+	span := float64(t - g.t0)
+	for _, p := range g.pending {
+		at := g.t0
+		if g.cum > 0 {
+			at += int64(math.Round(span * float64(p.cum) / float64(g.cum)))
+		}
+		g.apply(p.ev, p.tok, min(at, t))
+	}
+	g.pending, g.cum, g.t0 = g.pending[:0], 0, t
+}
+
+// apply draws event ev, token tok of the stream, at time at.
+func (g *gstate) apply(ev trace.Event, tok int64, at int64) {
+	g.marksAt(tok, at)
+	switch ev.Kind {
+	case trace.EvBlock:
+		g.block(ev.Block, at)
+	case trace.EvExit:
+		g.exit(ev.Block, at)
+	case trace.EvSpawn:
+		g.spawn(ev, at)
+	case trace.EvSync:
+		g.sync(ev, at)
+	}
+}
+
+// block follows the call stack as compare does: an entry block no block
+// jumps to is a call; a block of an outer frame's function means the frames
+// above returned without their exit events.
+func (g *gstate) block(b uint32, at int64) {
+	if int(b) >= len(g.rs.block) {
+		return
+	}
+	bi := g.rs.block[b]
+	if n := len(g.frames); n > 0 && !bi.call {
+		i := n - 1
+		for i >= 0 && g.frames[i].fn != bi.fn {
+			i--
+		}
+		if i >= 0 {
+			for len(g.frames)-1 > i {
+				g.popFrame(at)
+			}
+			return
+		}
+	}
+	g.frames = append(g.frames, frame{fn: bi.fn, entry: b, start: at})
+}
+
+// exit closes the frame whose entry block is e, and any left open above it.
+func (g *gstate) exit(e uint32, at int64) {
+	i := len(g.frames) - 1
+	for i >= 0 && g.frames[i].entry != e {
+		i--
+	}
+	if i < 0 {
+		return
+	}
+	for len(g.frames) > i {
+		g.popFrame(at)
+	}
+}
+
+func (g *gstate) frameName(f *frame) (string, []arg) {
+	fn := g.rs.g.Func(int(f.fn))
+	if fn == nil {
+		return "?", nil
+	}
+	return g.rs.short[f.fn], []arg{str("func", fn.Name), str("pos", fn.Pos.FileLine()), str("time", "estimated")}
+}
+
+// popFrame ends the innermost frame at time at.
+func (g *gstate) popFrame(at int64) {
+	n := len(g.frames) - 1
+	f := &g.frames[n]
+	enc := g.rs.w.enc
+	if f.emitted {
+		for len(g.out) > 0 {
+			s := g.out[len(g.out)-1]
+			g.endSlot(at)
+			if s.kind == 'f' && s.frame == n {
+				break
+			}
+		}
+	} else if d := at - f.start; d >= g.rs.w.minFrame {
+		name, args := g.frameName(f)
+		enc.emit(&event{ph: 'X', name: name, cat: "frame", pid: g.rs.pid, tid: g.tid, ts: f.start, dur: d, args: args})
+	}
+	g.frames = g.frames[:n]
+}
+
+// ensureFrames writes the B events of the open frames not yet written, so
+// that what is drawn next nests inside them.
+func (g *gstate) ensureFrames() {
+	for i := range g.frames {
+		f := &g.frames[i]
+		if f.emitted {
+			continue
+		}
+		name, args := g.frameName(f)
+		g.rs.w.enc.emit(&event{ph: 'B', name: name, cat: "frame", pid: g.rs.pid, tid: g.tid, ts: f.start, args: args})
+		f.emitted = true
+		g.out = append(g.out, slot{kind: 'f', frame: i})
+	}
+}
+
+// endSlot writes the E event of the innermost open slice. A frame ended
+// before its return (a divergent section closed around it) is written again
+// from here on if something inside it needs drawing.
+func (g *gstate) endSlot(at int64) {
+	s := g.out[len(g.out)-1]
+	g.out = g.out[:len(g.out)-1]
+	g.rs.w.enc.emit(&event{ph: 'E', pid: g.rs.pid, tid: g.tid, ts: at})
+	switch s.kind {
+	case 'f':
+		g.frames[s.frame].emitted = false
+		g.frames[s.frame].start = at
+	case 's':
+		g.open = -1
+	}
+}
+
+// spawn draws a go statement and an arrow to the child's track.
+func (g *gstate) spawn(ev trace.Event, at int64) {
+	enc := g.rs.w.enc
+	child := g.rs.gs[ev.Child]
+	name := "go ?"
+	args := []arg{str("site", trace.SiteName(g.rs.g, ev.Block)), num("ordinal", int64(ev.Ordinal)), num("child", int64(ev.Child))}
+	if child != nil {
+		name = "go " + child.info.Path
+		// The child cannot have started before the go statement; the
+		// interpolated time can say so, the child's clock cannot.
+		at = max(min(at, child.info.Start), g.info.Start)
+	}
+	enc.emit(&event{ph: 'i', name: name, cat: "spawn", pid: g.rs.pid, tid: g.tid, ts: at, scope: 't', args: args})
+	if child == nil {
+		return
+	}
+	id := g.rs.w.flowID()
+	enc.emit(&event{ph: 's', name: "go", cat: "spawn", pid: g.rs.pid, tid: g.tid, ts: at, id: id, hasID: true})
+	enc.emit(&event{ph: 'f', name: "go", cat: "spawn", pid: g.rs.pid, tid: child.tid, ts: max(child.info.Start, at), id: id, hasID: true})
+}
+
+// sync draws a wait, with an arrow from its releaser, and remembers
+// releases for the waits they end.
+func (g *gstate) sync(ev trace.Event, at int64) {
+	end := at
+	if ev.Waited {
+		end = max(ev.End, at)
+		g.wait(ev, at, end)
+		g.t0 = end
+	}
+	if ev.Object != 0 && releases(ev.Op, ev.Waited) {
+		g.rs.record(g, ev, end)
+	}
+}
+
+func (g *gstate) wait(ev trace.Event, begin, end int64) {
+	enc := g.rs.w.enc
+	site := g.rs.site(ev.Block)
+	args := []arg{str("op", ev.Op.String()), str("site", site), num("waited_ns", end-begin)}
+	if ev.Object != 0 {
+		args = append(args, str("object", fmt.Sprintf("%#x", ev.Object)))
+	}
+	rel := g.rs.releaser(g, ev, end)
+	switch {
+	case rel != nil:
+		args = append(args, str("releaser", rel.g.who()), str("released_by", rel.op.String()+" @ "+g.rs.site(rel.block)))
+	case ev.Op == trace.OpSleep:
+		args = append(args, str("releaser", "timer"))
+	default:
+		args = append(args, str("releaser", "unknown"))
+	}
+	g.ensureFrames()
+	enc.emit(&event{ph: 'X', name: ev.Op.String() + " @ " + site, cat: "wait", pid: g.rs.pid, tid: g.tid, ts: begin, dur: end - begin, args: args})
+	if rel == nil {
+		return
+	}
+	if !rel.drawn {
+		rel.drawn = true
+		enc.emit(&event{ph: 'X', name: rel.op.String() + " @ " + g.rs.site(rel.block), cat: "release", pid: g.rs.pid, tid: rel.g.tid, ts: rel.time, dur: 0,
+			args: []arg{str("object", fmt.Sprintf("%#x", ev.Object))}})
+	}
+	id := g.rs.w.flowID()
+	enc.emit(&event{ph: 's', name: "release", cat: "release", pid: g.rs.pid, tid: rel.g.tid, ts: rel.time, id: id, hasID: true})
+	// Inside the wait slice, so that it binds to the wait and not to what
+	// follows it.
+	fts := max(begin, end-1, rel.time)
+	enc.emit(&event{ph: 'f', name: "release", cat: "release", pid: g.rs.pid, tid: g.tid, ts: fts, id: id, hasID: true, bp: 'e'})
+}
+
+// finish ends the goroutine's track at its end, or at its last timestamp
+// when it did not end.
+func (g *gstate) finish() {
+	end := g.t0
+	if g.info.Ended {
+		end = max(end, g.info.End)
+	}
+	g.stamp(end)
+	g.marksAt(math.MaxInt64, end)
+	for len(g.frames) > 0 {
+		g.popFrame(end)
+	}
+	for len(g.out) > 0 {
+		g.endSlot(end)
+	}
+	g.it = nil
+	g.pending = nil
+}

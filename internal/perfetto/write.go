@@ -1,0 +1,209 @@
+package perfetto
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"sort"
+	"time"
+
+	"github.com/divergo/divergo/internal/tbb"
+	"github.com/divergo/divergo/internal/trace"
+)
+
+// Run is one trace to draw as a process.
+type Run struct {
+	Name   string // process name; "" means the program's name
+	Reader *trace.Reader
+}
+
+// Options tune the output.
+type Options struct {
+	// MinFrame: function frames shorter than this that hold no wait and no
+	// divergent section are left out. 0 means [DefaultMinFrame]; a negative
+	// value draws every frame.
+	MinFrame time.Duration
+}
+
+// DefaultMinFrame keeps a file of a call-heavy program to a size a browser
+// opens: frame times are estimates anyway, and below a microsecond they are
+// mostly noise of the interpolation.
+const DefaultMinFrame = time.Microsecond
+
+// WriteTrace writes one trace as Chrome trace-event JSON to w.
+func WriteTrace(w io.Writer, r *trace.Reader) error {
+	return Write(w, Options{}, Run{Reader: r})
+}
+
+// Write writes runs as processes of one Chrome trace-event JSON file.
+func Write(w io.Writer, opts Options, runs ...Run) error {
+	return write(w, opts, runs, nil)
+}
+
+// writer is the state shared by the runs of one file.
+type writer struct {
+	enc      *encoder
+	minFrame int64
+	nextFlow uint64
+}
+
+func (w *writer) flowID() uint64 {
+	w.nextFlow++
+	return w.nextFlow
+}
+
+// write draws runs; marks, when not nil, holds per run the divergent
+// sections by goroutine id.
+func write(out io.Writer, opts Options, runs []Run, marks []map[uint64][]mark) error {
+	w := &writer{enc: newEncoder(out), minFrame: int64(opts.MinFrame)}
+	if opts.MinFrame == 0 {
+		w.minFrame = int64(DefaultMinFrame)
+	}
+	other := []arg{str("generator", "divergo"), str("time", "ts is microseconds since each trace's start; frame times are estimated from instruction counts between timestamps")}
+	tid := 0
+	for i, run := range runs {
+		if run.Reader == nil {
+			return fmt.Errorf("run %d: %w", i+1, errNoTrace)
+		}
+		name := run.Name
+		if name == "" {
+			name = run.Reader.Program()
+		}
+		other = append(other, str(fmt.Sprintf("run%d", i+1), name))
+		rs := newRunState(w, run.Reader, i+1, name, &tid)
+		if marks != nil {
+			rs.marks = marks[i]
+		}
+		if err := rs.run(); err != nil {
+			if len(runs) > 1 {
+				return fmt.Errorf("%s: %w", name, err)
+			}
+			return err
+		}
+	}
+	return w.enc.close(other)
+}
+
+// binfo is what the drawing needs of one block.
+type binfo struct {
+	fn     int32
+	call   bool // entry block no block jumps to: seeing it means a call
+	instrs int64
+}
+
+// runState draws one run.
+type runState struct {
+	w     *writer
+	r     *trace.Reader
+	g     *tbb.Graph
+	pid   int
+	name  string
+	block []binfo
+	short []string // short function names by func id
+	gs    map[uint64]*gstate
+	order []*gstate // main first, then spawn-tree order
+	objs  map[uint64]*object
+	marks map[uint64][]mark
+}
+
+func newRunState(w *writer, r *trace.Reader, pid int, name string, tid *int) *runState {
+	g := r.Graph()
+	rs := &runState{w: w, r: r, g: g, pid: pid, name: name, gs: map[uint64]*gstate{}, objs: map[uint64]*object{}}
+	rs.block = make([]binfo, len(g.Blocks))
+	hasPred := make([]bool, len(g.Blocks))
+	for _, b := range g.Blocks {
+		for _, s := range b.Succs {
+			if s >= 0 && s < len(hasPred) {
+				hasPred[s] = true
+			}
+		}
+	}
+	for i, b := range g.Blocks {
+		rs.block[i] = binfo{fn: int32(b.Func), instrs: int64(max(b.Instrs, 1))}
+	}
+	rs.short = make([]string, len(g.Funcs))
+	for i, f := range g.Funcs {
+		rs.short[i] = trace.ShortFuncName(f.Name)
+		if f.Entry >= 0 && f.Entry < len(rs.block) {
+			rs.block[f.Entry].call = !hasPred[f.Entry]
+		}
+	}
+	infos := r.Goroutines()
+	sort.SliceStable(infos, func(i, j int) bool { return pathLess(infos[i].Path, infos[j].Path) })
+	for _, gi := range infos {
+		*tid++
+		gs := &gstate{rs: rs, info: gi, tid: *tid, open: -1}
+		rs.gs[gi.ID] = gs
+		rs.order = append(rs.order, gs)
+	}
+	return rs
+}
+
+// pathLess orders spawn paths: main first, then by path with numbers
+// compared as numbers, so that "#10" follows "#9" and children follow
+// their parent.
+func pathLess(a, b string) bool {
+	if a == "main" || b == "main" {
+		return a == "main" && b != "main"
+	}
+	for a != "" && b != "" {
+		if isDigit(a[0]) && isDigit(b[0]) {
+			na, ra := digits(a)
+			nb, rb := digits(b)
+			if len(na) != len(nb) {
+				return len(na) < len(nb)
+			}
+			if na != nb {
+				return na < nb
+			}
+			a, b = ra, rb
+			continue
+		}
+		if a[0] != b[0] {
+			return a[0] < b[0]
+		}
+		a, b = a[1:], b[1:]
+	}
+	return len(a) < len(b)
+}
+
+func isDigit(c byte) bool { return '0' <= c && c <= '9' }
+
+// digits splits s after its leading digits, without leading zeros.
+func digits(s string) (string, string) {
+	i := 0
+	for i < len(s) && isDigit(s[i]) {
+		i++
+	}
+	n := s[:i]
+	for len(n) > 1 && n[0] == '0' {
+		n = n[1:]
+	}
+	return n, s[i:]
+}
+
+// metadata names the process and its threads.
+func (rs *runState) metadata() {
+	enc := rs.w.enc
+	enc.emit(&event{ph: 'M', name: "process_name", pid: rs.pid, tid: 0, noTS: true, args: []arg{str("name", rs.name)}})
+	enc.emit(&event{ph: 'M', name: "process_sort_index", pid: rs.pid, tid: 0, noTS: true, args: []arg{num("sort_index", int64(rs.pid))}})
+	for i, g := range rs.order {
+		enc.emit(&event{ph: 'M', name: "thread_name", pid: rs.pid, tid: g.tid, noTS: true, args: []arg{str("name", g.info.Path)}})
+		enc.emit(&event{ph: 'M', name: "thread_sort_index", pid: rs.pid, tid: g.tid, noTS: true, args: []arg{num("sort_index", int64(i))}})
+	}
+}
+
+// site is the file:line of block b.
+func (rs *runState) site(b uint32) string {
+	if blk := rs.g.Block(int(b)); blk != nil {
+		return blk.Pos.FileLine()
+	}
+	return fmt.Sprintf("block %d", b)
+}
+
+// who names a goroutine for args: its spawn path and id.
+func (g *gstate) who() string {
+	return fmt.Sprintf("%s (goroutine %d)", g.info.Path, g.info.ID)
+}
+
+var errNoTrace = errors.New("a run has no trace")
