@@ -1,7 +1,9 @@
 package waittime
 
 import (
+	"cmp"
 	"math"
+	"slices"
 
 	"github.com/divergo/divergo/internal/trace"
 )
@@ -20,13 +22,14 @@ type site struct {
 	total     int64
 	classes   []*class
 	instances []Wait
+	scratch   []share
 }
 
 // class is an equivalence class of characterizations ("Merging equivalent
 // paths"): the representative is the first one, cum their sum per kind of
 // step, with the goroutines that contributed.
 type class struct {
-	rep   map[kind]float64
+	rep   []share // in order of kind
 	cum   map[kind]*agg
 	waits int
 	total int64
@@ -48,9 +51,11 @@ func (a *analysis) site(ev trace.Event) *site {
 }
 
 // classify merges a characterization into the nearest class of s below the
-// threshold, or starts a class. It returns the class's index.
+// threshold, or starts a class. It returns the class's index. expl is
+// sorted by step, so kinds of step are contiguous.
 func (s *site) classify(expl []entry, w int64, threshold float64) int {
-	p := relative(expl)
+	s.scratch = relative(expl, s.scratch[:0])
+	p := s.scratch
 	best, bestD := -1, math.Inf(1)
 	for i, c := range s.classes {
 		if d := distance(c.rep, p); d < bestD {
@@ -58,7 +63,7 @@ func (s *site) classify(expl []entry, w int64, threshold float64) int {
 		}
 	}
 	if best < 0 || bestD >= threshold {
-		s.classes = append(s.classes, &class{rep: p, cum: make(map[kind]*agg)})
+		s.classes = append(s.classes, &class{rep: slices.Clone(p), cum: make(map[kind]*agg)})
 		best = len(s.classes) - 1
 	}
 	c := s.classes[best]
@@ -76,33 +81,56 @@ func (s *site) classify(expl []entry, w int64, threshold float64) int {
 	return best
 }
 
-// relative is the share of each kind of step in a path: its duration over
-// the sum of absolute durations.
-func relative(es []entry) map[kind]float64 {
+// share is a kind of step's relative duration in a path.
+type share struct {
+	k kind
+	v float64
+}
+
+func compareKinds(x, y kind) int {
+	return cmp.Or(cmp.Compare(x.block, y.block), cmp.Compare(x.state, y.state))
+}
+
+// relative appends to out the share of each kind of step in a path (sorted
+// by step): its duration over the sum of absolute durations, in order of
+// kind.
+func relative(es []entry, out []share) []share {
 	var sum float64
 	for _, e := range es {
 		sum += math.Abs(float64(e.ns))
 	}
-	m := make(map[kind]float64, len(es))
 	if sum == 0 {
-		return m
+		return out
 	}
 	for _, e := range es {
-		m[e.key.kind()] += float64(e.ns) / sum
+		k := e.key.kind()
+		if n := len(out); n > 0 && out[n-1].k == k {
+			out[n-1].v += float64(e.ns) / sum
+			continue
+		}
+		out = append(out, share{k, float64(e.ns) / sum})
 	}
-	return m
+	return out
 }
 
 // distance is the seed's relative distance, summed over the steps of either
-// path (a step missing from one has relative duration 0 there).
-func distance(r, p map[kind]float64) float64 {
+// path (a step missing from one has relative duration 0 there). Both are in
+// order of kind.
+func distance(r, p []share) float64 {
 	var d float64
-	for k, x := range r {
-		d += math.Abs(x - p[k])
-	}
-	for k, y := range p {
-		if _, ok := r[k]; !ok {
-			d += math.Abs(y)
+	i, j := 0, 0
+	for i < len(r) || j < len(p) {
+		switch {
+		case j == len(p) || i < len(r) && compareKinds(r[i].k, p[j].k) < 0:
+			d += math.Abs(r[i].v)
+			i++
+		case i == len(r) || compareKinds(r[i].k, p[j].k) > 0:
+			d += math.Abs(p[j].v)
+			j++
+		default:
+			d += math.Abs(r[i].v - p[j].v)
+			i++
+			j++
 		}
 	}
 	return d

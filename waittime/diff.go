@@ -5,7 +5,6 @@ import (
 	"cmp"
 	"fmt"
 	"io"
-	"math"
 	"slices"
 )
 
@@ -156,19 +155,12 @@ func (c *ClassDiff) delta() int64 {
 
 // shares is a reported class's relative durations per kind of step, as
 // classify computes them for paths.
-func shares(c *Class) map[kind]float64 {
-	var sum float64
+func shares(c *Class) []share {
+	es := make([]entry, 0, len(c.Steps))
 	for _, st := range c.Steps {
-		sum += math.Abs(float64(st.Ns))
+		es = append(es, entry{stepKey{block: int32(st.Block), state: stateNamed(st.State)}, st.Ns})
 	}
-	m := make(map[kind]float64, len(c.Steps))
-	if sum == 0 {
-		return m
-	}
-	for _, st := range c.Steps {
-		m[kind{int32(st.Block), stateNamed(st.State)}] += float64(st.Ns) / sum
-	}
-	return m
+	return relative(mergeEntries(es), nil)
 }
 
 func stateNamed(name string) State {

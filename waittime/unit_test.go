@@ -177,22 +177,23 @@ func TestDistance(t *testing.T) {
 	x, y, z := kind{1, Running}, kind{2, Running}, kind{3, Running}
 	tests := []struct {
 		name string
-		r, p map[kind]float64
+		r, p []share
 		want float64
 	}{
-		{"same", map[kind]float64{x: 0.8, y: 0.2}, map[kind]float64{x: 0.8, y: 0.2}, 0},
-		{"disjoint", map[kind]float64{x: 1}, map[kind]float64{z: 1}, 2},
-		{"half the time moved", map[kind]float64{x: 1}, map[kind]float64{x: 0.5, y: 0.5}, 1},
-		{"both empty", map[kind]float64{}, map[kind]float64{}, 0},
-		{"negative shares", map[kind]float64{x: 0.75, y: -0.25}, map[kind]float64{x: 0.75, z: -0.25}, 0.5},
+		{"same", []share{{x, 0.8}, {y, 0.2}}, []share{{x, 0.8}, {y, 0.2}}, 0},
+		{"disjoint", []share{{x, 1}}, []share{{z, 1}}, 2},
+		{"half the time moved", []share{{x, 1}}, []share{{x, 0.5}, {y, 0.5}}, 1},
+		{"both empty", nil, nil, 0},
+		{"negative shares", []share{{x, 0.75}, {y, -0.25}}, []share{{x, 0.75}, {z, -0.25}}, 0.5},
+		{"interleaved", []share{{x, 0.5}, {z, 0.5}}, []share{{y, 0.5}, {z, 0.5}}, 1},
 	}
 	for _, tt := range tests {
 		if got := distance(tt.r, tt.p); math.Abs(got-tt.want) > 1e-9 {
 			t.Errorf("%s: distance %g, want %g", tt.name, got, tt.want)
 		}
 	}
-	rel := relative([]entry{{stepKey{1, 1, Running}, 300}, {stepKey{2, 1, Running}, 100}, {stepKey{1, 2, Running}, -100}})
-	if rel[x] != 0.8 || rel[y] != -0.2 {
+	rel := relative([]entry{{stepKey{1, 1, Running}, 300}, {stepKey{2, 1, Running}, 100}, {stepKey{1, 2, Running}, -100}}, nil)
+	if len(rel) != 2 || rel[0] != (share{x, 0.8}) || rel[1] != (share{y, -0.2}) {
 		t.Errorf("relative shares %v, want x 0.8 (two goroutines), y -0.2", rel)
 	}
 }
