@@ -1,16 +1,16 @@
 package instrument
 
 import (
+	"io/fs"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"testing"
-
-	"golang.org/x/tools/go/packages"
 )
 
-// TestCorpus rewrites real code, this repository's own packages (all but
-// the runtime and what it imports, which would make a cycle), with a plan
-// that probes every body and treats every variable index as a TCP, and
+// TestCorpus instruments real code, this repository's own packages (all
+// but the runtime and what it imports, which would make a cycle), through
+// the whole pipeline (load, analyzer, graph, flow plans, rewrite), and
 // checks that the result builds and vets. It catches rewrites that are
 // right on small programs and wrong on real ones (generics, closures,
 // labels, embedded locks).
@@ -18,24 +18,13 @@ func TestCorpus(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the repository")
 	}
-	patterns := []string{"../compare", "../waittime", "../analyzer", "../internal/flow", "../internal/load", "../cmd/divergo"}
-	cfg := &packages.Config{Mode: packages.LoadAllSyntax, Env: testEnv()}
-	pkgs, err := packages.Load(cfg, patterns...)
-	if err != nil || packages.PrintErrors(pkgs) > 0 {
-		t.Fatalf("loading: %v", err)
-	}
-	root, err := filepath.Abs("..")
-	if err != nil {
+	patterns := []string{"./compare", "./waittime", "./internal/flow", "./internal/load", "./cmd/divergo"}
+	// A snapshot: others may be editing the repository meanwhile.
+	root := t.TempDir()
+	if err := copyTree("..", root); err != nil {
 		t.Fatal(err)
 	}
-	var ps []*Package
-	for _, p := range pkgs {
-		ps = append(ps, &Package{
-			Path: p.PkgPath, Name: p.Name, Dir: filepath.Dir(p.GoFiles[0]), Fset: p.Fset,
-			Files: p.Syntax, Info: p.TypesInfo, Types: p.Types, Funcs: fakePlan(p),
-		})
-	}
-	res, err := write(root, t.TempDir(), []byte(`{}`), ps)
+	res, err := instrument(Config{Dir: root, Patterns: patterns, Env: testEnv()}, t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -48,9 +37,36 @@ func TestCorpus(t *testing.T) {
 	}
 	for _, args := range [][]string{{"build"}, {"vet", "-printf=false", "-unusedresult=false"}} {
 		cmd := exec.Command("go", append(append(args, "-overlay="+res.Overlay), patterns...)...)
-		cmd.Env = testEnv()
+		cmd.Dir, cmd.Env = root, testEnv()
 		if out, err := cmd.CombinedOutput(); err != nil {
 			t.Errorf("go %s of the rewritten packages: %v\n%s", args[0], err, out)
 		}
 	}
+}
+
+// copyTree copies the Go module at src to dst, without .git and .divergo.
+func copyTree(src, dst string) error {
+	return filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, err := filepath.Rel(src, p)
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			if d.Name() == ".git" || d.Name() == OutDir {
+				return filepath.SkipDir
+			}
+			return os.MkdirAll(filepath.Join(dst, rel), 0o777)
+		}
+		if !d.Type().IsRegular() {
+			return nil
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(filepath.Join(dst, rel), data, 0o666)
+	})
 }

@@ -22,7 +22,11 @@ type Config struct {
 // copies and the overlay under the module root's .divergo directory.
 // Packages of other modules are analysed (for facts) but not rewritten:
 // the go command cannot overlay files of the module cache.
-func Instrument(cfg Config) (*Result, error) {
+func Instrument(cfg Config) (*Result, error) { return instrument(cfg, "") }
+
+// instrument is Instrument writing to out instead of the module's
+// .divergo when out is not "" (the tests keep it out of the repository).
+func instrument(cfg Config, out string) (*Result, error) {
 	patterns := cfg.Patterns
 	if len(patterns) == 0 {
 		patterns = []string{"./..."}
@@ -80,7 +84,10 @@ func Instrument(cfg Config) (*Result, error) {
 		}
 		pkgs = append(pkgs, pkg)
 	}
-	res, err := Write(lr.ModuleDir, graphJSON, pkgs)
+	if out == "" {
+		out = filepath.Join(lr.ModuleDir, OutDir)
+	}
+	res, err := write(lr.ModuleDir, out, graphJSON, pkgs)
 	if err != nil {
 		return nil, err
 	}

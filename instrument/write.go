@@ -95,6 +95,11 @@ func write(moduleDir, out string, graphJSON []byte, pkgs []*Package) (*Result, e
 			if err != nil {
 				return nil, fmt.Errorf("reading %s: %w", name, err)
 			}
+			if len(src) != p.Fset.File(f.Pos()).Size() {
+				// Edits go by offset: a file that changed since it was
+				// parsed would be cut in the wrong places.
+				return nil, fmt.Errorf("%s changed while divergo was instrumenting it; run again", name)
+			}
 			fr, err := rewriteFile(fileJob{fset: p.Fset, file: f, src: src, info: p.Info, pkg: p.Types, funcs: funcs})
 			if err != nil {
 				return nil, err
