@@ -143,67 +143,95 @@ func (g *G) Outcome(v uint64) {
 
 // encode turns words into the chunk's body. It stops at a word that would
 // read past the end (a buffer read while its goroutine was writing).
+//
+// It is the runtime's hottest code after the probe: every block word passes
+// here once. Five bytes per word always suffice (a block id takes at most 5,
+// and every other event at most 5 per word it occupies), so the body is
+// sized once and block ids are written by index, not appended.
 func encode(words []uint32, c *trace.Chunk) {
-	c.Body = c.Body[:0]
-	c.Events, c.Blocks, c.Waits = 0, 0, 0
+	b := c.Body[:0]
+	if need := 5 * len(words); cap(b) < need {
+		b = make([]byte, 0, need)
+	}
+	b = b[:cap(b)]
+	n := 0
+	var blocks, others, waits uint64
 	for i := 0; i < len(words); {
 		w := words[i]
-		if w&opBit == 0 {
-			c.Body = binary.AppendUvarint(c.Body, uint64(w)<<1)
-			c.Events++
-			c.Blocks++
+		if w < 64 {
+			b[n] = byte(w << 1)
+			n++
+			blocks++
 			i++
 			continue
 		}
-		op, aux := (w>>16)&0x7fff, w&0xffff
-		p := words[i+1:]
-		word64 := func(j int) uint64 { return uint64(p[j]) | uint64(p[j+1])<<32 }
-		var e trace.Event
-		var size int
-		switch op {
-		case opExit:
-			size = 1
-			if len(p) < size {
-				return
-			}
-			e = trace.Event{Kind: trace.EvExit, Block: p[0]}
-		case opOutcome:
-			size = 2
-			if len(p) < size {
-				return
-			}
-			e = trace.Event{Kind: trace.EvOutcome, Value: word64(0)}
-		case opSpawn:
-			size = 4
-			if len(p) < size {
-				return
-			}
-			e = trace.Event{Kind: trace.EvSpawn, Block: p[0], Ordinal: p[1], Child: word64(2)}
-		case opSync:
-			waited := aux>>8&1 != 0
-			size = 5
-			if waited {
-				size = 7
-			}
-			if len(p) < size {
-				return
-			}
-			e = trace.Event{Kind: trace.EvSync, Op: trace.Op(aux & 0xff), Block: p[0], Object: word64(1), End: int64(word64(3)), Waited: waited}
-			if waited {
-				e.Begin = int64(word64(5))
-			}
-		case opClock:
-			size = 2
-			if len(p) < size {
-				return
-			}
-			e = trace.Event{Kind: trace.EvClock, Time: int64(word64(0))}
-		default:
-			return // torn read: drop the rest
+		if w&opBit == 0 {
+			n += binary.PutUvarint(b[n:], uint64(w)<<1)
+			blocks++
+			i++
+			continue
 		}
-		c.Add(e)
+		e, size, ok := rareEvent(w, words[i+1:])
+		if !ok {
+			break // torn read: drop the rest
+		}
+		n = len(trace.AppendEvent(b[:n], e))
+		others++
+		if e.Waited {
+			waits++
+		}
 		i += 1 + size
 	}
+	c.Body = b[:n]
+	c.Events, c.Blocks, c.Waits = blocks+others, blocks, waits
+}
+
+// rareEvent decodes the opcode word w and its payload p.
+func rareEvent(w uint32, p []uint32) (e trace.Event, size int, ok bool) {
+	op, aux := (w>>16)&0x7fff, w&0xffff
+	word64 := func(j int) uint64 { return uint64(p[j]) | uint64(p[j+1])<<32 }
+	switch op {
+	case opExit:
+		size = 1
+		if len(p) < size {
+			return e, 0, false
+		}
+		e = trace.Event{Kind: trace.EvExit, Block: p[0]}
+	case opOutcome:
+		size = 2
+		if len(p) < size {
+			return e, 0, false
+		}
+		e = trace.Event{Kind: trace.EvOutcome, Value: word64(0)}
+	case opSpawn:
+		size = 4
+		if len(p) < size {
+			return e, 0, false
+		}
+		e = trace.Event{Kind: trace.EvSpawn, Block: p[0], Ordinal: p[1], Child: word64(2)}
+	case opSync:
+		waited := aux>>8&1 != 0
+		size = 5
+		if waited {
+			size = 7
+		}
+		if len(p) < size {
+			return e, 0, false
+		}
+		e = trace.Event{Kind: trace.EvSync, Op: trace.Op(aux & 0xff), Block: p[0], Object: word64(1), End: int64(word64(3)), Waited: waited}
+		if waited {
+			e.Begin = int64(word64(5))
+		}
+	case opClock:
+		size = 2
+		if len(p) < size {
+			return e, 0, false
+		}
+		e = trace.Event{Kind: trace.EvClock, Time: int64(word64(0))}
+	default:
+		return e, 0, false
+	}
+	return e, size, true
 }
 
 // firstBlock returns the first block word of words.
