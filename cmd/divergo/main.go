@@ -84,7 +84,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		printHelp(stdout, c)
 		return 0
 	case errors.Is(err, errUsage):
-		if msg := strings.TrimSuffix(strings.TrimPrefix(err.Error(), "usage: "), "usage"); msg != "" {
+		if msg := strings.TrimSuffix(strings.TrimSuffix(err.Error(), "usage"), ": "); msg != "" {
 			fmt.Fprintf(stderr, "divergo %s: %s\n", name, msg)
 		}
 		fmt.Fprintf(stderr, "usage: %s\nrun 'divergo help %s' for details\n", c.usage, name)

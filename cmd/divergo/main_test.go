@@ -1,0 +1,82 @@
+package main
+
+import (
+	"bytes"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+func runCmd(t *testing.T, args ...string) (status int, stdout, stderr string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	status = run(args, &out, &errb)
+	return status, out.String(), errb.String()
+}
+
+func TestHelp(t *testing.T) {
+	status, out, _ := runCmd(t, "help")
+	if status != 0 {
+		t.Fatalf("help: status %d", status)
+	}
+	for name := range commands {
+		if !strings.Contains(out, "\t"+name) {
+			t.Errorf("help does not list %q", name)
+		}
+	}
+	// Every command explains itself with an example, through help and -h.
+	for name, c := range commands {
+		for _, args := range [][]string{{"help", name}, {name, "-h"}} {
+			status, out, errs := runCmd(t, args...)
+			if status != 0 || !strings.HasPrefix(out, "usage: "+c.usage) || !strings.Contains(out, "Example") {
+				t.Errorf("%v: status %d, stdout %q, stderr %q", args, status, out, errs)
+			}
+		}
+	}
+}
+
+func TestUsageErrors(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{nil, "Commands:"},
+		{[]string{"frobnicate"}, `unknown command "frobnicate"`},
+		{[]string{"help", "frobnicate"}, `unknown command "frobnicate"`},
+		{[]string{"vet", "-nosuchflag"}, "flag provided but not defined: -nosuchflag\nusage: divergo vet"},
+	} {
+		status, _, errs := runCmd(t, tc.args...)
+		if status != 2 || !strings.Contains(errs, tc.want) {
+			t.Errorf("%v: status %d, stderr %q; want 2 and %q", tc.args, status, errs, tc.want)
+		}
+	}
+}
+
+// TestVetFigure1a checks the line format of divergo vet on the port of the
+// paper's Figure 1a (the analyzer's own tests check which TCPs it finds).
+func TestVetFigure1a(t *testing.T) {
+	if testing.Short() {
+		t.Skip("loads and analyses packages")
+	}
+	status, out, errs := runCmd(t, "vet", "../../testdata/fig1a")
+	if status != 0 {
+		t.Fatalf("vet: status %d: %s", status, errs)
+	}
+	line := regexp.MustCompile(`^testdata/fig1a/main\.go:\d+:\d+: trace change point \((begin|spawn|branch|loop|lock)\): .+; converges at (return|testdata/fig1a/main\.go:\d+)$`)
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if len(lines) != 7 {
+		t.Errorf("vet printed %d lines, want 7:\n%s", len(lines), out)
+	}
+	for _, l := range lines {
+		if !line.MatchString(l) {
+			t.Errorf("line does not have the documented form: %q", l)
+		}
+	}
+}
+
+func TestVetBadPackage(t *testing.T) {
+	status, _, errs := runCmd(t, "vet", "./does/not/exist")
+	if status != 2 || strings.Count(strings.TrimSpace(errs), "\n") != 0 || !strings.Contains(errs, "divergo vet: ") {
+		t.Errorf("status %d, stderr %q: want status 2 and one line", status, errs)
+	}
+}
