@@ -182,3 +182,49 @@ func TestGraphHash(t *testing.T) {
 		t.Error("no error for a graph that is not JSON")
 	}
 }
+
+// TestBeforeMain records in a goroutine not started through Spawn, before
+// main.main began (as init code or a library's goroutine would): its full
+// chunks wait in memory for the graph, then reach the file.
+func TestBeforeMain(t *testing.T) {
+	path := startSession(t)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		w := Enter(bWorker)
+		for range 70000 {
+			w.B(bWorkerL)
+		}
+		w.Exit(bWorker)
+	}()
+	<-done
+	g := Main(testGraphJSON(t), bMain)
+	g.Exit(bMain)
+	r, gs := readTrace(t, path)
+	if r.Truncated() || len(gs) != 2 {
+		t.Fatalf("truncated %v, %d goroutines", r.Truncated(), len(gs))
+	}
+	for p, o := range gs {
+		if p == "main" {
+			continue
+		}
+		if !strings.HasPrefix(p, "?/worker#") || o.info.Parent != 0 || o.info.Blocks != 70001 || o.info.Chunks < 2 {
+			t.Errorf("orphan %s: %+v", p, o.info)
+		}
+	}
+}
+
+// TestEncodeTorn checks that a buffer read while its goroutine wrote it
+// (the final flush of a live goroutine) loses its torn tail, not the trace.
+func TestEncodeTorn(t *testing.T) {
+	words := []uint32{5, 300, opBit | opSync<<16 | uint32(trace.OpLock) | 1<<8, 7, 1, 0, 9, 0}
+	var c trace.Chunk
+	encode(words, &c)
+	if c.Events != 2 || c.Blocks != 2 {
+		t.Errorf("torn sync: %d events, %d blocks; want the 2 blocks before it", c.Events, c.Blocks)
+	}
+	encode(append(words[:2:2], opBit|0x7000<<16), &c)
+	if c.Events != 2 {
+		t.Errorf("unknown opcode: %d events, want 2", c.Events)
+	}
+}
