@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"fmt"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -45,6 +46,9 @@ func TestPool(t *testing.T) {
 // TestPipeline runs the three-stage pipeline with a select in its sink.
 func TestPipeline(t *testing.T) {
 	p := prepare(t, "pipeline", false)
+	// The glue file lives in the package's own directory, so vet sees a
+	// normal package through the overlay.
+	goCmd(t, p.dir, "vet", "-overlay="+filepath.Join(p.dir, ".divergo", "overlay.json"), ".")
 	r := p.run(t)
 	expect(t, "output", r.stdout, "total 285\n")
 	r.checkTree(t)
