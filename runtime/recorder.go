@@ -125,7 +125,11 @@ func (g *G) Exit(entry uint32) {
 	if g.off {
 		return
 	}
-	g.put(opExit, 0, entry)
+	if len(g.buf)-g.n < 2 {
+		g.room(2)
+	}
+	g.buf[g.n], g.buf[g.n+1] = opBit|opExit<<16, entry
+	g.n += 2
 	if g.isMain && entry == sess.mainEntry {
 		if r := recover(); r != nil {
 			finish(g, true)
@@ -169,6 +173,16 @@ func encode(words []uint32, c *trace.Chunk) {
 			n += binary.PutUvarint(b[n:], uint64(w)<<1)
 			blocks++
 			i++
+			continue
+		}
+		if w == opBit|opExit<<16 && i+1 < len(words) {
+			// Exits are as frequent as calls: encoded here, not through
+			// an Event. The layout is trace.AppendEvent's.
+			b[n] = byte(trace.EvExit)<<1 | 1
+			n++
+			n += binary.PutUvarint(b[n:], uint64(words[i+1]))
+			others++
+			i += 2
 			continue
 		}
 		e, size, ok := rareEvent(w, words[i+1:])

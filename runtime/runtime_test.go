@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	"bytes"
 	"os"
 	"reflect"
 	"strings"
@@ -226,5 +227,28 @@ func TestEncodeTorn(t *testing.T) {
 	encode(append(words[:2:2], opBit|0x7000<<16), &c)
 	if c.Events != 2 {
 		t.Errorf("unknown opcode: %d events, want 2", c.Events)
+	}
+}
+
+// TestEncodeMatchesTrace checks the runtime's own encoding of frequent
+// events against trace.AppendEvent, the format's reference.
+func TestEncodeMatchesTrace(t *testing.T) {
+	words := []uint32{0, 63, 64, 8191, 8192, 1<<31 - 1,
+		opBit | opExit<<16, 0, opBit | opExit<<16, 1<<31 - 1, opBit | opExit<<16, 200,
+		opBit | opOutcome<<16, 5, 1, opBit | opClock<<16, 7, 0}
+	want := []trace.Event{
+		{Kind: trace.EvBlock, Block: 0}, {Kind: trace.EvBlock, Block: 63}, {Kind: trace.EvBlock, Block: 64},
+		{Kind: trace.EvBlock, Block: 8191}, {Kind: trace.EvBlock, Block: 8192}, {Kind: trace.EvBlock, Block: 1<<31 - 1},
+		{Kind: trace.EvExit, Block: 0}, {Kind: trace.EvExit, Block: 1<<31 - 1}, {Kind: trace.EvExit, Block: 200},
+		{Kind: trace.EvOutcome, Value: 1<<32 | 5}, {Kind: trace.EvClock, Time: 7},
+	}
+	var ref []byte
+	for _, e := range want {
+		ref = trace.AppendEvent(ref, e)
+	}
+	var c trace.Chunk
+	encode(words, &c)
+	if !bytes.Equal(c.Body, ref) || c.Events != uint64(len(want)) || c.Blocks != 6 {
+		t.Errorf("encode: %x (%d events, %d blocks)\nwant %x (%d events, 6 blocks)", c.Body, c.Events, c.Blocks, ref, len(want))
 	}
 }
