@@ -9,13 +9,14 @@ import (
 	"strings"
 
 	"github.com/divergo/divergo/compare"
+	"github.com/divergo/divergo/internal/perfetto"
 	"github.com/divergo/divergo/internal/trace"
 )
 
 func init() {
 	register(&command{
 		name:    "diff",
-		usage:   "divergo diff [-json] [-wd W] [-wnd W] [-wtr W] A B [C ...]",
+		usage:   "divergo diff [-json] [-perfetto OUT.json] [-wd W] [-wnd W] [-wtr W] A B [C ...]",
 		summary: "compare runs: where they diverged and how far apart they are",
 		help: `Diff corresponds two traces of the same program (Eckert & Nutt's linear
 algorithm): goroutines are matched by spawn path, each pair is walked in
@@ -42,8 +43,19 @@ the most representative run: the one with the least total distance.
 The exit status is 0 when the runs are the same, 1 when they differ, 2 on
 trouble.
 
+With -perfetto, diff also writes both runs as one timeline in Chrome
+trace-event JSON, which ui.perfetto.dev and chrome://tracing open: each run
+is a process ("run A", "run B"), each goroutine a thread named by its spawn
+path, with its function frames (times estimated between timestamps), its
+waits and arrows from the goroutine that released them, and the divergent
+sections marked "divergent: KIND at file:line" ("divergent (unflagged)"
+where the analyzer did not mark the block) on the goroutine's track in both
+runs.
+
 Flags:
 	-json	print the report (or the matrix) as JSON
+	-perfetto OUT.json
+		also write the timeline of the two runs to OUT.json
 	-wd W	weight of each divergent section (default 1)
 	-wnd W	weight of the fanout (default 1)
 	-wtr W	weight of the TCP distance (default 1)
@@ -51,7 +63,8 @@ Flags:
 Example:
 
 	divergo diff run-1.dvt run-2.dvt
-	divergo diff -json run-*.dvt`,
+	divergo diff -json run-*.dvt
+	divergo diff -perfetto diff.json run-1.dvt run-2.dvt  # then open diff.json in ui.perfetto.dev`,
 		run: runDiff,
 	})
 }
@@ -62,6 +75,7 @@ func runDiff(args []string, stdout, stderr io.Writer) (int, error) {
 	wd := fs.Float64("wd", 1, "weight of a divergent section")
 	wnd := fs.Float64("wnd", 1, "weight of the fanout")
 	wtr := fs.Float64("wtr", 1, "weight of the TCP distance")
+	timeline := fs.String("perfetto", "", "write a Chrome/Perfetto trace-event JSON timeline of both runs to this file")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return 2, err
@@ -69,7 +83,11 @@ func runDiff(args []string, stdout, stderr io.Writer) (int, error) {
 	if len(pos) < 2 {
 		return 2, usageError("want two or more trace files, got %d", len(pos))
 	}
+	if *timeline != "" && len(pos) != 2 {
+		return 2, usageError("-perfetto draws two traces, got %d", len(pos))
+	}
 	traces := make([]compare.Trace, len(pos))
+	readers := make([]*trace.Reader, len(pos))
 	for i, p := range pos {
 		r, err := trace.Open(p)
 		if err != nil {
@@ -80,12 +98,18 @@ func runDiff(args []string, stdout, stderr io.Writer) (int, error) {
 			fmt.Fprintf(stderr, "divergo diff: %s has no index (the program did not finish); using every whole chunk\n", p)
 		}
 		traces[i] = compare.FromReader(r)
+		readers[i] = r
 	}
 	opts := compare.Options{Weights: compare.Weights{D: *wd, ND: *wnd, TR: *wtr}}
 	if len(pos) > 2 {
 		return diffMany(pos, traces, opts, *asJSON, stdout)
 	}
-	rep, err := compare.Traces(traces[0], traces[1], opts)
+	var rep *compare.Report
+	if *timeline != "" {
+		rep, err = writeTimeline(*timeline, pos, readers, opts)
+	} else {
+		rep, err = compare.Traces(traces[0], traces[1], opts)
+	}
 	if err != nil {
 		return 2, fmt.Errorf("%s and %s: %w", pos[0], pos[1], err)
 	}
@@ -103,6 +127,25 @@ func runDiff(args []string, stdout, stderr io.Writer) (int, error) {
 		return 0, nil
 	}
 	return 1, nil
+}
+
+// writeTimeline compares the two runs while drawing them to path. A file
+// left half written by an error is removed.
+func writeTimeline(path string, names []string, rs []*trace.Reader, opts compare.Options) (*compare.Report, error) {
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, err
+	}
+	rep, err := perfetto.WriteDiff(f, perfetto.Run{Name: "run A: " + names[0], Reader: rs[0]},
+		perfetto.Run{Name: "run B: " + names[1], Reader: rs[1]}, opts, perfetto.Options{})
+	if cerr := f.Close(); err == nil && cerr != nil {
+		err = fmt.Errorf("writing %s: %w", path, cerr)
+	}
+	if err != nil {
+		os.Remove(path)
+		return nil, err
+	}
+	return rep, nil
 }
 
 func diffMany(names []string, traces []compare.Trace, opts compare.Options, asJSON bool, stdout io.Writer) (int, error) {

@@ -128,15 +128,72 @@ func newRunState(w *writer, r *trace.Reader, pid int, name string, tid *int) *ru
 			rs.block[f.Entry].call = !hasPred[f.Entry]
 		}
 	}
-	infos := r.Goroutines()
-	sort.SliceStable(infos, func(i, j int) bool { return pathLess(infos[i].Path, infos[j].Path) })
-	for _, gi := range infos {
+	for _, gi := range treeOrder(g, r.Goroutines()) {
 		*tid++
 		gs := &gstate{rs: rs, info: gi, tid: *tid, open: -1}
 		rs.gs[gi.ID] = gs
 		rs.order = append(rs.order, gs)
 	}
 	return rs
+}
+
+// treeOrder lists goroutines depth first along the spawn tree: main, then
+// each child after its parent, siblings in the order of their go statements
+// in the source and then of their ordinals. That order is the same in every
+// run of a program with the same spawn structure, unlike recorder ids.
+func treeOrder(g *tbb.Graph, infos []trace.GoroutineInfo) []trace.GoroutineInfo {
+	byID := map[uint64]bool{}
+	for _, gi := range infos {
+		byID[gi.ID] = true
+	}
+	kids := map[uint64][]trace.GoroutineInfo{}
+	var roots []trace.GoroutineInfo
+	for _, gi := range infos {
+		if gi.ID != 1 && gi.Parent != 0 && gi.Parent != gi.ID && byID[gi.Parent] {
+			kids[gi.Parent] = append(kids[gi.Parent], gi)
+		} else {
+			roots = append(roots, gi)
+		}
+	}
+	sortSiblings := func(gs []trace.GoroutineInfo) {
+		sort.SliceStable(gs, func(i, j int) bool {
+			a, b := gs[i], gs[j]
+			if a.Parent == b.Parent && a.Parent != 0 {
+				sa, sb := trace.SiteName(g, a.Site), trace.SiteName(g, b.Site)
+				if sa != sb {
+					return pathLess(sa, sb)
+				}
+				if a.Ordinal != b.Ordinal {
+					return a.Ordinal < b.Ordinal
+				}
+			}
+			return pathLess(a.Path, b.Path)
+		})
+	}
+	sortSiblings(roots)
+	out := make([]trace.GoroutineInfo, 0, len(infos))
+	seen := map[uint64]bool{}
+	var visit func(gi trace.GoroutineInfo)
+	visit = func(gi trace.GoroutineInfo) {
+		if seen[gi.ID] {
+			return
+		}
+		seen[gi.ID] = true
+		out = append(out, gi)
+		cs := kids[gi.ID]
+		sortSiblings(cs)
+		for _, c := range cs {
+			visit(c)
+		}
+	}
+	for _, gi := range roots {
+		visit(gi)
+	}
+	// A parent cycle (a corrupt trace) leaves goroutines unvisited.
+	for _, gi := range infos {
+		visit(gi)
+	}
+	return out
 }
 
 // pathLess orders spawn paths: main first, then by path with numbers
