@@ -1,0 +1,149 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/divergo/divergo/internal/tbb"
+	"github.com/divergo/divergo/internal/trace"
+)
+
+// showTrace writes a two-goroutine trace (main waits on a channel the
+// worker sends on) and returns its path.
+func showTrace(t *testing.T) string {
+	t.Helper()
+	g := &tbb.Graph{
+		Module: "example.com/m", Packages: []string{"example.com/m"},
+		Funcs: []*tbb.Func{
+			{ID: 0, Name: "example.com/m.main", Pkg: "example.com/m", Pos: tbb.Pos{File: "main.go", Line: 3}, Entry: 0, Blocks: []int{0}},
+			{ID: 1, Name: "example.com/m.work", Pkg: "example.com/m", Pos: tbb.Pos{File: "main.go", Line: 9}, Entry: 1, Blocks: []int{1}},
+		},
+		Blocks: []*tbb.Block{
+			{ID: 0, Func: 0, Kind: "entry", Pos: tbb.Pos{File: "main.go", Line: 4}, Probe: true, Instrs: 5, Succs: []int{}, Exit: true,
+				TCP: &tbb.TCP{Kind: tbb.Spawn, Pos: tbb.Pos{File: "main.go", Line: 5}, CP: tbb.Return}},
+			{ID: 1, Func: 1, Kind: "entry", Pos: tbb.Pos{File: "main.go", Line: 10}, Probe: true, Instrs: 2, Succs: []int{}, Exit: true},
+		},
+	}
+	path := filepath.Join(t.TempDir(), "run.dvt")
+	err := trace.WriteFile(path, g, []trace.GoroutineEvents{
+		{ID: 1, Events: []trace.Event{
+			{Kind: trace.EvClock, Time: 0},
+			{Kind: trace.EvBlock, Block: 0},
+			{Kind: trace.EvSpawn, Block: 0, Ordinal: 1, Child: 2},
+			{Kind: trace.EvSync, Op: trace.OpRecv, Block: 0, Object: 0xc0, Waited: true, Begin: 10, End: 90},
+			{Kind: trace.EvExit, Block: 0},
+			{Kind: trace.EvClock, Time: 100},
+		}},
+		{ID: 2, Parent: 1, Site: 0, Ordinal: 1, Events: []trace.Event{
+			{Kind: trace.EvClock, Time: 20},
+			{Kind: trace.EvBlock, Block: 1},
+			{Kind: trace.EvSync, Op: trace.OpSend, Block: 1, Object: 0xc0, End: 85},
+			{Kind: trace.EvClock, Time: 95},
+		}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+func TestShow(t *testing.T) {
+	path := showTrace(t)
+	status, out, errs := runCmd(t, "show", path)
+	if status != 0 {
+		t.Fatalf("status %d: %s", status, errs)
+	}
+	for _, want := range []string{"program:    synthetic", "sha256:", "trace:      complete",
+		"main/work@main.go:5#1", "main                                          1 -                             1          6      1"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	status, out, _ = runCmd(t, "show", "-events", path)
+	for _, want := range []string{"block 0      main.go:4 in main", "recv           object 0xc0 at main.go:4 in main, t=90ns, waited 80ns", "spawn goroutine 2 (#1 at main.go:5)"} {
+		if status != 0 || !strings.Contains(out, want) {
+			t.Errorf("-events output lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+func TestShowJSON(t *testing.T) {
+	path := showTrace(t)
+	for _, events := range []bool{false, true} {
+		args := []string{"show", "--json", path}
+		if events {
+			args = append(args, "--events")
+		}
+		status, out, errs := runCmd(t, args...)
+		if status != 0 {
+			t.Fatalf("status %d: %s", status, errs)
+		}
+		var rep struct {
+			Truncated  bool `json:"truncated"`
+			Goroutines []struct {
+				Path      string            `json:"path"`
+				Parent    string            `json:"parent"`
+				Blocks    uint64            `json:"blocks"`
+				Events    uint64            `json:"events"`
+				Waits     uint64            `json:"waits"`
+				EventList []json.RawMessage `json:"event_list"`
+			} `json:"goroutines"`
+		}
+		if err := json.Unmarshal([]byte(out), &rep); err != nil {
+			t.Fatalf("not JSON: %v\n%s", err, out)
+		}
+		if rep.Truncated || len(rep.Goroutines) != 2 {
+			t.Fatalf("report %+v", rep)
+		}
+		m, w := rep.Goroutines[0], rep.Goroutines[1]
+		if m.Path != "main" || m.Parent != "" || m.Blocks != 1 || m.Events != 6 || m.Waits != 1 {
+			t.Errorf("main: %+v", m)
+		}
+		if w.Path != "main/work@main.go:5#1" || w.Parent != "main" || w.Blocks != 1 || w.Waits != 0 {
+			t.Errorf("worker: %+v", w)
+		}
+		if events && (len(m.EventList) != 6 || len(w.EventList) != 4) {
+			t.Errorf("event lists of %d and %d events, want 6 and 4", len(m.EventList), len(w.EventList))
+		}
+	}
+}
+
+func TestShowBadInput(t *testing.T) {
+	dir := t.TempDir()
+	full, err := os.ReadFile(showTrace(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	write := func(name string, data []byte) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	newer := append([]byte(trace.Magic), 99)
+	newer = append(newer, full[len(trace.Magic)+1:]...)
+	for _, tc := range []struct {
+		name, path, want string
+	}{
+		{"missing", filepath.Join(dir, "missing.dvt"), "no such file"},
+		{"empty", write("empty.dvt", nil), "empty file"},
+		{"not a trace", write("text.dvt", []byte("hello\n")), "not a divergo trace"},
+		{"header cut", write("cut.dvt", full[:40]), "cut short"},
+		{"newer", write("newer.dvt", newer), "newer than this divergo reads"},
+	} {
+		status, out, errs := runCmd(t, "show", tc.path)
+		if status != 2 || out != "" || !strings.Contains(errs, tc.want) || strings.Count(errs, "\n") != 1 {
+			t.Errorf("%s: status %d, stdout %q, stderr %q; want 2 and one line with %q", tc.name, status, out, errs, tc.want)
+		}
+	}
+	// Cut in the chunks: read up to the last whole one, reported truncated.
+	cut := write("killed.dvt", full[:len(full)-40])
+	status, out, errs := runCmd(t, "show", "-json", cut)
+	if status != 0 || !strings.Contains(out, `"truncated":true`) {
+		t.Errorf("killed run: status %d, stdout %s, stderr %s", status, out, errs)
+	}
+}
