@@ -29,8 +29,9 @@ type frame struct {
 
 // slot is an entry of the stack of B events written and not yet ended.
 type slot struct {
-	kind  byte // 'g' the goroutine, 'f' a frame, 's' a divergent section
-	frame int  // index in frames, for 'f'
+	kind  byte   // 'g' the goroutine, 'f' a frame, 's' a divergent section
+	frame int    // index in frames, for 'f'
+	cat   string // of the B event, repeated on the E: some parsers want a cat on every event
 }
 
 // gstate is one goroutine being drawn.
@@ -70,7 +71,7 @@ func (g *gstate) begin() {
 		args = append(args, boolean("ended", false))
 	}
 	g.rs.w.enc.emit(&event{ph: 'B', name: fmt.Sprintf("goroutine %d", g.info.ID), cat: "goroutine", pid: g.rs.pid, tid: g.tid, ts: g.t0, args: args})
-	g.out = append(g.out, slot{kind: 'g'})
+	g.out = append(g.out, slot{kind: 'g', cat: "goroutine"})
 }
 
 // step takes the goroutine's next event.
@@ -205,7 +206,7 @@ func (g *gstate) ensureFrames() {
 		name, args := g.frameName(f)
 		g.rs.w.enc.emit(&event{ph: 'B', name: name, cat: "frame", pid: g.rs.pid, tid: g.tid, ts: f.start, args: args})
 		f.emitted = true
-		g.out = append(g.out, slot{kind: 'f', frame: i})
+		g.out = append(g.out, slot{kind: 'f', frame: i, cat: "frame"})
 	}
 }
 
@@ -215,7 +216,7 @@ func (g *gstate) ensureFrames() {
 func (g *gstate) endSlot(at int64) {
 	s := g.out[len(g.out)-1]
 	g.out = g.out[:len(g.out)-1]
-	g.rs.w.enc.emit(&event{ph: 'E', pid: g.rs.pid, tid: g.tid, ts: at})
+	g.rs.w.enc.emit(&event{ph: 'E', cat: s.cat, pid: g.rs.pid, tid: g.tid, ts: at})
 	switch s.kind {
 	case 'f':
 		g.frames[s.frame].emitted = false

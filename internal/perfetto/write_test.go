@@ -34,6 +34,13 @@ func render(t *testing.T, opts Options, runs ...Run) (*File, []byte) {
 	if err != nil {
 		t.Fatalf("output does not validate: %v\n%s", err, buf.Bytes())
 	}
+	// The format leaves cat optional, but parsers such as tracerbench's
+	// need one on every event.
+	for i, e := range f.TraceEvents {
+		if e.Cat == nil || *e.Cat == "" {
+			t.Fatalf("event %d (ph %s) has no category", i, e.Ph)
+		}
+	}
 	return f, buf.Bytes()
 }
 
@@ -170,7 +177,7 @@ func TestMinFrame(t *testing.T) {
 
 func TestProgramName(t *testing.T) {
 	_, data := render(t, Options{}, Run{Reader: oneRun(t)})
-	if !strings.Contains(string(data), `"name":"process_name","pid":1,"tid":0,"args":{"name":"prog"}`) {
+	if !strings.Contains(string(data), `"name":"process_name","cat":"__metadata","pid":1,"tid":0,"args":{"name":"prog"}`) {
 		t.Errorf("process not named after the program:\n%.400s", data)
 	}
 }
