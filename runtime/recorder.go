@@ -142,7 +142,14 @@ func (g *G) Exit(entry uint32) {
 // Outcome records the outcome of the TCP of the last block: an index
 // value, a map key hash or a lock ticket.
 func (g *G) Outcome(v uint64) {
-	g.put(opOutcome, 0, lo(v), hi(v))
+	if g.off {
+		return
+	}
+	if len(g.buf)-g.n < 3 {
+		g.room(3)
+	}
+	g.buf[g.n], g.buf[g.n+1], g.buf[g.n+2] = opBit|opOutcome<<16, lo(v), hi(v)
+	g.n += 3
 }
 
 // encode turns words into the chunk's body. It stops at a word that would
@@ -183,6 +190,15 @@ func encode(words []uint32, c *trace.Chunk) {
 			n += binary.PutUvarint(b[n:], uint64(words[i+1]))
 			others++
 			i += 2
+			continue
+		}
+		if w == opBit|opOutcome<<16 && i+2 < len(words) {
+			// Index and map outcomes can be as frequent as blocks.
+			b[n] = byte(trace.EvOutcome)<<1 | 1
+			n++
+			n += binary.PutUvarint(b[n:], uint64(words[i+1])|uint64(words[i+2])<<32)
+			others++
+			i += 3
 			continue
 		}
 		e, size, ok := rareEvent(w, words[i+1:])
