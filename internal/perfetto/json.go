@@ -44,7 +44,6 @@ type event struct {
 	hasID    bool
 	bp       byte // 'e' binds a flow end to the enclosing slice
 	scope    byte // instants: 't', 'p' or 'g'
-	noTS     bool // metadata
 	args     []arg
 }
 
@@ -105,10 +104,10 @@ func (e *encoder) emit(ev *event) {
 	b = strconv.AppendInt(b, int64(ev.pid), 10)
 	b = append(b, ",\"tid\":"...)
 	b = strconv.AppendInt(b, int64(ev.tid), 10)
-	if !ev.noTS {
-		b = append(b, ",\"ts\":"...)
-		b = appendMicros(b, ev.ts)
-	}
+	// Metadata too: the format does not ask for it there, but parsers that
+	// sort every event by ts (tracerbench's) break on one without.
+	b = append(b, ",\"ts\":"...)
+	b = appendMicros(b, ev.ts)
 	if ev.ph == 'X' {
 		b = append(b, ",\"dur\":"...)
 		b = appendMicros(b, ev.dur)

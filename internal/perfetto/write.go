@@ -242,11 +242,11 @@ func digits(s string) (string, string) {
 // metadata names the process and its threads.
 func (rs *runState) metadata() {
 	enc := rs.w.enc
-	enc.emit(&event{ph: 'M', cat: "__metadata", name: "process_name", pid: rs.pid, tid: 0, noTS: true, args: []arg{str("name", rs.name)}})
-	enc.emit(&event{ph: 'M', cat: "__metadata", name: "process_sort_index", pid: rs.pid, tid: 0, noTS: true, args: []arg{num("sort_index", int64(rs.pid))}})
+	enc.emit(&event{ph: 'M', cat: "__metadata", name: "process_name", pid: rs.pid, tid: 0, args: []arg{str("name", rs.name)}})
+	enc.emit(&event{ph: 'M', cat: "__metadata", name: "process_sort_index", pid: rs.pid, tid: 0, args: []arg{num("sort_index", int64(rs.pid))}})
 	for i, g := range rs.order {
-		enc.emit(&event{ph: 'M', cat: "__metadata", name: "thread_name", pid: rs.pid, tid: g.tid, noTS: true, args: []arg{str("name", g.info.Path)}})
-		enc.emit(&event{ph: 'M', cat: "__metadata", name: "thread_sort_index", pid: rs.pid, tid: g.tid, noTS: true, args: []arg{num("sort_index", int64(i))}})
+		enc.emit(&event{ph: 'M', cat: "__metadata", name: "thread_name", pid: rs.pid, tid: g.tid, args: []arg{str("name", g.info.Path)}})
+		enc.emit(&event{ph: 'M', cat: "__metadata", name: "thread_sort_index", pid: rs.pid, tid: g.tid, args: []arg{num("sort_index", int64(i))}})
 	}
 }
 

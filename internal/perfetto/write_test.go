@@ -177,7 +177,7 @@ func TestMinFrame(t *testing.T) {
 
 func TestProgramName(t *testing.T) {
 	_, data := render(t, Options{}, Run{Reader: oneRun(t)})
-	if !strings.Contains(string(data), `"name":"process_name","cat":"__metadata","pid":1,"tid":0,"args":{"name":"prog"}`) {
+	if !strings.Contains(string(data), `"name":"process_name","cat":"__metadata","pid":1,"tid":0,"ts":0.000,"args":{"name":"prog"}`) {
 		t.Errorf("process not named after the program:\n%.400s", data)
 	}
 }
