@@ -30,3 +30,4 @@ func TestClosures(t *testing.T)  { run(t, "closures") }
 func TestGenerics(t *testing.T)  { run(t, "generics") }
 func TestNegatives(t *testing.T) { run(t, "negatives") }
 func TestCrossPkg(t *testing.T)  { run(t, "crosspkg", "lib") }
+func TestMemory(t *testing.T)    { run(t, "memory") }

@@ -25,7 +25,7 @@ func (s *fstate) localFreeVars(ptrs map[ssa.Value]*ptrInfo) {
 		return
 	}
 	for _, fv := range s.fn.FreeVars {
-		ptrs[fv] = &ptrInfo{roots: []ssa.Value{fv}}
+		ptrs[fv] = &ptrInfo{roots: []ssa.Value{fv}, field: wholeRoot}
 	}
 }
 
@@ -55,10 +55,7 @@ func (s *fstate) exchange() []*fstate {
 	for _, c := range s.closures {
 		changed := false
 		for i, fv := range c.fn.FreeVars {
-			t := s.bound(c.mc.Bindings[i], fv.Name())
-			x := c.content[fv]
-			if x.or(t) {
-				c.content[fv] = x
+			if c.writeRoot(fv, wholeRoot, s.bound(c.mc.Bindings[i], fv.Name())) {
 				changed = true
 			}
 		}
@@ -70,7 +67,7 @@ func (s *fstate) exchange() []*fstate {
 	if p := s.parent; p != nil {
 		changed := false
 		for i, fv := range s.fn.FreeVars {
-			t := asShared(s.content[fv], "captured variable "+fv.Name(), fv.Pos())
+			t := asShared(s.readRoot(fv, wholeRoot), "captured variable "+fv.Name(), fv.Pos())
 			pi := p.ptrs[s.mc.Bindings[i]]
 			if pi == nil || pi.unknown {
 				continue
@@ -83,9 +80,7 @@ func (s *fstate) exchange() []*fstate {
 				if x.m == 0 {
 					continue
 				}
-				c := p.content[r]
-				if c.or(x) {
-					p.content[r] = c
+				if p.writeRoot(r, pi.field, x) {
 					changed = true
 				}
 			}
@@ -105,7 +100,7 @@ func (s *fstate) bound(v ssa.Value, name string) taint {
 	}
 	var t taint
 	for _, r := range pi.roots {
-		t.or(s.content[r])
+		t.or(s.readRoot(r, pi.field))
 	}
 	return asShared(t, "captured variable "+name, v.Pos())
 }

@@ -39,7 +39,8 @@ func newPkgState(pass *analysis.Pass, res *ssaResult) *pkgState {
 			pkg:     ps,
 			fn:      fn,
 			val:     map[ssa.Value]taint{},
-			content: map[ssa.Value]taint{},
+			content: map[loc]taint{},
+			all:     map[ssa.Value]taint{},
 			callRes: map[*ssa.Call][]taint{},
 			srcs:    map[ssa.Instruction]*source{},
 		}

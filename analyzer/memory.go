@@ -15,10 +15,36 @@ import (
 type ptrInfo struct {
 	roots   []ssa.Value // Alloc, MakeSlice, MakeMap, or append calls
 	unknown bool
+	// field is the field of the roots' outermost struct that the value
+	// points into, or wholeRoot: one level of field sensitivity, so that
+	// shared data stored in one field of a local struct does not taint the
+	// others.
+	field int
+}
+
+const (
+	wholeRoot = -1
+	noField   = -2 // not yet known (during the fixpoint)
+)
+
+// addField merges field f into p.
+func (p *ptrInfo) addField(f int) bool {
+	switch {
+	case p.field == f || p.field == wholeRoot:
+		return false
+	case p.field == noField:
+		p.field = f
+	default:
+		p.field = wholeRoot
+	}
+	return true
 }
 
 func (p *ptrInfo) add(q *ptrInfo) bool {
 	changed := false
+	if q != nil && !q.unknown && len(q.roots) > 0 && p.addField(q.field) {
+		changed = true
+	}
 	if q == nil || q.unknown {
 		if !p.unknown {
 			p.unknown = true
@@ -47,14 +73,14 @@ func (s *fstate) computePtrs() {
 	ptrs := map[ssa.Value]*ptrInfo{}
 	get := func(v ssa.Value) *ptrInfo {
 		if c, ok := v.(*ssa.Const); ok && c.IsNil() {
-			return &ptrInfo{}
+			return &ptrInfo{field: noField}
 		}
 		return ptrs[v]
 	}
 	derive := func(v ssa.Value, from ...ssa.Value) bool {
 		p := ptrs[v]
 		if p == nil {
-			p = &ptrInfo{}
+			p = &ptrInfo{field: noField}
 			ptrs[v] = p
 		}
 		changed := false
@@ -70,10 +96,10 @@ func (s *fstate) computePtrs() {
 			switch in := in.(type) {
 			case *ssa.Alloc, *ssa.MakeSlice, *ssa.MakeMap:
 				v := in.(ssa.Value)
-				ptrs[v] = &ptrInfo{roots: []ssa.Value{v}}
+				ptrs[v] = &ptrInfo{roots: []ssa.Value{v}, field: wholeRoot}
 			case *ssa.Call:
 				if b, ok := in.Call.Value.(*ssa.Builtin); ok && b.Name() == "append" {
-					ptrs[in] = &ptrInfo{roots: []ssa.Value{in}}
+					ptrs[in] = &ptrInfo{roots: []ssa.Value{in}, field: wholeRoot}
 				}
 			}
 		}
@@ -86,7 +112,27 @@ func (s *fstate) computePtrs() {
 				var c bool
 				switch in := in.(type) {
 				case *ssa.FieldAddr:
-					c = derive(in, in.X)
+					// A field of the root itself selects a field; deeper
+					// fields stay within the outer one.
+					if x := get(in.X); x != nil && !x.unknown && len(x.roots) > 0 {
+						p := ptrs[in]
+						if p == nil {
+							p = &ptrInfo{field: noField}
+							ptrs[in] = p
+						}
+						f := x.field
+						if f == wholeRoot {
+							f = in.Field
+						}
+						c = p.addField(f)
+						for _, r := range x.roots {
+							if p.add(&ptrInfo{roots: []ssa.Value{r}, field: p.field}) {
+								c = true
+							}
+						}
+					} else {
+						c = derive(in, in.X)
+					}
 				case *ssa.IndexAddr:
 					c = derive(in, in.X)
 				case *ssa.Slice:
@@ -139,6 +185,9 @@ func (s *fstate) computePtrs() {
 		}
 	}
 	for _, p := range ptrs {
+		if p.field == noField {
+			p.field = wholeRoot
+		}
 		for _, r := range p.roots {
 			if escaped[r] {
 				p.unknown = true

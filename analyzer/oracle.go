@@ -73,8 +73,13 @@ func (o *oracle) exprTaint(e ast.Expr) (bool, string) {
 func (o *oracle) leafChild(e ast.Expr, p *source) (ast.Expr, *source) {
 	var kids []ast.Expr
 	skip := ast.Node(nil)
-	if c, ok := e.(*ast.CallExpr); ok {
-		skip = c.Fun
+	switch x := e.(type) {
+	case *ast.CallExpr:
+		skip = x.Fun
+	case *ast.SelectorExpr:
+		return nil, nil // a field is read as a whole: s.f, not s
+	case *ast.IndexExpr:
+		skip = x.X // a[i] is explained by i, or is itself the read
 	}
 	ast.Inspect(e, func(n ast.Node) bool {
 		if n == nil || n == ast.Node(e) {

@@ -63,7 +63,8 @@ type fstate struct {
 
 	val     map[ssa.Value]taint
 	ptrs    map[ssa.Value]*ptrInfo
-	content map[ssa.Value]taint // per local root: what was stored into it
+	content map[loc]taint       // per local root and field: what was stored there
+	all     map[ssa.Value]taint // per local root: what was stored anywhere in it
 	callRes map[*ssa.Call][]taint
 	srcs    map[ssa.Instruction]*source
 
@@ -131,9 +132,38 @@ func (s *fstate) load(addr ssa.Value, in ssa.Instruction, pos token.Pos) taint {
 		return t
 	}
 	for _, r := range pi.roots {
-		t.or(s.content[r])
+		t.or(s.readRoot(r, pi.field))
 	}
 	return t
+}
+
+// loc is a field of a local root, or the whole root.
+type loc struct {
+	r ssa.Value
+	f int
+}
+
+// readRoot is what a load from field f (or wholeRoot) of root r can see.
+func (s *fstate) readRoot(r ssa.Value, f int) taint {
+	if f == wholeRoot {
+		return s.all[r]
+	}
+	t := s.content[loc{r, f}]
+	t.or(s.content[loc{r, wholeRoot}])
+	return t
+}
+
+// writeRoot records t stored into field f (or wholeRoot) of root r.
+func (s *fstate) writeRoot(r ssa.Value, f int, t taint) bool {
+	c := s.content[loc{r, f}]
+	if !c.or(t) {
+		return false
+	}
+	s.content[loc{r, f}] = c
+	a := s.all[r]
+	a.or(t)
+	s.all[r] = a
+	return true
 }
 
 // store records that t was written into the roots of addr by instruction
@@ -146,12 +176,10 @@ func (s *fstate) store(addr ssa.Value, t taint, b *ssa.BasicBlock) bool {
 	}
 	changed := false
 	for _, r := range pi.roots {
-		c := s.content[r]
 		x := t
 		x.or(s.get(addr))
 		x.or(s.condTaint(s.cd.conds(b.Index, rootBlock(r))))
-		if c.or(x) {
-			s.content[r] = c
+		if s.writeRoot(r, pi.field, x) {
 			changed = true
 		}
 	}

@@ -1,0 +1,105 @@
+// Package memory checks how shared data flows through local memory.
+package memory
+
+var x int
+
+func setX(v int) { x = v }
+
+type S struct{ f, g int }
+
+func field() {
+	var s S
+	s.f = x
+	s.g = 1
+	if s.f > 0 { // want `\(branch\): s.f depends on package variable x`
+		println()
+	}
+	if s.g > 0 {
+		println()
+	}
+}
+
+func array() {
+	a := [3]int{}
+	a[1] = x
+	if a[1] > 0 { // want `\(branch\)`
+		println()
+	}
+}
+
+func copied() {
+	var s S
+	s.f = x
+	t := s
+	if t.f > 0 { // want `\(branch\)`
+		println()
+	}
+}
+
+func localChan() {
+	ch := make(chan int, 1)
+	ch <- 1
+	if v := <-ch; v > 0 { // want `\(branch\): v depends on channel receive`
+		println()
+	}
+}
+
+func closureResult() {
+	v := x
+	get := func() int { return v }
+	if get() > 0 { // want `\(branch\)`
+		println()
+	}
+}
+
+func loopExit() {
+	i := 0
+	// The loop condition is flagged too (conservatively): the loop
+	// variable's phi merges the iterations that a shared break cuts off.
+	for ; i < 10; i++ { // want `\(loop\)`
+		if x > i { // want `\(branch\)`
+			break
+		}
+	}
+	if i > 5 { // want `\(branch\): i depends on package variable x`
+		println()
+	}
+}
+
+func alias() {
+	p := &x
+	if *p > 0 { // want `\(branch\)`
+		println()
+	}
+}
+
+type T struct{ n int }
+
+func (t *T) get() int { return t.n }
+
+func methodValue(t *T) {
+	f := t.get
+	if f() > 0 { // want `\(branch\): f\(\) depends on result of get\$bound`
+		println()
+	}
+}
+
+func sliceOfLocal() {
+	s := []int{1, 2, 3}
+	s = append(s, x)
+	for _, v := range s { // the length does not depend on x
+		if v > 2 { // want `\(branch\)`
+			println()
+		}
+	}
+}
+
+func cleanAppend() {
+	s := []int{1, 2, 3}
+	s = append(s, 4)
+	for _, v := range s {
+		if v > 2 {
+			println()
+		}
+	}
+}
