@@ -1,39 +1,66 @@
 package trace
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"strings"
 
 	"github.com/divergo/divergo/internal/tbb"
 )
 
+// maxParentPath bounds the parent part of a spawn path. A deeper chain of
+// spawns (a daisy chain of goroutines, each starting the next) would
+// otherwise make path lengths grow with depth and their total with its
+// square. Past the bound the parent's path is replaced by "~" and a hash of
+// it: still the same in two runs with the same spawn structure.
+const maxParentPath = 256
+
 // namePaths gives every goroutine its spawn path (see the package comment).
+// It walks up parent links without recursion, so a corrupt or very deep
+// chain costs neither stack nor more than linear time.
 func (r *Reader) namePaths() {
-	done := map[uint64]string{}
-	var name func(e *indexEntry, depth int) string
-	name = func(e *indexEntry, depth int) string {
-		if p, ok := done[e.ID]; ok {
-			return p
-		}
-		var p string
-		switch {
-		case e.ID == 1:
-			p = "main"
-		case e.Parent == 0:
-			// Started by code divergo did not instrument.
-			p = fmt.Sprintf("?/%s#%d", r.funcName(e), e.GoID)
-		default:
-			parent := fmt.Sprintf("?g%d", e.Parent)
-			if pe := r.byID[e.Parent]; pe != nil && depth < 10000 && pe != e {
-				parent = name(pe, depth+1)
-			}
-			p = fmt.Sprintf("%s/%s@%s#%d", parent, r.funcName(e), SiteName(r.graph, e.Site), e.Ordinal)
-		}
-		done[e.ID] = p
-		return p
-	}
+	done := make(map[uint64]string, len(r.gs))
+	var chain []*indexEntry
 	for _, e := range r.gs {
-		e.Path = name(e, 0)
+		// Collect the unnamed ancestors of e, nearest first.
+		chain = chain[:0]
+		onChain := map[uint64]bool{}
+		for x := e; x != nil; {
+			if _, ok := done[x.ID]; ok || onChain[x.ID] {
+				break
+			}
+			onChain[x.ID] = true
+			chain = append(chain, x)
+			if x.ID == 1 || x.Parent == 0 {
+				break
+			}
+			x = r.byID[x.Parent]
+		}
+		// Name them from the farthest down.
+		for i := len(chain) - 1; i >= 0; i-- {
+			x := chain[i]
+			var p string
+			switch {
+			case x.ID == 1:
+				p = "main"
+			case x.Parent == 0:
+				// Started by code divergo did not instrument.
+				p = fmt.Sprintf("?/%s#%d", r.funcName(x), x.GoID)
+			default:
+				parent, ok := done[x.Parent]
+				if !ok {
+					parent = fmt.Sprintf("?g%d", x.Parent) // parent not in the trace, or a cycle
+				}
+				if len(parent) > maxParentPath {
+					sum := sha256.Sum256([]byte(parent))
+					parent = "~" + hex.EncodeToString(sum[:8])
+				}
+				p = fmt.Sprintf("%s/%s@%s#%d", parent, r.funcName(x), SiteName(r.graph, x.Site), x.Ordinal)
+			}
+			done[x.ID] = p
+		}
+		e.Path = done[e.ID]
 	}
 }
 
