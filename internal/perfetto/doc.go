@@ -13,9 +13,12 @@
 //     Their times are estimated: the runtime timestamps only sync events,
 //     goroutine start and end and chunk flushes, and the time between two
 //     timestamps is spread over the blocks executed in between by their
-//     instruction counts (docs/FORMAT.md, "Durations"). Frames say so in
-//     their args. Frames shorter than [Options.MinFrame] that hold nothing
-//     else worth drawing are left out, to keep the file small;
+//     instruction counts (docs/FORMAT.md, "Durations"). Implied blocks
+//     (those without a probe) are not put back, so their instructions count
+//     for nothing here and the estimates can differ a little from those of
+//     compare and waittime. Frames say "estimated" in their args. Frames
+//     shorter than [Options.MinFrame] that hold nothing else worth drawing
+//     are left out, to keep the file small;
 //   - waits as complete slices named "op @ file:line", from the time the
 //     goroutine blocked to the time it resumed (exact timestamps), with the
 //     object, the waiting time and the releaser in their args;
@@ -25,7 +28,12 @@
 //     on the same object at or before the end of the wait, as
 //     docs/FORMAT.md defines it;
 //   - an instant "go path" at each go statement and a flow arrow from it to
-//     the child's track.
+//     the child's track. The go statement's time is estimated, and moved
+//     back to the child's start should the estimate fall after it.
+//
+// Flow ends are placed a nanosecond inside the slice they bind to (the
+// wait's end, the child's start) with binding point "e", so that viewers
+// bind them the same way whatever order they give events of equal times.
 //
 // With two runs ([WriteDiff]) both are written, as "run A" and "run B", and
 // the divergent sections of their comparison ([compare.Traces]) are slices

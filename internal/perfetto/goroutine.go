@@ -244,7 +244,14 @@ func (g *gstate) spawn(ev trace.Event, at int64) {
 	}
 	id := g.rs.w.flowID()
 	enc.emit(&event{ph: 's', name: "go", cat: "spawn", pid: g.rs.pid, tid: g.tid, ts: at, id: id, hasID: true})
-	enc.emit(&event{ph: 'f', name: "go", cat: "spawn", pid: g.rs.pid, tid: child.tid, ts: max(child.info.Start, at), id: id, hasID: true})
+	// A nanosecond into the child's goroutine slice, bound to the enclosing
+	// slice: at its very start, whether it binds would depend on how a
+	// viewer orders events of equal times.
+	fts := max(child.info.Start, at)
+	if child.info.Ended && child.info.End > fts {
+		fts++
+	}
+	enc.emit(&event{ph: 'f', name: "go", cat: "spawn", pid: g.rs.pid, tid: child.tid, ts: fts, id: id, hasID: true, bp: 'e'})
 }
 
 // sync draws a wait, with an arrow from its releaser, and remembers

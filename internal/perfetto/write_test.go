@@ -143,6 +143,21 @@ func TestSpawnsAndFrames(t *testing.T) {
 	if !reflect.DeepEqual(instants, want) {
 		t.Errorf("spawn instants = %q, want %q", instants, want)
 	}
+	// Arrows from the go statement to a nanosecond into the child.
+	var arrows []string
+	for _, e := range f.TraceEvents {
+		if (e.Ph == "s" || e.Ph == "f") && *e.Cat == "spawn" {
+			bp := ""
+			if e.BP != nil {
+				bp = " bp=" + *e.BP
+			}
+			arrows = append(arrows, e.Ph+" id="+string(e.ID)+" tid="+itoa(*e.Tid)+" at="+itoa(ns(*e.Ts))+bp)
+		}
+	}
+	wantArrows := []string{"s id=2 tid=1 at=424", "f id=2 tid=2 at=501 bp=e", "s id=3 tid=1 at=600", "f id=3 tid=3 at=601 bp=e"}
+	if !reflect.DeepEqual(arrows, wantArrows) {
+		t.Errorf("spawn arrows = %q, want %q", arrows, wantArrows)
+	}
 	frames := []struct {
 		name       string
 		start, end int64
