@@ -1,12 +1,9 @@
 package main
 
-import "sync"
-
 func main() { // want `trace change point \(begin\): program begin: main.main starts the main goroutine; converges at return`
-	var wg sync.WaitGroup
-	wg.Add(1)
+	done := make(chan bool)
 	go func() { // want `\(spawn\)`
-		defer wg.Done()
+		done <- true
 	}()
-	wg.Wait()
+	<-done
 }

@@ -1,18 +1,15 @@
 package closures
 
-import "sync"
-
 func goroutine() {
 	done := false
-	var wg sync.WaitGroup
-	wg.Add(1)
+	finished := make(chan bool)
 	go func() { // want `\(spawn\)`
-		defer wg.Done()
 		if !done { // want `\(branch\): done depends on captured variable done`
 			println()
 		}
+		finished <- true
 	}()
-	wg.Wait()
+	<-finished
 }
 
 // A closure called only directly gets its parameters from its call sites.
