@@ -3,6 +3,7 @@ package perfetto
 import (
 	"bytes"
 	"reflect"
+	"sync/atomic"
 	"testing"
 
 	"github.com/divergo/divergo/compare"
@@ -31,16 +32,16 @@ func twoRuns(t *testing.T) (*trace.Reader, *trace.Reader) {
 
 func TestDiff(t *testing.T) {
 	a, b := twoRuns(t)
-	steps := 0
+	var steps atomic.Int64 // Observe runs on the comparison's goroutines
 	var buf bytes.Buffer
-	rep, err := WriteDiff(&buf, Run{Reader: a}, Run{Reader: b}, compare.Options{Observe: func(compare.Step) { steps++ }}, Options{MinFrame: -1})
+	rep, err := WriteDiff(&buf, Run{Reader: a}, Run{Reader: b}, compare.Options{Observe: func(compare.Step) { steps.Add(1) }}, Options{MinFrame: -1})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if rep.Summary.Sections != 2 || rep.Summary.Unflagged != 1 {
 		t.Errorf("report: %d sections, %d unflagged; want 2 and 1", rep.Summary.Sections, rep.Summary.Unflagged)
 	}
-	if steps == 0 {
+	if steps.Load() == 0 {
 		t.Error("the caller's Observe was not called")
 	}
 	f, err := Validate(buf.Bytes())
