@@ -8,6 +8,7 @@ import (
 	"io"
 	"math"
 	"sort"
+	"strconv"
 )
 
 // File is a Chrome trace-event file in its JSON object form, as [Validate]
@@ -61,7 +62,8 @@ var knownPhases = map[string]bool{
 //   - the slices of a thread (B/E pairs and X) nest: none overlaps another
 //     without containing it;
 //   - flow events (s, t, f) have an id and a category; every s has exactly
-//     one f with the same id and category, no earlier than it, and nothing
+//     one f with the same id, category and name (Perfetto matches flows by
+//     all three), no earlier than it, and nothing
 //     but s starts a flow; s, t and an f with bp "e" fall inside a slice of
 //     their thread, and an f without bp is followed by a slice there;
 //   - instant scopes are g, p or t.
@@ -325,7 +327,8 @@ func (v *validator) flows() error {
 		if e.Ph != "s" && e.Ph != "t" && e.Ph != "f" {
 			continue
 		}
-		key := *e.Cat + "\x00" + string(e.ID)
+		// Perfetto matches v1 flow events by id, category and name.
+		key := string(e.ID) + " (cat " + strconv.Quote(*e.Cat) + ", name " + strconv.Quote(*e.Name) + ")"
 		fe := byID[key]
 		if fe == nil {
 			fe = &flowEnd{}
@@ -352,16 +355,16 @@ func (v *validator) flows() error {
 		fe := byID[key]
 		switch {
 		case len(fe.s) == 0:
-			return fmt.Errorf("event %d: flow id %s has no start (s)", firstOf(fe), idOf(key))
+			return fmt.Errorf("event %d: flow id %s has no start (s)", firstOf(fe), key)
 		case len(fe.s) > 1:
-			return fmt.Errorf("event %d: flow id %s starts twice (also event %d)", fe.s[1], idOf(key), fe.s[0])
+			return fmt.Errorf("event %d: flow id %s starts twice (also event %d)", fe.s[1], key, fe.s[0])
 		case len(fe.f) == 0:
-			return fmt.Errorf("event %d: flow id %s never finishes (no f)", fe.s[0], idOf(key))
+			return fmt.Errorf("event %d: flow id %s never finishes (no f)", fe.s[0], key)
 		case len(fe.f) > 1:
-			return fmt.Errorf("event %d: flow id %s finishes twice (also event %d)", fe.f[1], idOf(key), fe.f[0])
+			return fmt.Errorf("event %d: flow id %s finishes twice (also event %d)", fe.f[1], key, fe.f[0])
 		}
 		if s, f := ns(*evs[fe.s[0]].Ts), ns(*evs[fe.f[0]].Ts); f < s {
-			return fmt.Errorf("event %d: flow id %s finishes at %d ns, before it starts at %d ns", fe.f[0], idOf(key), f, s)
+			return fmt.Errorf("event %d: flow id %s finishes at %d ns, before it starts at %d ns", fe.f[0], key, f, s)
 		}
 	}
 	return nil
@@ -372,15 +375,6 @@ func firstOf(fe *flowEnd) int {
 		return fe.f[0]
 	}
 	return -1
-}
-
-func idOf(key string) string {
-	for i := 0; i < len(key); i++ {
-		if key[i] == 0 {
-			return key[i+1:] + " (cat " + key[:i] + ")"
-		}
-	}
-	return key
 }
 
 // bound reports whether a flow event at ts on thread k has a slice to bind

@@ -95,6 +95,8 @@ func TestValidateRejects(t *testing.T) {
 		{"flow without start", traceOf(slice, `{"ph":"f","name":"r","cat":"c","id":1,"pid":1,"tid":1,"ts":1,"bp":"e"}`), "no start"},
 		{"flow finished in another category", traceOf(slice, `{"ph":"s","name":"r","cat":"c","id":1,"pid":1,"tid":1,"ts":1}`,
 			`{"ph":"f","name":"r","cat":"d","id":1,"pid":1,"tid":1,"ts":2,"bp":"e"}`), "never finishes"},
+		{"flow finished under another name", traceOf(slice, `{"ph":"s","name":"r","cat":"c","id":1,"pid":1,"tid":1,"ts":1}`,
+			`{"ph":"f","name":"q","cat":"c","id":1,"pid":1,"tid":1,"ts":2,"bp":"e"}`), "never finishes"},
 		{"flow started twice", traceOf(slice, `{"ph":"s","name":"r","cat":"c","id":1,"pid":1,"tid":1,"ts":1}`,
 			`{"ph":"s","name":"r","cat":"c","id":1,"pid":1,"tid":1,"ts":2}`, `{"ph":"f","name":"r","cat":"c","id":1,"pid":1,"tid":1,"ts":3,"bp":"e"}`), "starts twice"},
 		{"flow finished twice", traceOf(slice, `{"ph":"s","name":"r","cat":"c","id":1,"pid":1,"tid":1,"ts":1}`,
