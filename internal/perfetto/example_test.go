@@ -65,11 +65,11 @@ func ExampleWriteTrace() {
 		}
 	}
 	// Output:
-	// thread 1: main
-	// thread 2: main/worker@main.go:5#1
-	// tid 1: arrow spawn s at 1.000µs
-	// tid 2: arrow spawn f at 1.001µs
-	// tid 2: recv @ main.go:9 from 1.5µs for 2.6µs, released by main (goroutine 1)
-	// tid 1: arrow release s at 4.000µs
-	// tid 2: arrow release f at 4.099µs
+	// thread 101: main
+	// thread 102: main/worker@main.go:5#1
+	// tid 101: arrow spawn s at 1.000µs
+	// tid 102: arrow spawn f at 1.001µs
+	// tid 102: recv @ main.go:9 from 1.5µs for 2.6µs, released by main (goroutine 1)
+	// tid 101: arrow release s at 4.000µs
+	// tid 102: arrow release f at 4.099µs
 }

@@ -44,6 +44,7 @@ type event struct {
 	hasID    bool
 	bp       byte // 'e' binds a flow end to the enclosing slice
 	scope    byte // instants: 't', 'p' or 'g'
+	noTid    bool // process metadata
 	args     []arg
 }
 
@@ -102,8 +103,10 @@ func (e *encoder) emit(ev *event) {
 	}
 	b = append(b, ",\"pid\":"...)
 	b = strconv.AppendInt(b, int64(ev.pid), 10)
-	b = append(b, ",\"tid\":"...)
-	b = strconv.AppendInt(b, int64(ev.tid), 10)
+	if !ev.noTid {
+		b = append(b, ",\"tid\":"...)
+		b = strconv.AppendInt(b, int64(ev.tid), 10)
+	}
 	// Metadata too: the format does not ask for it there, but parsers that
 	// sort every event by ts (tracerbench's) break on one without.
 	b = append(b, ",\"ts\":"...)

@@ -40,6 +40,10 @@ func Write(w io.Writer, opts Options, runs ...Run) error {
 	return write(w, opts, runs, nil)
 }
 
+// tidBase is one less than the first thread id; process ids count from 1
+// and stay below it.
+const tidBase = 100
+
 // writer is the state shared by the runs of one file.
 type writer struct {
 	enc      *encoder
@@ -60,7 +64,10 @@ func write(out io.Writer, opts Options, runs []Run, marks []map[uint64][]mark) e
 		w.minFrame = int64(DefaultMinFrame)
 	}
 	other := []arg{str("generator", "divergo"), str("time", "ts is microseconds since each trace's start; frame times are estimated from instruction counts between timestamps")}
-	tid := 0
+	// Thread ids are unique in the file and kept clear of the process ids:
+	// Perfetto's importer ties a process's metadata to the thread whose tid
+	// is the pid, and keys threads by tid before pid.
+	tid := tidBase
 	for i, run := range runs {
 		if run.Reader == nil {
 			return fmt.Errorf("run %d: %w", i+1, errNoTrace)
@@ -242,8 +249,8 @@ func digits(s string) (string, string) {
 // metadata names the process and its threads.
 func (rs *runState) metadata() {
 	enc := rs.w.enc
-	enc.emit(&event{ph: 'M', cat: "__metadata", name: "process_name", pid: rs.pid, tid: 0, args: []arg{str("name", rs.name)}})
-	enc.emit(&event{ph: 'M', cat: "__metadata", name: "process_sort_index", pid: rs.pid, tid: 0, args: []arg{num("sort_index", int64(rs.pid))}})
+	enc.emit(&event{ph: 'M', cat: "__metadata", name: "process_name", pid: rs.pid, noTid: true, args: []arg{str("name", rs.name)}})
+	enc.emit(&event{ph: 'M', cat: "__metadata", name: "process_sort_index", pid: rs.pid, noTid: true, args: []arg{num("sort_index", int64(rs.pid))}})
 	for i, g := range rs.order {
 		enc.emit(&event{ph: 'M', cat: "__metadata", name: "thread_name", pid: rs.pid, tid: g.tid, args: []arg{str("name", g.info.Path)}})
 		enc.emit(&event{ph: 'M', cat: "__metadata", name: "thread_sort_index", pid: rs.pid, tid: g.tid, args: []arg{num("sort_index", int64(i))}})

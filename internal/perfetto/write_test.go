@@ -154,7 +154,7 @@ func TestSpawnsAndFrames(t *testing.T) {
 			arrows = append(arrows, e.Ph+" id="+string(e.ID)+" tid="+itoa(*e.Tid)+" at="+itoa(ns(*e.Ts))+bp)
 		}
 	}
-	wantArrows := []string{"s id=2 tid=1 at=424", "f id=2 tid=2 at=501 bp=e", "s id=3 tid=1 at=600", "f id=3 tid=3 at=601 bp=e"}
+	wantArrows := []string{"s id=2 tid=101 at=424", "f id=2 tid=102 at=501 bp=e", "s id=3 tid=101 at=600", "f id=3 tid=103 at=601 bp=e"}
 	if !reflect.DeepEqual(arrows, wantArrows) {
 		t.Errorf("spawn arrows = %q, want %q", arrows, wantArrows)
 	}
@@ -192,7 +192,7 @@ func TestMinFrame(t *testing.T) {
 
 func TestProgramName(t *testing.T) {
 	_, data := render(t, Options{}, Run{Reader: oneRun(t)})
-	if !strings.Contains(string(data), `"name":"process_name","cat":"__metadata","pid":1,"tid":0,"ts":0.000,"args":{"name":"prog"}`) {
+	if !strings.Contains(string(data), `"name":"process_name","cat":"__metadata","pid":1,"ts":0.000,"args":{"name":"prog"}`) {
 		t.Errorf("process not named after the program:\n%.400s", data)
 	}
 }
