@@ -3,6 +3,7 @@ package trace
 import (
 	"bytes"
 	"reflect"
+	"runtime/metrics"
 	"testing"
 )
 
@@ -14,6 +15,13 @@ import (
 func FuzzReader(f *testing.F) {
 	f.Add(writeSample(f))
 	f.Fuzz(func(t *testing.T, data []byte) {
+		before := allocated()
+		defer func() {
+			// Allocation must follow the input, whatever lengths it claims.
+			if got, limit := allocated()-before, uint64(100*len(data)+8<<20); got > limit {
+				t.Fatalf("reading %d bytes allocated %d bytes, more than %d", len(data), got, limit)
+			}
+		}()
 		r, err := NewReader(bytes.NewReader(data), int64(len(data)))
 		if err != nil {
 			return
@@ -126,4 +134,12 @@ func FuzzEvent(f *testing.F) {
 			t.Fatalf("round trip of %+v: %+v, %d of %d bytes, %v", e, got, n, len(b), err)
 		}
 	})
+}
+
+// allocated returns the bytes allocated so far by the process, without
+// stopping the world as runtime.ReadMemStats does.
+func allocated() uint64 {
+	s := []metrics.Sample{{Name: "/gc/heap/allocs:bytes"}}
+	metrics.Read(s)
+	return s[0].Value.Uint64()
 }
