@@ -67,7 +67,7 @@ func (g *gstate) marksAt(k, at int64) {
 		}
 		if g.open < 0 && g.mi < len(g.marks) && g.marks[g.mi].start <= k {
 			m := &g.marks[g.mi]
-			g.ensureFrames()
+			g.ensureFrames(-1)
 			g.rs.w.enc.emit(&event{ph: 'B', name: m.name, cat: m.cat, pid: g.rs.pid, tid: g.tid, ts: at, args: m.args})
 			g.out = append(g.out, slot{kind: 's', cat: m.cat})
 			g.open = g.mi

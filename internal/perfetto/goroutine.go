@@ -189,16 +189,23 @@ func (g *gstate) popFrame(at int64) {
 			}
 		}
 	} else if d := at - f.start; d >= g.rs.w.minFrame {
+		// Its callers' B events go first: a viewer given two slices that
+		// start at the same time nests them in file order.
+		g.ensureFrames(n)
 		name, args := g.frameName(f)
 		enc.emit(&event{ph: 'X', name: name, cat: "frame", pid: g.rs.pid, tid: g.tid, ts: f.start, dur: d, args: args})
 	}
 	g.frames = g.frames[:n]
 }
 
-// ensureFrames writes the B events of the open frames not yet written, so
-// that what is drawn next nests inside them.
-func (g *gstate) ensureFrames() {
-	for i := range g.frames {
+// ensureFrames writes the B events of the first n open frames not yet
+// written (all of them for n < 0), so that what is drawn next nests inside
+// them, in time and in file order.
+func (g *gstate) ensureFrames(n int) {
+	if n < 0 || n > len(g.frames) {
+		n = len(g.frames)
+	}
+	for i := range g.frames[:n] {
 		f := &g.frames[i]
 		if f.emitted {
 			continue
@@ -284,7 +291,7 @@ func (g *gstate) wait(ev trace.Event, begin, end int64) {
 	default:
 		args = append(args, str("releaser", "unknown"))
 	}
-	g.ensureFrames()
+	g.ensureFrames(-1)
 	enc.emit(&event{ph: 'X', name: ev.Op.String() + " @ " + site, cat: "wait", pid: g.rs.pid, tid: g.tid, ts: begin, dur: end - begin, args: args})
 	if rel == nil {
 		return

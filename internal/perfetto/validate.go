@@ -60,7 +60,9 @@ var knownPhases = map[string]bool{
 //   - B and E are balanced per thread (sorted by ts, file order at equal
 //     times, as viewers do), an E's name, if any, matches its B;
 //   - the slices of a thread (B/E pairs and X) nest: none overlaps another
-//     without containing it;
+//     without containing it, and of two that start at the same time the
+//     one first in the file contains the other (viewers take it as the
+//     parent);
 //   - flow events (s, t, f) have an id and a category; every s has exactly
 //     one f with the same id, category and name (Perfetto matches flows by
 //     all three), no earlier than it, and nothing
@@ -290,12 +292,15 @@ func (v *validator) nesting() error {
 			i := stack[len(stack)-1]
 			return fmt.Errorf("event %d: B %q on pid %d tid %d never ends", i, *evs[i].Name, k[0], k[1])
 		}
+		// Viewers sort by time and take events of equal times in file
+		// order: of two slices that start together, the first in the file
+		// is the parent, and must not be the shorter.
 		ivs := v.slices[k]
-		sort.SliceStable(ivs, func(i, j int) bool {
+		sort.Slice(ivs, func(i, j int) bool {
 			if ivs[i].start != ivs[j].start {
 				return ivs[i].start < ivs[j].start
 			}
-			return ivs[i].end > ivs[j].end
+			return ivs[i].ev < ivs[j].ev
 		})
 		var open []interval
 		for _, iv := range ivs {

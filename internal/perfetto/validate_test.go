@@ -91,6 +91,8 @@ func TestValidateRejects(t *testing.T) {
 			`{"ph":"X","name":"b","pid":1,"tid":1,"ts":3,"dur":2}`), "without nesting"},
 		{"B/E crossing", traceOf(`{"ph":"B","name":"a","pid":1,"tid":1,"ts":0}`, `{"ph":"X","name":"b","pid":1,"tid":1,"ts":1,"dur":5}`,
 			`{"ph":"E","pid":1,"tid":1,"ts":2}`), "without nesting"},
+		{"child before its parent at the same time", traceOf(`{"ph":"X","name":"b","pid":1,"tid":1,"ts":1,"dur":1}`,
+			`{"ph":"B","name":"a","pid":1,"tid":1,"ts":1}`, `{"ph":"E","pid":1,"tid":1,"ts":5}`), "without nesting"},
 		{"flow without finish", traceOf(slice, `{"ph":"s","name":"r","cat":"c","id":1,"pid":1,"tid":1,"ts":1}`), "never finishes"},
 		{"flow without start", traceOf(slice, `{"ph":"f","name":"r","cat":"c","id":1,"pid":1,"tid":1,"ts":1,"bp":"e"}`), "no start"},
 		{"flow finished in another category", traceOf(slice, `{"ph":"s","name":"r","cat":"c","id":1,"pid":1,"tid":1,"ts":1}`,
