@@ -132,17 +132,14 @@ func runDiff(args []string, stdout, stderr io.Writer) (int, error) {
 // writeTimeline compares the two runs while drawing them to path. A file
 // left half written by an error is removed.
 func writeTimeline(path string, names []string, rs []*trace.Reader, opts compare.Options) (*compare.Report, error) {
-	f, err := os.Create(path)
+	var rep *compare.Report
+	err := perfetto.WriteFile(path, func(w io.Writer) error {
+		var err error
+		rep, err = perfetto.WriteDiff(w, perfetto.Run{Name: "run A: " + names[0], Reader: rs[0]},
+			perfetto.Run{Name: "run B: " + names[1], Reader: rs[1]}, opts, perfetto.Options{})
+		return err
+	})
 	if err != nil {
-		return nil, err
-	}
-	rep, err := perfetto.WriteDiff(f, perfetto.Run{Name: "run A: " + names[0], Reader: rs[0]},
-		perfetto.Run{Name: "run B: " + names[1], Reader: rs[1]}, opts, perfetto.Options{})
-	if cerr := f.Close(); err == nil && cerr != nil {
-		err = fmt.Errorf("writing %s: %w", path, cerr)
-	}
-	if err != nil {
-		os.Remove(path)
 		return nil, err
 	}
 	return rep, nil
