@@ -5,6 +5,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/divergo/divergo/internal/trace"
 )
 
 // BenchmarkProbe is the per-block cost: g.B inlined, including the amortized
@@ -102,5 +104,22 @@ func BenchmarkLockPlain(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		mu.Lock()
 		mu.Unlock()
+	}
+}
+
+// BenchmarkEncode is the cost per word of turning a full buffer of a loop's
+// block ids into a chunk body.
+func BenchmarkEncode(b *testing.B) {
+	words := make([]uint32, maxWords)
+	for i := range words {
+		words[i] = uint32(2 + i%3)
+		if i%50 == 0 {
+			words[i] = 100 // an id of two bytes now and then
+		}
+	}
+	var c trace.Chunk
+	b.SetBytes(int64(4 * len(words)))
+	for i := 0; i < b.N; i++ {
+		encode(words, &c)
 	}
 }

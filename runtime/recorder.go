@@ -168,6 +168,21 @@ func encode(words []uint32, c *trace.Chunk) {
 	n := 0
 	var blocks, others, waits uint64
 	for i := 0; i < len(words); {
+		// Eight one-byte block ids at once: loops mostly run small ids.
+		for i+8 <= len(words) && n+8 <= len(b) {
+			w := words[i : i+8 : i+8]
+			if w[0]|w[1]|w[2]|w[3]|w[4]|w[5]|w[6]|w[7] >= 64 {
+				break
+			}
+			binary.LittleEndian.PutUint64(b[n:], uint64(w[0])<<1|uint64(w[1])<<9|uint64(w[2])<<17|uint64(w[3])<<25|
+				uint64(w[4])<<33|uint64(w[5])<<41|uint64(w[6])<<49|uint64(w[7])<<57)
+			n += 8
+			i += 8
+			blocks += 8
+		}
+		if i == len(words) {
+			break
+		}
 		w := words[i]
 		if w < 64 {
 			b[n] = byte(w << 1)

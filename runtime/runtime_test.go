@@ -252,3 +252,34 @@ func TestEncodeMatchesTrace(t *testing.T) {
 		t.Errorf("encode: %x (%d events, %d blocks)\nwant %x (%d events, 6 blocks)", c.Body, c.Events, c.Blocks, ref, len(want))
 	}
 }
+
+// TestEncodeRuns mixes runs of small ids (the eight-at-once path) with
+// large ids and other events at every alignment.
+func TestEncodeRuns(t *testing.T) {
+	var words []uint32
+	var ref []byte
+	var want uint64
+	for i := 0; i < 5000; i++ {
+		switch {
+		case i%97 == 0:
+			v := uint64(i) << 20
+			words = append(words, opBit|opOutcome<<16, lo(v), hi(v))
+			ref = trace.AppendEvent(ref, trace.Event{Kind: trace.EvOutcome, Value: v})
+		case i%13 == 0:
+			words = append(words, uint32(64+i))
+			ref = trace.AppendEvent(ref, trace.Event{Kind: trace.EvBlock, Block: uint32(64 + i)})
+		case i%31 == 0:
+			words = append(words, opBit|opExit<<16, uint32(i))
+			ref = trace.AppendEvent(ref, trace.Event{Kind: trace.EvExit, Block: uint32(i)})
+		default:
+			words = append(words, uint32(i%64))
+			ref = trace.AppendEvent(ref, trace.Event{Kind: trace.EvBlock, Block: uint32(i % 64)})
+		}
+		want++
+	}
+	var c trace.Chunk
+	encode(words, &c)
+	if !bytes.Equal(c.Body, ref) || c.Events != want {
+		t.Fatalf("encode differs from trace.AppendEvent (%d events, want %d)", c.Events, want)
+	}
+}
