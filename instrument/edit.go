@@ -21,6 +21,7 @@ type edit struct {
 type editBuffer struct {
 	src   []byte
 	edits []edit
+	err   error // the first bad range, reported by bytes
 }
 
 func newEditBuffer(src []byte) *editBuffer { return &editBuffer{src: src} }
@@ -34,7 +35,10 @@ func (b *editBuffer) insert(off, prio int, text string) {
 // bytes are kept (appended to text) so that no line moves.
 func (b *editBuffer) replace(start, end int, text string) {
 	if start > end || start < 0 || end > len(b.src) {
-		panic(fmt.Sprintf("instrument: bad edit range [%d,%d) of %d bytes", start, end, len(b.src)))
+		if b.err == nil {
+			b.err = fmt.Errorf("edit range [%d,%d) outside the %d bytes of the file", start, end, len(b.src))
+		}
+		return
 	}
 	if n := bytes.Count(b.src[start:end], []byte("\n")); n > 0 {
 		text += string(bytes.Repeat([]byte("\n"), n))
@@ -46,6 +50,9 @@ func (b *editBuffer) replace(start, end int, text string) {
 // two rewrites claimed the same source text, and applying either would
 // silently drop the other.
 func (b *editBuffer) bytes() ([]byte, error) {
+	if b.err != nil {
+		return nil, b.err
+	}
 	es := append([]edit(nil), b.edits...)
 	sort.SliceStable(es, func(i, j int) bool {
 		x, y := es[i], es[j]
