@@ -28,6 +28,12 @@ func newEditBuffer(src []byte) *editBuffer { return &editBuffer{src: src} }
 
 // insert adds text at offset off.
 func (b *editBuffer) insert(off, prio int, text string) {
+	if off < 0 || off > len(b.src) {
+		if b.err == nil {
+			b.err = fmt.Errorf("insertion at %d outside the %d bytes of the file", off, len(b.src))
+		}
+		return
+	}
 	b.edits = append(b.edits, edit{start: off, end: off, text: text, prio: prio, seq: len(b.edits)})
 }
 

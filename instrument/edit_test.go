@@ -28,6 +28,7 @@ func TestEditBuffer(t *testing.T) {
 		{"insert inside replace", "abcdef", []op{{1, 4, 0, "X"}, {2, 2, 0, "Y"}}, "", true},
 		{"range past the end", "abc", []op{{2, 9, 0, "X"}}, "", true},
 		{"range backwards", "abc", []op{{2, 1, 0, "X"}}, "", true},
+		{"insert past the end", "abc", []op{{4, 4, 0, "X"}}, "", true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
