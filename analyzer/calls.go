@@ -5,9 +5,9 @@ import (
 	"strings"
 )
 
-// funcKey names a function or method for the tables below:
-// "time.Now", "(*sync.Mutex).Lock", "(sync/atomic.Int32).Load" style is
-// avoided in favour of package path plus receiver type name plus name.
+// funcKey names a function or method for the tables below by package path,
+// receiver type name (pointer or not) and name, so that generic and
+// pointer receivers need no special spelling.
 type funcKey struct{ pkg, recv, name string }
 
 func keyOf(fn *types.Func) funcKey {
@@ -27,7 +27,7 @@ func keyOf(fn *types.Func) funcKey {
 	return k
 }
 
-// lockKind reports whether fn acquires a sync.Mutex or sync.RWMutex.
+// isLock reports whether fn acquires a sync.Mutex or sync.RWMutex.
 func isLock(fn *types.Func) bool {
 	k := keyOf(fn)
 	if k.pkg != "sync" {

@@ -1,7 +1,6 @@
 package analyzer
 
 import (
-	"go/token"
 	"go/types"
 
 	"golang.org/x/tools/go/analysis"
@@ -170,9 +169,8 @@ func (ps *pkgState) findCallers() {
 				}
 				var buf [8]*ssa.Value
 				ops := in.Operands(buf[:0])
-				if mc, ok := in.(*ssa.MakeClosure); ok {
+				if _, ok := in.(*ssa.MakeClosure); ok {
 					ops = ops[1:] // the closure's own function is not a use; its uses are
-					_ = mc
 				}
 				var callee ssa.Value
 				if c, ok := in.(ssa.CallInstruction); ok && !c.Common().IsInvoke() {
@@ -382,69 +380,3 @@ func (ps *pkgState) contexts() {
 		}
 	}
 }
-
-// funcFact summarizes a function for its callers in other packages: for
-// each result, a mask of bit 0 (shared) and bit i+1 (parameter i flows in).
-type funcFact struct {
-	Results []uint64
-}
-
-func (*funcFact) AFact() {}
-
-func (f *funcFact) String() string {
-	out := "summary("
-	for j, m := range f.Results {
-		if j > 0 {
-			out += "; "
-		}
-		out += mask(m).String()
-	}
-	return out + ")"
-}
-
-func (m mask) String() string {
-	if m == 0 {
-		return "-"
-	}
-	out := ""
-	sep := func() {
-		if out != "" {
-			out += ","
-		}
-	}
-	if m&shared != 0 {
-		out = "shared"
-	}
-	for i := 0; i < maxSlots; i++ {
-		if m&slotBit(i) != 0 {
-			sep()
-			out += "p" + itoa(i)
-		}
-	}
-	return out
-}
-
-func itoa(i int) string {
-	if i < 10 {
-		return string(rune('0' + i))
-	}
-	return itoa(i/10) + string(rune('0'+i%10))
-}
-
-// exportFacts publishes the summary of every package-level function and
-// method with results.
-func (ps *pkgState) exportFacts() {
-	for _, s := range ps.funcs {
-		obj, ok := s.fn.Object().(*types.Func)
-		if !ok || !obj.Exported() || s.fn.Parent() != nil || len(s.summary) == 0 || obj.Pkg() != ps.pass.Pkg {
-			continue
-		}
-		f := &funcFact{Results: make([]uint64, len(s.summary))}
-		for i, t := range s.summary {
-			f.Results[i] = uint64(t.m)
-		}
-		ps.pass.ExportObjectFact(obj, f)
-	}
-}
-
-var _ = token.NoPos
