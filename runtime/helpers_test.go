@@ -74,6 +74,7 @@ func resetSession() {
 	sess.regMu.Unlock()
 	sess.mu.Lock()
 	sess.file, sess.w, sess.pending, sess.closed, sess.failed = nil, nil, nil, false, false
+	sess.pendingBytes, sess.dropped = 0, false
 	sess.mu.Unlock()
 	sess.mainEntry = 0
 	sess.state.Store(stateIdle)

@@ -283,3 +283,32 @@ func TestEncodeRuns(t *testing.T) {
 		t.Fatalf("encode differs from trace.AppendEvent (%d events, want %d)", c.Events, want)
 	}
 }
+
+// TestPendingBound: without Main, chunks wait in memory up to a bound; past
+// it they are dropped, and the trace still reads once Main comes.
+func TestPendingBound(t *testing.T) {
+	path := startSession(t)
+	defer func(n int) { maxPending = n }(maxPending)
+	maxPending = 100 << 10
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		w := Enter(bWorker)
+		for range 300000 { // about 300 KB of chunks
+			w.B(bWorkerL)
+		}
+		w.Exit(bWorker)
+	}()
+	<-done
+	g := Main(testGraphJSON(t), bMain)
+	g.Exit(bMain)
+	r, gs := readTrace(t, path)
+	if r.Truncated() || len(gs) != 2 {
+		t.Fatalf("truncated %v, %d goroutines", r.Truncated(), len(gs))
+	}
+	for p, o := range gs {
+		if p != "main" && (o.info.Blocks == 0 || o.info.Blocks >= 300001) {
+			t.Errorf("%s: %d blocks, want some dropped", p, o.info.Blocks)
+		}
+	}
+}

@@ -19,6 +19,9 @@ const (
 	stateOff
 )
 
+// maxPending bounds the chunks kept in memory before Main opens the file.
+var maxPending = 64 << 20 // a variable for tests
+
 // session is the recording of this process.
 type session struct {
 	state   atomic.Int32
@@ -31,12 +34,14 @@ type session struct {
 	mainEntry uint32
 	mainTaken bool // recorder id 1 is given; guarded by regMu
 
-	mu      sync.Mutex // guards the file and every G's seq, wrote, ended
-	file    *os.File
-	w       *trace.Writer
-	pending []trace.Chunk // chunks written before Main gave the graph
-	closed  bool
-	failed  bool
+	mu           sync.Mutex // guards the file and every G's seq, wrote, ended
+	file         *os.File
+	w            *trace.Writer
+	pending      []trace.Chunk // chunks written before Main gave the graph
+	pendingBytes int
+	dropped      bool // pending was full: some chunks before Main are lost
+	closed       bool
+	failed       bool
 
 	regMu sync.Mutex
 	live  map[*G]struct{} // recorders whose goroutine may still run
@@ -228,6 +233,17 @@ func writeLocked(g *G, c *trace.Chunk, words []uint32, final bool, end int64) {
 	if sess.closed || g.ended {
 		return
 	}
+	if sess.w == nil && !sess.failed && sess.pendingBytes+len(c.Body) > maxPending {
+		// Without Main (a test binary, whose main is not instrumented) the
+		// file never opens: keep a bounded amount, not the whole run. The
+		// sequence does not advance, so later chunks still read.
+		if !sess.dropped {
+			fmt.Fprintf(os.Stderr, "divergo: no instrumented main.main yet; dropping events after %d KiB\n", maxPending>>10)
+		}
+		sess.dropped = true
+		g.ended = final
+		return
+	}
 	c.G, c.Seq, c.Final, c.End = g.id, g.seq, final, end
 	if g.seq == 0 {
 		fb, ok := firstBlock(words)
@@ -241,6 +257,7 @@ func writeLocked(g *G, c *trace.Chunk, words []uint32, final bool, end int64) {
 		cp := *c
 		cp.Body = append([]byte(nil), c.Body...)
 		sess.pending = append(sess.pending, cp)
+		sess.pendingBytes += len(cp.Body)
 	default:
 		if err := sess.w.WriteChunk(c); err != nil {
 			failLocked(err)
