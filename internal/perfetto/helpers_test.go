@@ -131,13 +131,6 @@ func deref(p *int64) int64 {
 	return *p
 }
 
-func str0(p *string) string {
-	if p == nil {
-		return ""
-	}
-	return *p
-}
-
 // threadNames maps pid/tid to thread names, and lists them per pid in sort
 // index order.
 func threadNames(f *File) (map[[2]int64]string, map[int64][]string) {

@@ -58,7 +58,8 @@ var knownPhases = map[string]bool{
 //     per process or thread, and every pid and pid/tid used by an event is
 //     named by process_name and thread_name metadata;
 //   - B and E are balanced per thread (sorted by ts, file order at equal
-//     times, as viewers do), an E's name, if any, matches its B;
+//     times, as viewers do), an E's name and category, if any, match its
+//     B's;
 //   - the slices of a thread (B/E pairs and X) nest: none overlaps another
 //     without containing it, and of two that start at the same time the
 //     one first in the file contains the other (viewers take it as the
@@ -286,6 +287,10 @@ func (v *validator) nesting() error {
 			if e.Name != nil && *e.Name != *b.Name {
 				return fmt.Errorf("event %d: E named %q ends B %q", i, *e.Name, *b.Name)
 			}
+			// Perfetto drops an E whose category is not its B's.
+			if e.Cat != nil && (b.Cat == nil || *e.Cat != *b.Cat) {
+				return fmt.Errorf("event %d: E of category %q ends B %q of category %q", i, *e.Cat, *b.Name, str0(b.Cat))
+			}
 			v.slices[k] = append(v.slices[k], interval{start: ns(*b.Ts), end: ns(*e.Ts), ev: bi, name: *b.Name})
 		}
 		if len(stack) > 0 {
@@ -394,4 +399,12 @@ func (v *validator) bound(k [2]int64, ts int64, next bool) bool {
 		}
 	}
 	return false
+}
+
+// str0 is *p, or "" for nil.
+func str0(p *string) string {
+	if p == nil {
+		return ""
+	}
+	return *p
 }

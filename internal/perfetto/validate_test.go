@@ -86,6 +86,7 @@ func TestValidateRejects(t *testing.T) {
 		{"B never ends", traceOf(`{"ph":"B","name":"a","pid":1,"tid":1,"ts":0}`), "never ends"},
 		{"E ends another thread's B", traceOf(`{"ph":"B","name":"a","pid":1,"tid":1,"ts":0}`, `{"ph":"E","pid":1,"tid":2,"ts":1}`), "never ends"},
 		{"E named unlike its B", traceOf(`{"ph":"B","name":"a","pid":1,"tid":1,"ts":0}`, `{"ph":"E","name":"b","pid":1,"tid":1,"ts":1}`), "ends B"},
+		{"E of another category", traceOf(`{"ph":"B","name":"a","cat":"x","pid":1,"tid":1,"ts":0}`, `{"ph":"E","cat":"y","pid":1,"tid":1,"ts":1}`), "category"},
 		{"X overlapping X", traceOf(slice, `{"ph":"X","name":"b","pid":1,"tid":1,"ts":5,"dur":10}`), "without nesting"},
 		{"X overlapping B/E", traceOf(`{"ph":"B","name":"a","pid":1,"tid":1,"ts":0}`, `{"ph":"E","pid":1,"tid":1,"ts":4}`,
 			`{"ph":"X","name":"b","pid":1,"tid":1,"ts":3,"dur":2}`), "without nesting"},
