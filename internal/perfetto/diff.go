@@ -69,7 +69,7 @@ func (g *gstate) marksAt(k, at int64) {
 			m := &g.marks[g.mi]
 			g.ensureFrames(-1)
 			g.rs.w.enc.emit(&event{ph: 'B', name: m.name, cat: m.cat, pid: g.rs.pid, tid: g.tid, ts: at, args: m.args})
-			g.out = append(g.out, slot{kind: 's', cat: m.cat})
+			g.out = append(g.out, slot{kind: 's', cat: m.cat, frame: len(g.frames)})
 			g.open = g.mi
 			g.mi++
 			continue

@@ -30,7 +30,7 @@ type frame struct {
 // slot is an entry of the stack of B events written and not yet ended.
 type slot struct {
 	kind  byte   // 'g' the goroutine, 'f' a frame, 's' a divergent section
-	frame int    // index in frames, for 'f'
+	frame int    // index in frames for 'f'; for 's', how many frames were open when it began
 	cat   string // of the B event, repeated on the E: some parsers want a cat on every event
 }
 
@@ -230,6 +230,14 @@ func (g *gstate) endSlot(at int64) {
 		g.frames[s.frame].start = at
 	case 's':
 		g.open = -1
+		// Frames that began inside the section and go on after it are
+		// drawn, if at all, from here: their start is inside a slice
+		// already ended.
+		for i := s.frame; i < len(g.frames); i++ {
+			if f := &g.frames[i]; !f.emitted {
+				f.start = max(f.start, at)
+			}
+		}
 	}
 }
 
