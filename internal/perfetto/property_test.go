@@ -16,6 +16,7 @@ import (
 // share a time), waits and releases on a few objects, spawns.
 type gen struct {
 	r    *rand.Rand
+	alt  *rand.Rand // picks the blocks within a function: two runs differing only in it diverge inside frames
 	t    int64
 	evs  []trace.Event
 	next uint64 // next goroutine id
@@ -60,7 +61,7 @@ func (g *gen) body(fn int, depth int) {
 			}
 		default:
 			if len(bs) > 1 {
-				g.evs = append(g.evs, blk(bs[1+g.r.IntN(len(bs)-1)]))
+				g.evs = append(g.evs, blk(bs[1+g.alt.IntN(len(bs)-1)]))
 			}
 		}
 	}
@@ -69,9 +70,10 @@ func (g *gen) body(fn int, depth int) {
 	}
 }
 
-// randomRun makes main and the goroutines it spawned.
-func randomRun(seed uint64) []trace.GoroutineEvents {
-	g := &gen{r: rand.New(rand.NewPCG(seed, 7)), next: 1}
+// randomRun makes main and the goroutines it spawned. Runs of one seed
+// and different variants have the same calls, syncs and spawns.
+func randomRun(seed, variant uint64) []trace.GoroutineEvents {
+	g := &gen{r: rand.New(rand.NewPCG(seed, 7)), alt: rand.New(rand.NewPCG(seed, variant)), next: 1}
 	g.evs = []trace.Event{clk(0)}
 	g.body(0, 0)
 	g.tick()
@@ -92,9 +94,15 @@ func randomRun(seed uint64) []trace.GoroutineEvents {
 // rules, for every minimum frame length, and for diffs of two runs.
 func TestRandomTraces(t *testing.T) {
 	graph := testGraph(t)
+	sections := 0
+	defer func() {
+		if sections < 50 {
+			t.Errorf("only %d divergent sections in all the diffs: the generator does not exercise the marks", sections)
+		}
+	}()
 	for seed := range uint64(150) {
 		t.Run(fmt.Sprint(seed), func(t *testing.T) {
-			a := open(t, graph, randomRun(seed))
+			a := open(t, graph, randomRun(seed, 1))
 			for _, min := range []int64{-1, 0, 20} {
 				var buf bytes.Buffer
 				if err := Write(&buf, Options{MinFrame: time.Duration(min)}, Run{Reader: a}); err != nil {
@@ -104,11 +112,16 @@ func TestRandomTraces(t *testing.T) {
 					t.Fatalf("min frame %d: %v\n%s", min, err, buf.Bytes())
 				}
 			}
-			b := open(t, graph, randomRun(seed+1000))
+			b := open(t, graph, randomRun(seed, 2))
+			if seed%4 == 0 {
+				b = open(t, graph, randomRun(seed+1000, 2))
+			}
 			var buf bytes.Buffer
-			if _, err := WriteDiff(&buf, Run{Reader: a}, Run{Reader: b}, compare.Options{}, Options{MinFrame: -1}); err != nil {
+			rep, err := WriteDiff(&buf, Run{Reader: a}, Run{Reader: b}, compare.Options{}, Options{MinFrame: -1})
+			if err != nil {
 				t.Fatal(err)
 			}
+			sections += rep.Summary.Sections
 			if _, err := Validate(buf.Bytes()); err != nil {
 				t.Fatalf("diff: %v\n%s", err, buf.Bytes())
 			}
