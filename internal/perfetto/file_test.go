@@ -38,3 +38,22 @@ func TestWriteFile(t *testing.T) {
 		t.Error("no error creating a file in a missing directory")
 	}
 }
+
+type failWriter struct{ n int }
+
+func (w *failWriter) Write(p []byte) (int, error) {
+	if w.n -= len(p); w.n < 0 {
+		return 0, errors.New("disk full")
+	}
+	return len(p), nil
+}
+
+// A failing writer stops the drawing with its error.
+func TestWriteError(t *testing.T) {
+	for _, n := range []int{0, 100, 10000} {
+		r := openFile(t, "contention.dvt")
+		if err := WriteTrace(&failWriter{n: n}, r); err == nil || err.Error() != "disk full" {
+			t.Errorf("after %d bytes: error %v, want disk full", n, err)
+		}
+	}
+}

@@ -21,6 +21,9 @@ func (rs *runState) run() error {
 	}
 	heap.Init(&h)
 	for h.Len() > 0 {
+		if err := rs.w.enc.err; err != nil {
+			return err // the output failed: reading on is pointless
+		}
 		g := h[0]
 		if !g.loaded {
 			g.loaded = true

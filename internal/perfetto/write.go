@@ -67,7 +67,7 @@ func write(out io.Writer, opts Options, runs []Run, marks []map[uint64][]mark) e
 	// Thread ids are unique in the file and kept clear of the process ids:
 	// Perfetto's importer ties a process's metadata to the thread whose tid
 	// is the pid, and keys threads by tid before pid.
-	tid := tidBase
+	tid := max(tidBase, len(runs))
 	for i, run := range runs {
 		if run.Reader == nil {
 			return fmt.Errorf("run %d: %w", i+1, errNoTrace)
