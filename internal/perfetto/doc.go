@@ -4,9 +4,12 @@
 //
 // # What is drawn
 //
-// Each run is a process; each goroutine is a thread of it, named by its
-// spawn path, main first and the rest in spawn-tree order. On a goroutine's
-// track:
+// Each run is a process (pids 1, 2, ...); each goroutine is a thread of it
+// (tids unique in the file, from 101), named by its spawn path, main first
+// and the rest in spawn-tree order: a child after its parent, siblings by
+// the line of their go statement and then their ordinal, an order that
+// does not depend on the schedule, so both runs of a diff list their
+// goroutines alike. On a goroutine's track:
 //
 //   - a slice "goroutine N" from its start to its end;
 //   - function frames, from the entry block of a call to its exit event.
@@ -26,7 +29,8 @@
 //     zero-length slice "op @ file:line") to the end of the wait it ended.
 //     The releaser is the goroutine with the latest release-like operation
 //     on the same object at or before the end of the wait, as
-//     docs/FORMAT.md defines it;
+//     docs/FORMAT.md defines it. A select records no object, so its waits,
+//     and waits it released, have no arrow ("releaser": "unknown");
 //   - an instant "go path" at each go statement and a flow arrow from it to
 //     the child's track. The go statement's time is estimated, and moved
 //     back to the child's start should the estimate fall after it.
