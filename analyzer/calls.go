@@ -61,7 +61,7 @@ func sharedResult(fn *types.Func) (string, bool) {
 	k := keyOf(fn)
 	switch k.pkg {
 	case "sync/atomic":
-		return "atomic " + strings.TrimPrefix(fnName(fn), "sync/"), true
+		return "atomic operation " + strings.TrimPrefix(fnName(fn), "sync/"), true
 	case "sync":
 		switch k.recv {
 		case "Map":

@@ -128,6 +128,9 @@ func (s *fstate) load(addr ssa.Value, in ssa.Instruction, pos token.Pos) taint {
 		if g, ok := base(addr).(*ssa.Global); ok && s.pkg.initOnly[g] {
 			return t
 		}
+		if !pos.IsValid() {
+			pos = addr.Pos() // loads the builder made up (range) have no position
+		}
 		t.or(sharedFrom(s.src(in, pos, func() string { return s.describe(addr) + " read" })))
 		return t
 	}
