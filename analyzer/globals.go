@@ -30,11 +30,7 @@ func (ps *pkgState) findInitOnly() {
 	if len(ps.initOnly) == 0 {
 		return
 	}
-	funcs := append([]*ssa.Function(nil), ps.ssa.Funcs...)
-	if init := ps.ssa.Pkg.Func("init"); init != nil {
-		funcs = append(funcs, init)
-	}
-	for _, fn := range funcs {
+	for _, fn := range ps.ssa.Funcs {
 		inInit := fn.Parent() == nil && (fn.Name() == "init" || strings.HasPrefix(fn.Name(), "init#"))
 		for _, b := range fn.Blocks {
 			for _, in := range b.Instrs {

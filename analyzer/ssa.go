@@ -81,12 +81,11 @@ func buildSSA(pass *analysis.Pass) (any, error) {
 			}
 		}
 	}
-	// Literals in package-level variable initializers belong to the
-	// synthetic init function, which has no declaration of its own.
+	// The synthetic init function runs the package-level variable
+	// initializers: its calls are call sites like any other, it may use
+	// functions as values, and literals in initializers belong to it.
 	if init := pkg.Func("init"); init != nil {
-		for _, anon := range init.AnonFuncs {
-			add(anon)
-		}
+		add(init)
 	}
 	return res, nil
 }

@@ -116,3 +116,22 @@ func usePick() {
 		println()
 	}
 }
+
+// Called from a variable initializer with shared data.
+func scale(n int) int {
+	if n > 2 { // want `\(branch\): n depends on package variable limit`
+		return n * 2
+	}
+	return n
+}
+
+var scaled = scale(limit)
+
+// Used as a value in a variable initializer: called from anywhere.
+func handler(n int) {
+	if n > 2 { // want `\(branch\): n depends on parameter n, which unknown callers pass`
+		println()
+	}
+}
+
+var handlers = []func(int){handler}

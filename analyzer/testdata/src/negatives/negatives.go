@@ -76,3 +76,14 @@ func tables(i int) int {
 }
 
 func callsTables() int { return tables(3) }
+
+// Called only from a variable initializer with constant data.
+func makeTable(n int) []int {
+	t := make([]int, 0, n)
+	for i := 0; i < n; i++ {
+		t = append(t, i)
+	}
+	return t
+}
+
+var squares = makeTable(8)
