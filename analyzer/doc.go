@@ -14,17 +14,22 @@
 // Each TCP has a convergence point (CP): its immediate post-dominator, the
 // first statement every run reaches again (Eckert and Nutt).
 //
-// Shared data comes from package-level variables, variables captured by
-// closures that may run as goroutines or escape, memory reached through
-// pointers not provably local to the goroutine, channel receives, select,
-// sync/atomic and sync.Map loads, and the results of calls that return
-// shared data (through function facts across packages, and conservatively
-// for dynamic calls). Dependence propagates through SSA def-use, through
-// phis whose choice of predecessor is control dependent on a shared branch,
-// through stores into local memory, into callees through parameters (an
-// unexported function, or any function of package main, keeps clean
-// parameters when every static call site passes clean data and it is never
-// used as a value) and out through results.
+// Shared data comes from package-level variables (except those only the
+// package's initialization writes), variables captured by closures that may
+// run as goroutines or escape, memory reached through pointers not provably
+// local to the goroutine, channel receives, select, map iteration,
+// sync/atomic and sync.Map loads, nondeterministic inputs, and the results
+// of calls that return shared data (through function facts across packages,
+// and conservatively for dynamic calls). Dependence propagates through SSA
+// def-use, through phis whose choice of predecessor is control dependent on
+// a shared branch (control dependence from post-dominators of the SSA CFG),
+// through stores into local memory (per allocation, and per field of a
+// local struct), between a function and the closures it only calls or
+// defers, into callees through parameters (an unexported function, or any
+// function of package main, keeps clean parameters when every static call
+// site passes clean data and it is never used as a value) and out through
+// results. Function facts ([funcFact]) carry, for each result, whether it is
+// shared and which parameters flow into it.
 //
 // Each diagnostic reads
 //
