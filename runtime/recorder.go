@@ -216,6 +216,30 @@ func encode(words []uint32, c *trace.Chunk) {
 			i += 3
 			continue
 		}
+		if w>>16 == opBit>>16|opSync && i+6 < len(words) {
+			// Sync events come with every lock, send and receive.
+			waited := w>>8&1 != 0
+			if !waited || i+8 < len(words) {
+				p := words[i+1:]
+				b[n], b[n+1] = byte(trace.EvSync)<<1|1, byte(w)
+				b[n+2] = 0
+				if waited {
+					b[n+2] = 1
+				}
+				n += 3
+				n += binary.PutUvarint(b[n:], uint64(p[0]))
+				n += binary.PutUvarint(b[n:], uint64(p[1])|uint64(p[2])<<32)
+				n += binary.PutVarint(b[n:], int64(uint64(p[3])|uint64(p[4])<<32))
+				i += 6
+				if waited {
+					n += binary.PutVarint(b[n:], int64(uint64(p[5])|uint64(p[6])<<32))
+					i += 2
+					waits++
+				}
+				others++
+				continue
+			}
+		}
 		e, size, ok := rareEvent(w, words[i+1:])
 		if !ok {
 			break // torn read: drop the rest

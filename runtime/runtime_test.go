@@ -235,12 +235,16 @@ func TestEncodeTorn(t *testing.T) {
 func TestEncodeMatchesTrace(t *testing.T) {
 	words := []uint32{0, 63, 64, 8191, 8192, 1<<31 - 1,
 		opBit | opExit<<16, 0, opBit | opExit<<16, 1<<31 - 1, opBit | opExit<<16, 200,
-		opBit | opOutcome<<16, 5, 1, opBit | opClock<<16, 7, 0}
+		opBit | opOutcome<<16, 5, 1, opBit | opClock<<16, 7, 0,
+		opBit | opSync<<16 | uint32(trace.OpUnlock), 9, 0xc0ff, 0x12, 1000, 0,
+		opBit | opSync<<16 | uint32(trace.OpLock) | 1<<8, 9, 0xc0ff, 0x12, 3000, 0, 1 << 31, 1}
 	want := []trace.Event{
 		{Kind: trace.EvBlock, Block: 0}, {Kind: trace.EvBlock, Block: 63}, {Kind: trace.EvBlock, Block: 64},
 		{Kind: trace.EvBlock, Block: 8191}, {Kind: trace.EvBlock, Block: 8192}, {Kind: trace.EvBlock, Block: 1<<31 - 1},
 		{Kind: trace.EvExit, Block: 0}, {Kind: trace.EvExit, Block: 1<<31 - 1}, {Kind: trace.EvExit, Block: 200},
 		{Kind: trace.EvOutcome, Value: 1<<32 | 5}, {Kind: trace.EvClock, Time: 7},
+		{Kind: trace.EvSync, Op: trace.OpUnlock, Block: 9, Object: 0x12<<32 | 0xc0ff, End: 1000},
+		{Kind: trace.EvSync, Op: trace.OpLock, Block: 9, Object: 0x12<<32 | 0xc0ff, Waited: true, Begin: 1<<32 | 1<<31, End: 3000},
 	}
 	var ref []byte
 	for _, e := range want {
@@ -248,7 +252,7 @@ func TestEncodeMatchesTrace(t *testing.T) {
 	}
 	var c trace.Chunk
 	encode(words, &c)
-	if !bytes.Equal(c.Body, ref) || c.Events != uint64(len(want)) || c.Blocks != 6 {
+	if !bytes.Equal(c.Body, ref) || c.Events != uint64(len(want)) || c.Blocks != 6 || c.Waits != 1 {
 		t.Errorf("encode: %x (%d events, %d blocks)\nwant %x (%d events, 6 blocks)", c.Body, c.Events, c.Blocks, ref, len(want))
 	}
 }
