@@ -203,17 +203,24 @@ var releasers = map[trace.Op][]trace.Op{
 // the number of waits.
 func (r *run) checkReleasers(t *testing.T) int {
 	t.Helper()
+	// A release counts from the moment it was offered: its end, or, when
+	// the releaser waited itself (a send and a receive that both blocked),
+	// its begin.
 	type rel struct {
 		g   uint64
 		obj uint64
 		op  trace.Op
-		end int64
+		at  int64
 	}
 	var rels []rel
 	for _, g := range r.gs {
 		for _, e := range g.evs {
 			if e.Kind == trace.EvSync {
-				rels = append(rels, rel{g.ID, e.Object, e.Op, e.End})
+				at := e.End
+				if e.Waited {
+					at = e.Begin
+				}
+				rels = append(rels, rel{g.ID, e.Object, e.Op, at})
 			}
 		}
 	}
@@ -233,7 +240,7 @@ func (r *run) checkReleasers(t *testing.T) int {
 			}
 			found := false
 			for _, x := range rels {
-				if x.g == g.ID || x.end > e.End || !(x.obj == e.Object || e.Op == trace.OpSelect || x.op == trace.OpSelect) {
+				if x.g == g.ID || x.at > e.End || !(x.obj == e.Object || e.Op == trace.OpSelect || x.op == trace.OpSelect) {
 					continue
 				}
 				for _, op := range ops {
