@@ -69,7 +69,11 @@ func TestPipeline(t *testing.T) {
 	expect(t, "sq receives", r.syncs(r.children("sq")[0].Path, trace.OpRecv), 11)
 	expect(t, "sq sends", r.syncs(r.children("sq")[0].Path, trace.OpSend), 10)
 	expect(t, "sink selects", r.syncs(sink.Path, trace.OpSelect), 11)
-	expect(t, "sink sends", r.syncs(sink.Path, trace.OpSend), 1)
+	// sink's last event, its send of the total, is recorded once the send
+	// completed, and main may have returned by then: at most one.
+	if n := r.syncs(sink.Path, trace.OpSend); n > 1 {
+		t.Errorf("sink sends = %d, want at most 1", n)
+	}
 	expect(t, "closes", r.syncs("main/", trace.OpClose), 2)
 	expect(t, "main receives", r.syncs("main", trace.OpRecv), 1)
 }
