@@ -107,6 +107,7 @@ func (s *fstate) init() {
 		return
 	}
 	s.cd = newCdep(s.fn)
+	s.loops = newLoopInfo(s.fn, s.cd)
 	for i, p := range s.fn.Params {
 		s.val[p] = taint{m: slotBit(i)}
 	}
@@ -364,6 +365,7 @@ func (ps *pkgState) contexts() {
 					if t.ctx&bit != 0 {
 						continue
 					}
+					s.at = in.Block()
 					if ok, src := s.eval(s.get(a)); ok {
 						t.ctx |= bit
 						if i < len(t.slotProv) && t.slotProv[i] == nil {

@@ -149,6 +149,7 @@ func (o *oracle) tainted(e ast.Expr) (bool, *source) {
 			if s == nil {
 				return true, nil // not analysed: assume the worst
 			}
+			s.at = ref.Block()
 			t := s.get(ref.X)
 			if ref.IsAddr {
 				t = s.load(ref.X, ref, ref.Pos())

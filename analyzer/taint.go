@@ -68,6 +68,9 @@ type fstate struct {
 	callRes map[*ssa.Call][]taint
 	srcs    map[ssa.Instruction]*source
 
+	loops *loopInfo
+	at    *ssa.BasicBlock // the block whose instruction is being evaluated: uses outside a loop see its exits
+
 	nslots   int
 	summary  []taint // per result
 	ctx      mask    // slots that are tainted in some calling context, plus shared
@@ -92,7 +95,26 @@ func (s *fstate) get(v ssa.Value) taint {
 	case *ssa.Const, *ssa.Function, *ssa.Global, *ssa.Builtin, nil:
 		return taint{}
 	}
-	return s.val[v]
+	t := s.val[v]
+	// A value used outside a loop that defines it depends on when the loop
+	// ended.
+	if s.loops != nil && s.at != nil {
+		if in, ok := v.(ssa.Instruction); ok && in.Block() != nil && in.Block() != s.at {
+			for _, h := range s.loops.leaving(in.Block().Index, s.at.Index) {
+				t.or(s.condTaintAt(s.loops.exits[h], s.fn.Blocks[h]))
+			}
+		}
+	}
+	return t
+}
+
+// condTaintAt is condTaint with the conditions read in block at.
+func (s *fstate) condTaintAt(edges []cdEdge, at *ssa.BasicBlock) taint {
+	saved := s.at
+	s.at = at
+	t := s.condTaint(edges)
+	s.at = saved
+	return t
 }
 
 // src returns the cached source for instruction in, creating it once.
@@ -213,6 +235,7 @@ func (s *fstate) solve() {
 }
 
 func (s *fstate) step(in ssa.Instruction) bool {
+	s.at = in.Block()
 	switch in := in.(type) {
 	case *ssa.Store:
 		return s.store(in.Addr, s.get(in.Val), in.Block())
@@ -336,7 +359,9 @@ func (s *fstate) phiCond(phi *ssa.Phi) taint {
 	var t taint
 	for _, c := range order {
 		x := seen[c]
-		if x.multi || x.vals[0] == nil || x.vals[0] != x.vals[1] {
+		// A side that reaches no predecessor leaves without coming here
+		// (a loop exit, a return): it chooses nothing among the values.
+		if x.multi || (x.vals[0] != nil && x.vals[1] != nil && x.vals[0] != x.vals[1]) {
 			t.or(s.condTaint([]cdEdge{{c: c}}))
 		}
 	}
@@ -434,6 +459,7 @@ func (s *fstate) summarize() bool {
 		if !ok {
 			continue
 		}
+		s.at = b
 		ct := s.condTaint(s.cd.conds(b.Index, -1))
 		for i, r := range ret.Results {
 			if i >= n {

@@ -54,9 +54,8 @@ func closureResult() {
 
 func loopExit() {
 	i := 0
-	// The loop condition is flagged too (conservatively): the loop
-	// variable's phi merges the iterations that a shared break cuts off.
-	for ; i < 10; i++ { // want `\(loop\)`
+	// The k-th test of i < 10 has the same outcome in every run: not a TCP.
+	for ; i < 10; i++ {
 		if x > i { // want `\(branch\)`
 			break
 		}
@@ -102,4 +101,31 @@ func cleanAppend() {
 			println()
 		}
 	}
+}
+
+// A value computed in a loop and used after it is the one of the iteration
+// where a shared break ended the loop.
+func lastValue(a []int) {
+	v := 0
+	for i := 0; i < 10; i++ {
+		v = i * 2
+		if x > i { // want `\(branch\)`
+			break
+		}
+	}
+	if v > 4 { // want `\(branch\): v depends on package variable x`
+		println()
+	}
+}
+
+// Inside a loop with a shared bound, the loop counter is the same in the
+// k-th iteration of every run.
+func counter(a []int) int {
+	s := 0
+	for i := 0; i < x; i++ { // want `\(loop\)`
+		if i%2 == 0 {
+			s += a[i%len(a)]
+		}
+	}
+	return s
 }
