@@ -63,3 +63,31 @@ func TestDiffPerfettoErrors(t *testing.T) {
 		t.Errorf("a failed diff left %s behind", out)
 	}
 }
+
+// TestShowPerfetto checks that "divergo show -perfetto" writes a timeline
+// that passes the trace-event format's rules, with one track per goroutine.
+func TestShowPerfetto(t *testing.T) {
+	in := filepath.Join("..", "..", "internal", "perfetto", "testdata", "pool.dvt")
+	out := filepath.Join(t.TempDir(), "pool.json")
+	status, _, stderr := runCmd(t, "show", "-perfetto", out, in)
+	if status != 0 {
+		t.Fatalf("status %d: %s", status, stderr)
+	}
+	data, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := perfetto.Validate(data)
+	if err != nil {
+		t.Fatalf("%s does not validate: %v", out, err)
+	}
+	threads := 0
+	for _, e := range f.TraceEvents {
+		if e.Ph == "M" && e.Name != nil && *e.Name == "thread_name" {
+			threads++
+		}
+	}
+	if threads != 5 { // main and four workers, as "divergo show" lists them
+		t.Errorf("%d goroutine tracks, want 5", threads)
+	}
+}

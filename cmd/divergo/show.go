@@ -7,6 +7,7 @@ import (
 	"io"
 	"time"
 
+	"github.com/divergo/divergo/internal/perfetto"
 	"github.com/divergo/divergo/internal/tbb"
 	"github.com/divergo/divergo/internal/trace"
 )
@@ -14,7 +15,7 @@ import (
 func init() {
 	register(&command{
 		name:    "show",
-		usage:   "divergo show [-events] [-json] TRACE",
+		usage:   "divergo show [-events] [-json] [-perfetto OUT.json] TRACE",
 		summary: "print what a trace recorded: goroutines, spawn paths, blocks, waits",
 		help: `Show reads a trace written by a program built with divergo instrument and
 prints the program, the hash of its TBB graph, and one line per goroutine:
@@ -32,12 +33,18 @@ Flags:
 	-json	print JSON: {"program", "graph_hash", "truncated", "goroutines": [{"id",
 		"path", "parent", "parent_id", "blocks", "events", "waits", "start_ns",
 		"end_ns", "ended", ...}]}; with -events each goroutine has "event_list"
+	-perfetto OUT.json
+		also write a timeline in the Chrome trace-event format, for
+		ui.perfetto.dev or chrome://tracing: one track per goroutine, function
+		frames (times estimated between timestamps), waits as slices with
+		arrows from the goroutine that released them, spawns as arrows
 
 Example:
 
 	divergo show run-1.dvt
 	divergo show -events run-1.dvt | less
-	divergo show -json run-1.dvt | jq '.goroutines[] | {path, waits}'`,
+	divergo show -json run-1.dvt | jq '.goroutines[] | {path, waits}'
+	divergo show -perfetto run-1.json run-1.dvt`,
 		run: runShow,
 	})
 }
@@ -46,6 +53,7 @@ func runShow(args []string, stdout, stderr io.Writer) (int, error) {
 	fs := newFlagSet("show")
 	events := fs.Bool("events", false, "list every event")
 	asJSON := fs.Bool("json", false, "print JSON")
+	timeline := fs.String("perfetto", "", "write a Chrome/Perfetto timeline to this file")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return 2, err
@@ -58,6 +66,11 @@ func runShow(args []string, stdout, stderr io.Writer) (int, error) {
 		return 2, err
 	}
 	defer r.Close()
+	if *timeline != "" {
+		if err := perfetto.WriteFile(*timeline, func(w io.Writer) error { return perfetto.WriteTrace(w, r) }); err != nil {
+			return 2, fmt.Errorf("writing timeline: %w", err)
+		}
+	}
 	w := bufio.NewWriter(stdout)
 	if *asJSON {
 		err = showJSON(w, r, *events)
