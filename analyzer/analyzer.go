@@ -104,7 +104,7 @@ func run(pass *analysis.Pass) (any, error) {
 			default:
 				return true
 			}
-			g := &FuncGraph{Name: name, Node: n, Flow: flow.Build(pass.Fset, body, o, mayReturn)}
+			g := &FuncGraph{Name: name, Node: n, Flow: flow.Build(pass.Fset, body, withDisabled(o), mayReturn)}
 			if d, ok := n.(*ast.FuncDecl); ok && isMainMain(pass, d) {
 				addBegin(o, g.Flow, d)
 			}
