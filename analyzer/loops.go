@@ -90,23 +90,3 @@ func newLoopInfo(fn *ssa.Function, cd *cdep) *loopInfo {
 	}
 	return li
 }
-
-// leaving returns the headers of the loops that hold block def but not
-// block use.
-func (li *loopInfo) leaving(def, use int) []int {
-	dc, uc := li.chain[def], li.chain[use]
-	var out []int
-	for _, h := range dc {
-		found := false
-		for _, x := range uc {
-			if x == h {
-				found = true
-				break
-			}
-		}
-		if !found {
-			out = append(out, h)
-		}
-	}
-	return out
-}

@@ -68,8 +68,10 @@ type fstate struct {
 	callRes map[*ssa.Call][]taint
 	srcs    map[ssa.Instruction]*source
 
-	loops *loopInfo
-	at    *ssa.BasicBlock // the block whose instruction is being evaluated: uses outside a loop see its exits
+	loops     *loopInfo
+	exitCache map[int]cachedTaint
+	version   int             // counts changes of val and content, for exitCache
+	at        *ssa.BasicBlock // the block whose instruction is being evaluated: uses outside a loop see its exits
 
 	nslots   int
 	summary  []taint // per result
@@ -100,12 +102,38 @@ func (s *fstate) get(v ssa.Value) taint {
 	// ended.
 	if s.loops != nil && s.at != nil {
 		if in, ok := v.(ssa.Instruction); ok && in.Block() != nil && in.Block() != s.at {
-			for _, h := range s.loops.leaving(in.Block().Index, s.at.Index) {
-				t.or(s.condTaintAt(s.loops.exits[h], s.fn.Blocks[h]))
+			use := s.loops.chain[s.at.Index]
+		outer:
+			for _, h := range s.loops.chain[in.Block().Index] {
+				for _, x := range use {
+					if x == h {
+						continue outer
+					}
+				}
+				t.or(s.exitTaint(h))
 			}
 		}
 	}
 	return t
+}
+
+// exitTaint is the taint of the branches that can end loop h, cached until
+// some taint changes.
+func (s *fstate) exitTaint(h int) taint {
+	if c, ok := s.exitCache[h]; ok && c.version == s.version {
+		return c.t
+	}
+	t := s.condTaintAt(s.loops.exits[h], s.fn.Blocks[h])
+	if s.exitCache == nil {
+		s.exitCache = map[int]cachedTaint{}
+	}
+	s.exitCache[h] = cachedTaint{t, s.version}
+	return t
+}
+
+type cachedTaint struct {
+	t       taint
+	version int
 }
 
 // condTaintAt is condTaint with the conditions read in block at.
@@ -185,6 +213,7 @@ func (s *fstate) writeRoot(r ssa.Value, f int, t taint) bool {
 		return false
 	}
 	s.content[loc{r, f}] = c
+	s.version++
 	a := s.all[r]
 	a.or(t)
 	s.all[r] = a
@@ -215,6 +244,7 @@ func (s *fstate) set(v ssa.Value, t taint) bool {
 	old := s.val[v]
 	if old.or(t) {
 		s.val[v] = old
+		s.version++
 		return true
 	}
 	return false
