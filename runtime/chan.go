@@ -18,6 +18,7 @@ func Send[T any](g *G, site uint32, ch chan<- T, v T) {
 		ch <- v
 		return
 	}
+	g.perturb()
 	t := now()
 	select {
 	case ch <- v:
@@ -40,6 +41,7 @@ func Recv2[T any](g *G, site uint32, ch <-chan T) (T, bool) {
 		v, ok := <-ch
 		return v, ok
 	}
+	g.perturb()
 	t := now()
 	select {
 	case v, ok := <-ch:
@@ -55,6 +57,7 @@ func Recv2[T any](g *G, site uint32, ch <-chan T) (T, bool) {
 // Close closes ch: a release of every receiver waiting on it.
 func Close[T any](g *G, site uint32, ch chan<- T) {
 	if !g.off {
+		g.perturb()
 		g.syncEv(trace.OpClose, site, chanAddr(ch), false, 0, now())
 	}
 	close(ch)

@@ -27,6 +27,8 @@ type G struct {
 	spawns   map[uint32]uint32 // ordinals per go statement
 	chunk    trace.Chunk       // reused encoding buffer
 	children int
+	ident    uint64 // spawn identity, for DIVERGO_PERTURB (perturb.go)
+	rng      uint64 // perturbation PRNG state, starts at ident
 }
 
 // Buffer sizes in words. A buffer starts small (10,000 goroutines must not

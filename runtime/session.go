@@ -83,6 +83,7 @@ func begin() bool {
 		return false
 	}
 	sess.path = tracePath()
+	readPerturb()
 	sess.live = map[*G]struct{}{}
 	sess.nextID.Store(1) // 1 is main's
 	goidOffset = detectGoidOffset()
@@ -147,6 +148,12 @@ func current(isMain bool) *G {
 	}
 	sess.regMu.Unlock()
 	g := newG(id, goid)
+	if id == 1 {
+		g.ident = rootIdent(perturbSeed)
+	} else {
+		g.ident = orphanIdent(perturbSeed, id)
+	}
+	g.rng = g.ident
 	g.start = g.clock()
 	register(g)
 	return g

@@ -9,6 +9,7 @@ type Child struct {
 	ordinal uint32
 	off     bool
 	g       *G
+	pident  uint64 // the parent's identity, for the child's (perturb.go)
 }
 
 var offChild = &Child{off: true}
@@ -26,7 +27,7 @@ func (g *G) Spawn(site uint32) *Child {
 	ord := g.spawns[site]
 	id := sess.nextID.Add(1)
 	g.put(opSpawn, 0, site, ord, lo(id), hi(id))
-	return &Child{id: id, parent: g.id, site: site, ordinal: ord}
+	return &Child{id: id, parent: g.id, site: site, ordinal: ord, pident: g.ident}
 }
 
 // Start binds the new goroutine to a recorder of its own. It is the first
@@ -37,9 +38,14 @@ func (c *Child) Start() *G {
 	}
 	g := newG(c.id, curGoid())
 	g.parent, g.site, g.ordinal = c.parent, c.site, c.ordinal
+	g.ident = childIdent(c.pident, c.site, c.ordinal)
+	g.rng = g.ident
 	g.start = g.clock()
 	register(g)
 	c.g = g
+	// The start of a goroutine races with its parent's next steps: a
+	// place to let either go first.
+	g.perturb()
 	return g
 }
 

@@ -48,6 +48,7 @@ func (g *G) Lock(site uint32, mu *sync.Mutex) {
 		mu.Lock()
 		return
 	}
+	g.perturb()
 	obj := addr(mu)
 	t := now()
 	if mu.TryLock() {
@@ -73,6 +74,7 @@ func (g *G) TryLock(site uint32, mu *sync.Mutex) bool {
 	if g.off {
 		return mu.TryLock()
 	}
+	g.perturb()
 	obj := addr(mu)
 	t := now()
 	ok := mu.TryLock()
@@ -91,6 +93,7 @@ func (g *G) RWLock(site uint32, mu *sync.RWMutex) {
 		mu.Lock()
 		return
 	}
+	g.perturb()
 	obj := addr(mu)
 	t := now()
 	if mu.TryLock() {
@@ -116,6 +119,7 @@ func (g *G) RLock(site uint32, mu *sync.RWMutex) {
 		mu.RLock()
 		return
 	}
+	g.perturb()
 	obj := addr(mu)
 	t := now()
 	if mu.TryRLock() {
@@ -138,6 +142,7 @@ func (g *G) RUnlock(site uint32, mu *sync.RWMutex) {
 // WGAdd adds n to wg.
 func (g *G) WGAdd(site uint32, wg *sync.WaitGroup, n int) {
 	if !g.off {
+		g.perturb()
 		g.syncEv(trace.OpWGAdd, site, addr(wg), false, 0, now())
 	}
 	wg.Add(n)
@@ -146,6 +151,7 @@ func (g *G) WGAdd(site uint32, wg *sync.WaitGroup, n int) {
 // WGDone marks one member of wg done: a release of wg's waiters.
 func (g *G) WGDone(site uint32, wg *sync.WaitGroup) {
 	if !g.off {
+		g.perturb()
 		g.syncEv(trace.OpWGDone, site, addr(wg), false, 0, now())
 	}
 	wg.Done()
@@ -157,6 +163,7 @@ func (g *G) WGWait(site uint32, wg *sync.WaitGroup) {
 		wg.Wait()
 		return
 	}
+	g.perturb()
 	t := now()
 	wg.Wait()
 	end := now()
@@ -169,6 +176,7 @@ func (g *G) CondWait(site uint32, c *sync.Cond) {
 		c.Wait()
 		return
 	}
+	g.perturb()
 	t := now()
 	c.Wait()
 	g.syncEv(trace.OpCondWait, site, addr(c), true, t, now())
@@ -177,6 +185,7 @@ func (g *G) CondWait(site uint32, c *sync.Cond) {
 // CondSignal wakes one waiter of c.
 func (g *G) CondSignal(site uint32, c *sync.Cond) {
 	if !g.off {
+		g.perturb()
 		g.syncEv(trace.OpCondSignal, site, addr(c), false, 0, now())
 	}
 	c.Signal()
@@ -185,6 +194,7 @@ func (g *G) CondSignal(site uint32, c *sync.Cond) {
 // CondBroadcast wakes every waiter of c.
 func (g *G) CondBroadcast(site uint32, c *sync.Cond) {
 	if !g.off {
+		g.perturb()
 		g.syncEv(trace.OpCondBroadcast, site, addr(c), false, 0, now())
 	}
 	c.Broadcast()
@@ -196,6 +206,7 @@ func (g *G) OnceDo(site uint32, o *sync.Once, f func()) {
 		o.Do(f)
 		return
 	}
+	g.perturb()
 	ran := false
 	t := now()
 	o.Do(func() { ran = true; f() })
@@ -220,6 +231,7 @@ func (g *G) SelectBegin(site uint32) int64 {
 	if g.off {
 		return 0
 	}
+	g.perturb()
 	return now()
 }
 

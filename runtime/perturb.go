@@ -1,0 +1,128 @@
+package runtime
+
+import (
+	"fmt"
+	"os"
+	goruntime "runtime"
+	"strconv"
+	"time"
+)
+
+// Schedule exploration. DIVERGO_PERTURB=SEED (an integer) makes every sync
+// wrapper, and the start of every goroutine started through Spawn, first
+// do one of: nothing, runtime.Gosched, or a sleep of a few microseconds.
+// Runs under different seeds then explore different interleavings on
+// purpose, which is what "divergo check" needs to meet the change points
+// the analyzer missed.
+//
+// Each goroutine draws its decisions from a PRNG of its own whose state
+// starts from its identity: main's is the seed, a child's is its parent's
+// mixed with the go statement's block and the spawn's ordinal there. Goroutine
+// ids and recorder ids depend on the schedule, so they are not used: the
+// sequence of decisions of a goroutine depends only on the seed and its
+// spawn path. (What the schedule does with those decisions still varies
+// between runs; the point is that the perturbation does not.) Goroutines
+// started by uninstrumented code have no spawn path and draw from their
+// recorder id.
+//
+// Perturbation needs recording: with DIVERGO_TRACE=off there is no
+// per-goroutine state to draw from, and nothing is perturbed. The block
+// probe never perturbs.
+
+// perturbOn and perturbSeed are set once by begin, before any recorder
+// exists, and only read afterwards.
+var (
+	perturbOn   bool
+	perturbSeed uint64
+)
+
+// maxPerturbSleep bounds the random sleep. A few tens of microseconds is
+// long enough to let another runnable goroutine overtake (a goroutine
+// switch costs well under a microsecond), short enough that a program with
+// thousands of sync operations still ends in reasonable time.
+const maxPerturbSleep = 50 * time.Microsecond
+
+// readPerturb reads DIVERGO_PERTURB. A value that is not an integer is
+// reported once and ignored: the program runs unperturbed rather than fail.
+func readPerturb() {
+	perturbOn, perturbSeed = false, 0
+	v := os.Getenv("DIVERGO_PERTURB")
+	if v == "" {
+		return
+	}
+	seed, err := strconv.ParseInt(v, 10, 64)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "divergo: DIVERGO_PERTURB=%q is not an integer seed; not perturbing\n", v)
+		return
+	}
+	perturbOn, perturbSeed = true, uint64(seed)
+}
+
+// PerturbSeed reports the seed of DIVERGO_PERTURB and whether perturbation
+// is on (false before recording starts).
+func PerturbSeed() (int64, bool) { return int64(perturbSeed), perturbOn }
+
+// mix is SplitMix64's finaliser: a bijection on uint64 whose outputs for
+// nearby inputs look independent, so that identities that differ in one
+// ordinal start unrelated sequences.
+func mix(x uint64) uint64 {
+	x ^= x >> 30
+	x *= 0xbf58476d1ce4e5b9
+	x ^= x >> 27
+	x *= 0x94d049bb133111eb
+	x ^= x >> 31
+	return x
+}
+
+// rootIdent is the identity of main's goroutine under seed.
+func rootIdent(seed uint64) uint64 { return mix(seed ^ 0x6469766572676f) } // "divergo"
+
+// childIdent is the identity of the ordinal-th goroutine started by the go
+// statement of block site in a goroutine of identity parent.
+func childIdent(parent uint64, site, ordinal uint32) uint64 {
+	return mix(parent ^ mix(uint64(site)<<32|uint64(ordinal)))
+}
+
+// orphanIdent is the identity of a goroutine not started through Spawn.
+func orphanIdent(seed, id uint64) uint64 { return mix(seed ^ mix(id^0xffffffff00000000)) }
+
+// action is one perturbation decision.
+type action struct {
+	yield bool
+	sleep time.Duration // > 0: sleep this long
+}
+
+// decide draws the next decision from state: half the time nothing, a
+// quarter a yield, a quarter a sleep of 1 to maxPerturbSleep microseconds.
+// It is pure in *state: the same state gives the same decisions.
+func decide(state *uint64) action {
+	*state += 0x9e3779b97f4a7c15 // SplitMix64's increment
+	v := mix(*state)
+	switch v & 7 {
+	case 4, 5:
+		return action{yield: true}
+	case 6, 7:
+		us := 1 + (v>>8)%uint64(maxPerturbSleep/time.Microsecond)
+		return action{sleep: time.Duration(us) * time.Microsecond}
+	}
+	return action{}
+}
+
+// perturb is called by every sync wrapper before the operation. Off, it is
+// one predictable branch; it must stay small enough to inline.
+func (g *G) perturb() {
+	if perturbOn {
+		g.perturbSlow()
+	}
+}
+
+//go:noinline
+func (g *G) perturbSlow() {
+	a := decide(&g.rng)
+	switch {
+	case a.sleep > 0:
+		time.Sleep(a.sleep)
+	case a.yield:
+		goruntime.Gosched()
+	}
+}
