@@ -16,7 +16,7 @@ import (
 func init() {
 	register(&command{
 		name:    "run",
-		usage:   "divergo run [-n N] [-o DIR] [package] [-- args]",
+		usage:   "divergo run [-n N] [-o DIR] [-perturb [-seed S]] [package] [-- args]",
 		summary: "instrument, build and run a program N times, writing one trace per run",
 		help: `Run instruments the main module (as "divergo instrument ./..." at its root),
 builds the named main package (default ".") with the overlay into a temporary
@@ -24,16 +24,25 @@ binary, and runs it N times with the arguments after --, each run writing its
 trace to DIR/run-K.dvt (K from 1). The program's standard streams are passed
 through. Run prints each run's exit status and where its trace is.
 
+With -perturb, run K perturbs the schedule with seed S+K-1
+(DIVERGO_PERTURB): before sync operations and at goroutine starts the
+program yields or sleeps a few microseconds, so that the runs explore
+different interleavings. A run is repeated with the same seed by setting
+DIVERGO_PERTURB to the seed run prints.
+
 The exit status is 0 when every run exited 0, 1 when some run did not, and 2
 when the program could not be instrumented or built.
 
 Flags:
 	-n N	number of runs (default 2)
 	-o DIR	directory for the traces (default divergo-traces)
+	-perturb	perturb the schedule, a different seed per run
+	-seed S	seed of the first run with -perturb (default 1)
 
 Example:
 
 	divergo run -n 2 ./cmd/server -- -port 0
+	divergo run -n 5 -perturb ./cmd/server -- -port 0
 	divergo diff divergo-traces/run-1.dvt divergo-traces/run-2.dvt`,
 		run: runRun,
 	})
@@ -43,6 +52,8 @@ func runRun(args []string, stdout, stderr io.Writer) (int, error) {
 	fs := newFlagSet("run")
 	n := fs.Int("n", 2, "number of runs")
 	dir := fs.String("o", "divergo-traces", "directory for the traces")
+	perturb := fs.Bool("perturb", false, "perturb the schedule, seed S+K-1 in run K")
+	seed := fs.Int64("seed", 1, "seed of the first run with -perturb")
 	var progArgs []string
 	for i, a := range args {
 		if a == "--" {
@@ -64,28 +75,11 @@ func runRun(args []string, stdout, stderr io.Writer) (int, error) {
 	if len(pos) == 1 {
 		pkg = pos[0]
 	}
-	root, err := moduleRoot()
+	bin, cleanup, err := buildInstrumented(pkg, stderr)
 	if err != nil {
 		return 2, err
 	}
-	res, err := instrument.Instrument(instrument.Config{Dir: root, Patterns: []string{"./..."}})
-	if err != nil {
-		return 2, err
-	}
-	reportInstrument(res, stderr, stderr)
-
-	tmp, err := os.MkdirTemp("", "divergo-run-")
-	if err != nil {
-		return 2, fmt.Errorf("making a directory for the binary: %w", err)
-	}
-	defer os.RemoveAll(tmp)
-	bin := filepath.Join(tmp, "prog")
-	build := exec.Command("go", "build", "-overlay="+res.Overlay, "-o", bin, pkg)
-	var out bytes.Buffer
-	build.Stdout, build.Stderr = &out, &out
-	if err := build.Run(); err != nil {
-		return 2, fmt.Errorf("building %s with the overlay: %s", pkg, firstLine(out.String(), err))
-	}
+	defer cleanup()
 	if err := os.MkdirAll(*dir, 0o777); err != nil {
 		return 2, fmt.Errorf("making the trace directory: %w", err)
 	}
@@ -96,22 +90,70 @@ func runRun(args []string, stdout, stderr io.Writer) (int, error) {
 	status := 0
 	for k := 1; k <= *n; k++ {
 		tr := filepath.Join(absDir, fmt.Sprintf("run-%d.dvt", k))
-		cmd := exec.Command(bin, progArgs...)
-		cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, stdout, stderr
-		cmd.Env = append(os.Environ(), "DIVERGO_TRACE="+tr)
-		err := cmd.Run()
-		code := 0
-		var ee *exec.ExitError
-		switch {
-		case errors.As(err, &ee):
-			code = ee.ExitCode()
-			status = 1
-		case err != nil:
+		env := []string{"DIVERGO_TRACE=" + tr}
+		seedNote := ""
+		if *perturb {
+			s := *seed + int64(k) - 1
+			env = append(env, fmt.Sprintf("DIVERGO_PERTURB=%d", s))
+			seedNote = fmt.Sprintf("; DIVERGO_PERTURB=%d", s)
+		}
+		code, err := runProgram(bin, progArgs, env, os.Stdin, stdout, stderr)
+		if err != nil {
 			return 2, fmt.Errorf("running %s: %w", pkg, err)
 		}
-		fmt.Fprintf(stderr, "divergo: run %d: exit status %d; trace %s\n", k, code, tr)
+		if code != 0 {
+			status = 1
+		}
+		fmt.Fprintf(stderr, "divergo: run %d: exit status %d; trace %s%s\n", k, code, tr, seedNote)
 	}
 	return status, nil
+}
+
+// buildInstrumented instruments the main module of the current directory
+// and builds package pkg with the overlay into a temporary binary; cleanup
+// removes it.
+func buildInstrumented(pkg string, stderr io.Writer) (bin string, cleanup func(), err error) {
+	root, err := moduleRoot()
+	if err != nil {
+		return "", nil, err
+	}
+	res, err := instrument.Instrument(instrument.Config{Dir: root, Patterns: []string{"./..."}})
+	if err != nil {
+		return "", nil, err
+	}
+	reportInstrument(res, stderr, stderr)
+
+	tmp, err := os.MkdirTemp("", "divergo-run-")
+	if err != nil {
+		return "", nil, fmt.Errorf("making a directory for the binary: %w", err)
+	}
+	cleanup = func() { os.RemoveAll(tmp) }
+	bin = filepath.Join(tmp, "prog")
+	build := exec.Command("go", "build", "-overlay="+res.Overlay, "-o", bin, pkg)
+	var out bytes.Buffer
+	build.Stdout, build.Stderr = &out, &out
+	if err := build.Run(); err != nil {
+		cleanup()
+		return "", nil, fmt.Errorf("building %s with the overlay: %s", pkg, firstLine(out.String(), err))
+	}
+	return bin, cleanup, nil
+}
+
+// runProgram runs bin with args and env added to the environment, and
+// returns its exit status; err only when it could not run at all.
+func runProgram(bin string, args, env []string, stdin io.Reader, stdout, stderr io.Writer) (int, error) {
+	cmd := exec.Command(bin, args...)
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = stdin, stdout, stderr
+	cmd.Env = append(os.Environ(), env...)
+	err := cmd.Run()
+	var ee *exec.ExitError
+	switch {
+	case errors.As(err, &ee):
+		return ee.ExitCode(), nil
+	case err != nil:
+		return 0, err
+	}
+	return 0, nil
 }
 
 // moduleRoot is the root directory of the main module of the current
