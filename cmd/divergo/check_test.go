@@ -1,0 +1,125 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// fig1aModule copies testdata/fig1a into a temporary module that requires
+// divergo through a replace of this repository (as the e2e tests do), makes
+// it the working directory with an offline go command, and returns the line
+// of the `if j == 2` statement.
+func fig1aModule(t *testing.T) int {
+	t.Helper()
+	repo, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	src, err := os.ReadFile(filepath.Join(repo, "testdata", "fig1a", "main.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	line := 0
+	for i, l := range strings.Split(string(src), "\n") {
+		if strings.Contains(l, "if j == 2 {") {
+			line = i + 1
+		}
+	}
+	if line == 0 {
+		t.Fatal("testdata/fig1a/main.go has no `if j == 2` line")
+	}
+	sum, err := os.ReadFile(filepath.Join(repo, "go.sum"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	files := map[string][]byte{
+		"main.go": src,
+		"go.mod":  fmt.Appendf(nil, "module example.com/fig1a\n\ngo 1.26.8\n\nrequire github.com/divergo/divergo v0.0.0\n\nreplace github.com/divergo/divergo => %s\n", repo),
+		"go.sum":  sum,
+	}
+	for name, data := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), data, 0o666); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Chdir(dir)
+	for k, v := range map[string]string{"GOWORK": "off", "GOFLAGS": "", "GOPROXY": "off", "GOTOOLCHAIN": "local", "DIVERGO_TRACE": "", "DIVERGO_PERTURB": ""} {
+		t.Setenv(k, v)
+	}
+	return line
+}
+
+// TestCheckFindsPlantedHole disables the branch TCP kind in the analyzer:
+// check must then report the divergence of Figure 1a's `if j == 2` as
+// unflagged and exit 1. With the analyzer whole, the same runs must show
+// the branch as flagged and nothing unflagged.
+//
+// Twelve runs: under perturbation about half the runs take the lock in the
+// other order (the runtime's TestPerturbInterleavings), so that both
+// orders, which is what makes the branch go both ways, appear in all but
+// about one in two thousand attempts.
+func TestCheckFindsPlantedHole(t *testing.T) {
+	if testing.Short() {
+		t.Skip("instruments, builds and runs a program")
+	}
+	line := fig1aModule(t)
+
+	status, out, errs := runCmd(t, "check", "-n", "12", "-seed", "1", "-disable", "branch", "-o", "traces")
+	if status != 1 {
+		t.Fatalf("check with branch disabled: status %d, want 1\nstdout:\n%s\nstderr:\n%s", status, out, errs)
+	}
+	hole := regexp.MustCompile(fmt.Sprintf(`(?m)^  main\.go:%d: runs parted at a block without a TCP in example\.com/fig1a\.task0\n    seen in \d+ of 11 comparisons`, line))
+	if !hole.MatchString(out) {
+		t.Errorf("check does not report the hole at main.go:%d:\n%s", line, out)
+	}
+	if !strings.Contains(out, fmt.Sprintf("%d | if j == 2 {", line)) {
+		t.Errorf("check does not show the source line:\n%s", out)
+	}
+	if n := strings.Count(out, ": runs parted at a block without a TCP"); n != 1 {
+		t.Errorf("%d unflagged places, want only the planted one:\n%s", n, out)
+	}
+	if strings.Contains(out, "    branch ") {
+		t.Errorf("a disabled kind is reported as flagged:\n%s", out)
+	}
+	// The traces are kept with -o, and the report says how to look at one.
+	if _, err := os.Stat(filepath.Join("traces", "run-12.dvt")); err != nil {
+		t.Errorf("trace of run 12 not kept: %v", err)
+	}
+	if !strings.Contains(out, "divergo diff ") {
+		t.Errorf("no diff command for the hole:\n%s", out)
+	}
+
+	status, out, errs = runCmd(t, "check", "-n", "12", "-seed", "1")
+	if status != 0 {
+		t.Fatalf("check on the whole analyzer: status %d, want 0\nstdout:\n%s\nstderr:\n%s", status, out, errs)
+	}
+	if !strings.Contains(out, "no unflagged divergence") || strings.Contains(out, "without a TCP") {
+		t.Errorf("check reports unflagged divergences:\n%s", out)
+	}
+	// Not vacuous: the runs did go both ways, and the branch was flagged.
+	if !regexp.MustCompile(`(?m)^    branch +\d+ sections in \d+ runs$`).MatchString(out) {
+		t.Errorf("no flagged branch divergence: the runs did not take both lock orders:\n%s", out)
+	}
+}
+
+func TestCheckUsage(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"check", "-n", "1"}, "-n must be at least 2"},
+		{[]string{"check", "-disable", "nosuchkind"}, `unknown TCP kind "nosuchkind"`},
+		{[]string{"check", "-disable", "begin"}, "cannot be disabled"},
+		{[]string{"check", "a", "b"}, "one package at most"},
+	} {
+		status, _, errs := runCmd(t, tc.args...)
+		if status != 2 || !strings.Contains(errs, tc.want) || !strings.Contains(errs, "usage: divergo check") {
+			t.Errorf("%v: status %d, stderr %q; want 2 and %q", tc.args, status, errs, tc.want)
+		}
+	}
+}
