@@ -35,6 +35,17 @@
 // error, every chunk written before is whole and readable; buffers not yet
 // written are lost.
 //
+// # Schedule exploration
+//
+// DIVERGO_PERTURB=SEED (an integer) makes every sync wrapper, and the
+// start of every goroutine started through [G.Spawn], first yield or sleep
+// a few microseconds, or not, as a per-goroutine PRNG decides. Its state
+// starts from the goroutine's spawn path (the seed for main; the parent's
+// state, the go statement's block and the spawn's ordinal for a child),
+// never from goroutine ids, so a goroutine's decisions depend only on the
+// seed and where it was spawned. The block probe never perturbs. See
+// perturb.go and docs/ARCHITECTURE.md.
+//
 // # Contract with the instrumenter
 //
 //   - Main and Enter record the entry block they are given: do not add a
