@@ -123,3 +123,35 @@ func TestCheckUsage(t *testing.T) {
 		}
 	}
 }
+
+// TestRunPerturb checks that run -perturb gives run K the seed S+K-1 and
+// says so, and that a perturbed trace is recorded per run.
+func TestRunPerturb(t *testing.T) {
+	if testing.Short() {
+		t.Skip("instruments, builds and runs a program")
+	}
+	fig1aModule(t)
+	status, _, errs := runCmd(t, "run", "-n", "3", "-perturb", "-seed", "7", "-o", "traces")
+	if status != 0 {
+		t.Fatalf("run: status %d\n%s", status, errs)
+	}
+	for k := 1; k <= 3; k++ {
+		want := fmt.Sprintf("run %d: exit status 0; trace %s; DIVERGO_PERTURB=%d", k, filepath.Join(mustAbs(t, "traces"), fmt.Sprintf("run-%d.dvt", k)), 6+k)
+		if !strings.Contains(errs, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, errs)
+		}
+	}
+	status, _, errs = runCmd(t, "run", "-n", "1", "-o", "plain")
+	if status != 0 || strings.Contains(errs, "DIVERGO_PERTURB") {
+		t.Errorf("run without -perturb: status %d, stderr mentions a seed:\n%s", status, errs)
+	}
+}
+
+func mustAbs(t *testing.T, p string) string {
+	t.Helper()
+	a, err := filepath.Abs(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return a
+}
