@@ -144,7 +144,8 @@ type checkSummary struct {
 	paths     []string
 	seeds     []int64
 	codes     []int
-	differ    []int          // runs (0-based) whose distance to run 1 is > 0
+	differ    []int          // runs (0-based) that are not the same as run 1
+	reps      []int          // the first run of each distinct interleaving
 	unflagged []*hole        // places the analyzer missed, most frequent first
 	flagged   map[string]int // sections per TCP kind
 	flaggedIn map[string]int // runs showing that kind
@@ -161,62 +162,42 @@ type hole struct {
 	fn      string
 	spawn   string // the goroutine of its first occurrence
 	cp      string
-	runs    []int // runs (0-based) showing it
+	runs    []int  // runs (0-based) showing it
+	pair    [2]int // the first comparison that showed it
 }
 
-// checkTraces compares every trace with the first.
+// checkTraces compares every trace with the first, and groups the runs
+// into interleavings: a run that differs from run 1 is compared with the
+// first run of each interleaving found so far until one is the same, or it
+// starts a new one. Unflagged sections count from every comparison; the
+// flagged ones, lock order and lone goroutines from those with run 1.
 func checkTraces(paths []string, seeds []int64) (*checkSummary, error) {
 	first, err := trace.Open(paths[0])
 	if err != nil {
 		return nil, fmt.Errorf("reading run 1: %w", err)
 	}
-	defer first.Close()
 	g := first.Graph()
-	s := &checkSummary{paths: paths, seeds: seeds, flagged: map[string]int{}, flaggedIn: map[string]int{}}
+	first.Close()
+	s := &checkSummary{paths: paths, seeds: seeds, flagged: map[string]int{}, flaggedIn: map[string]int{}, reps: []int{0}}
 	holes := map[string]*hole{}
 	for k := 1; k < len(paths); k++ {
-		r, err := trace.Open(paths[k])
-		if err != nil {
-			return nil, fmt.Errorf("reading run %d: %w", k+1, err)
-		}
-		rep, err := compare.Traces(compare.FromReader(first), compare.FromReader(r), compare.Options{})
-		r.Close()
-		if err != nil {
-			return nil, fmt.Errorf("comparing run %d with run 1: %w", k+1, err)
-		}
-		if rep.Distance > 0 || !rep.Summary.Same {
-			s.differ = append(s.differ, k)
-		}
-		if rep.Summary.LockOrder > 0 {
-			s.lockRuns++
-		}
-		s.lone += rep.Summary.OnlyA + rep.Summary.OnlyB
-		s.anomalies += rep.Summary.Anomalies
-		kinds := map[string]bool{}
-		for _, sec := range rep.Sections {
-			if sec.Unresolved {
-				s.unresolv++
+		same := false
+		for i, r := range s.reps {
+			rep, err := compareRuns(paths, r, k)
+			if err != nil {
+				return nil, err
 			}
-			if !sec.Unflagged {
-				s.flagged[sec.TCP.Kind]++
-				kinds[sec.TCP.Kind] = true
-				continue
+			s.noteHoles(holes, g, rep, r, k)
+			if i == 0 {
+				s.noteFirst(rep, k)
 			}
-			key := sec.TCP.Pos + "#" + strconv.Itoa(sec.TCP.Block)
-			h := holes[key]
-			if h == nil {
-				h = &hole{pos: sec.TCP.Pos, decided: decidingPos(g, sec.TCP.Block), fn: sec.TCP.Func, spawn: sec.Spawn, cp: sec.CP.Pos}
-				if sec.Unresolved {
-					h.cp = ""
-				}
-				holes[key] = h
-			}
-			if len(h.runs) == 0 || h.runs[len(h.runs)-1] != k {
-				h.runs = append(h.runs, k)
+			if rep.Summary.Same {
+				same = true
+				break
 			}
 		}
-		for kind := range kinds {
-			s.flaggedIn[kind]++
+		if !same {
+			s.reps = append(s.reps, k)
 		}
 	}
 	for _, h := range holes {
@@ -230,6 +211,72 @@ func checkTraces(paths []string, seeds []int64) (*checkSummary, error) {
 		return a.pos < b.pos
 	})
 	return s, nil
+}
+
+// compareRuns compares run a with run b (0-based).
+func compareRuns(paths []string, a, b int) (*compare.Report, error) {
+	ra, err := trace.Open(paths[a])
+	if err != nil {
+		return nil, fmt.Errorf("reading run %d: %w", a+1, err)
+	}
+	defer ra.Close()
+	rb, err := trace.Open(paths[b])
+	if err != nil {
+		return nil, fmt.Errorf("reading run %d: %w", b+1, err)
+	}
+	defer rb.Close()
+	rep, err := compare.Traces(compare.FromReader(ra), compare.FromReader(rb), compare.Options{})
+	if err != nil {
+		return nil, fmt.Errorf("comparing run %d with run %d: %w", b+1, a+1, err)
+	}
+	return rep, nil
+}
+
+// noteFirst adds the comparison of run k with run 1 to the summary.
+func (s *checkSummary) noteFirst(rep *compare.Report, k int) {
+	if !rep.Summary.Same {
+		s.differ = append(s.differ, k)
+	}
+	if rep.Summary.LockOrder > 0 {
+		s.lockRuns++
+	}
+	s.lone += rep.Summary.OnlyA + rep.Summary.OnlyB
+	s.anomalies += rep.Summary.Anomalies
+	kinds := map[string]bool{}
+	for _, sec := range rep.Sections {
+		if sec.Unresolved {
+			s.unresolv++
+		}
+		if !sec.Unflagged {
+			s.flagged[sec.TCP.Kind]++
+			kinds[sec.TCP.Kind] = true
+		}
+	}
+	for kind := range kinds {
+		s.flaggedIn[kind]++
+	}
+}
+
+// noteHoles records the unflagged sections of the comparison of run a with
+// run k, once per place and run.
+func (s *checkSummary) noteHoles(holes map[string]*hole, g *tbb.Graph, rep *compare.Report, a, k int) {
+	for _, sec := range rep.Sections {
+		if !sec.Unflagged {
+			continue
+		}
+		key := sec.TCP.Pos + "#" + strconv.Itoa(sec.TCP.Block)
+		h := holes[key]
+		if h == nil {
+			h = &hole{pos: sec.TCP.Pos, decided: decidingPos(g, sec.TCP.Block), fn: sec.TCP.Func, spawn: sec.Spawn, cp: sec.CP.Pos, pair: [2]int{a, k}}
+			if sec.Unresolved {
+				h.cp = ""
+			}
+			holes[key] = h
+		}
+		if len(h.runs) == 0 || h.runs[len(h.runs)-1] != k {
+			h.runs = append(h.runs, k)
+		}
+	}
 }
 
 // decidingPos is where the statement that ends block id begins, "" when
@@ -247,8 +294,8 @@ func decidingPos(g *tbb.Graph, id int) string {
 
 func (s *checkSummary) write(w io.Writer, root, pkg string, kept bool) {
 	n := len(s.paths)
-	fmt.Fprintf(w, "divergo check: %d runs of %s, seeds %d to %d; %d of %d differ from run 1\n",
-		n, pkg, s.seeds[0], s.seeds[n-1], len(s.differ), n-1)
+	fmt.Fprintf(w, "divergo check: %d runs of %s, seeds %d to %d; %d of %d differ from run 1; %d distinct interleavings\n",
+		n, pkg, s.seeds[0], s.seeds[n-1], len(s.differ), n-1, len(s.reps))
 	var failed []string
 	for k, c := range s.codes {
 		if c != 0 {
@@ -294,7 +341,7 @@ func (s *checkSummary) write(w io.Writer, root, pkg string, kept bool) {
 		if h.fn != "" {
 			fmt.Fprintf(w, " in %s", h.fn)
 		}
-		fmt.Fprintf(w, "\n    seen in %d of %d comparisons with run 1 (runs %s); goroutine %s\n", len(h.runs), n-1, runList(h.runs), h.spawn)
+		fmt.Fprintf(w, "\n    seen in %d of %d runs (runs %s); goroutine %s\n", len(h.runs), n-1, runList(h.runs), h.spawn)
 		if line, ok := sourceLine(root, at); ok {
 			fmt.Fprintf(w, "    %s\n", line)
 		}
@@ -306,7 +353,7 @@ func (s *checkSummary) write(w io.Writer, root, pkg string, kept bool) {
 		}
 		fmt.Fprintf(w, "    %s\n", where)
 		if kept {
-			fmt.Fprintf(w, "    divergo diff %s %s\n", s.paths[0], s.paths[h.runs[0]])
+			fmt.Fprintf(w, "    divergo diff %s %s\n", s.paths[h.pair[0]], s.paths[h.pair[1]])
 		}
 	}
 }

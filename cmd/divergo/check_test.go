@@ -73,7 +73,7 @@ func TestCheckFindsPlantedHole(t *testing.T) {
 	if status != 1 {
 		t.Fatalf("check with branch disabled: status %d, want 1\nstdout:\n%s\nstderr:\n%s", status, out, errs)
 	}
-	hole := regexp.MustCompile(fmt.Sprintf(`(?m)^  main\.go:%d: runs parted at a block without a TCP in example\.com/fig1a\.task0\n    seen in \d+ of 11 comparisons`, line))
+	hole := regexp.MustCompile(fmt.Sprintf(`(?m)^  main\.go:%d: runs parted at a block without a TCP in example\.com/fig1a\.task0\n    seen in \d+ of 11 runs`, line))
 	if !hole.MatchString(out) {
 		t.Errorf("check does not report the hole at main.go:%d:\n%s", line, out)
 	}
@@ -102,6 +102,9 @@ func TestCheckFindsPlantedHole(t *testing.T) {
 		t.Errorf("check reports unflagged divergences:\n%s", out)
 	}
 	// Not vacuous: the runs did go both ways, and the branch was flagged.
+	if !regexp.MustCompile(`; [2-9]\d* distinct interleavings\n`).MatchString(out) {
+		t.Errorf("fewer than two interleavings:\n%s", out)
+	}
 	if !regexp.MustCompile(`(?m)^    branch +\d+ sections in \d+ runs$`).MatchString(out) {
 		t.Errorf("no flagged branch divergence: the runs did not take both lock orders:\n%s", out)
 	}
