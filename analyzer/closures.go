@@ -34,7 +34,7 @@ func (s *fstate) localFreeVars(ptrs map[ssa.Value]*ptrInfo) {
 // and keeps every free variable bound to v local.
 func (s *fstate) bindingEscapes(v ssa.Value, mc *ssa.MakeClosure) bool {
 	c := s.pkg.lookup(mc.Fn.(*ssa.Function))
-	if c == nil || c.parent != s || c.mc != mc || c.fvLocal == nil {
+	if c == nil || c.parent != s || c.mc != mc || len(c.fvLocal) != len(mc.Bindings) {
 		return true
 	}
 	for i, b := range mc.Bindings {

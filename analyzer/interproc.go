@@ -41,9 +41,9 @@ func newPkgState(pass *analysis.Pass, res *ssaResult) *pkgState {
 			content: map[loc]taint{},
 			all:     map[ssa.Value]taint{},
 			callRes: map[*ssa.Call][]taint{},
-			srcs:    map[ssa.Instruction]*source{},
+			srcs:    map[any]*source{},
 		}
-		s.nslots = len(fn.Params) + len(fn.FreeVars)
+		s.nslots = 2*len(fn.Params) + len(fn.FreeVars)
 		s.slotProv = make([]*source, min(s.nslots, maxSlots))
 		ps.funcs = append(ps.funcs, s)
 		ps.byFn[fn] = s
@@ -58,10 +58,19 @@ func newPkgState(pass *analysis.Pass, res *ssaResult) *pkgState {
 func (ps *pkgState) run() {
 	ps.findInitOnly()
 	ps.findCallers()
-	// Closures before their parents: a parent's escape analysis needs to
-	// know whether its closures let captured variables escape.
+	// Closures before their parents, callees (mostly) before callers; the
+	// escape of parameters and captured variables starts optimistic and
+	// is recomputed until it no longer shrinks.
 	for i := len(ps.funcs) - 1; i >= 0; i-- {
 		ps.funcs[i].init()
+	}
+	for changed := true; changed; {
+		changed = false
+		for i := len(ps.funcs) - 1; i >= 0; i-- {
+			if s := ps.funcs[i]; s.fn.Blocks != nil && s.computePtrs() {
+				changed = true
+			}
+		}
 	}
 	ps.setContexts()
 	// Summaries: analyse callees before callers where the order allows,
@@ -102,6 +111,16 @@ func (ps *pkgState) run() {
 // per-function structures that do not depend on taint.
 func (s *fstate) init() {
 	s.summary = make([]taint, s.fn.Signature.Results().Len())
+	s.paramLocal = make([]bool, len(s.fn.Params))
+	for i, p := range s.fn.Params {
+		s.paramLocal[i] = s.fn.Blocks != nil && paramRoot(p.Type())
+	}
+	if s.parent != nil {
+		s.fvLocal = make([]bool, len(s.fn.FreeVars))
+		for i := range s.fvLocal {
+			s.fvLocal[i] = true
+		}
+	}
 	if s.fn.Blocks == nil {
 		s.bodyless()
 		return
@@ -114,7 +133,6 @@ func (s *fstate) init() {
 	for i, fv := range s.fn.FreeVars {
 		s.val[fv] = taint{m: slotBit(len(s.fn.Params) + i)}
 	}
-	s.computePtrs()
 }
 
 // bodyless summarizes a function without a body (assembly, linkname): its
@@ -225,6 +243,9 @@ func (ps *pkgState) setContexts() {
 				if i < len(s.slotProv) {
 					s.slotProv[i] = &source{desc: "parameter " + p.Name() + ", which unknown callers pass", pos: p.Pos()}
 				}
+				if j, ok := memSlot(s.memBase(), i); ok && j < len(s.slotProv) {
+					s.slotProv[j] = &source{desc: "memory through parameter " + p.Name() + ", which unknown callers pass", pos: p.Pos()}
+				}
 			}
 			for i, fv := range s.fn.FreeVars {
 				// Variables captured by a closure that may run elsewhere
@@ -289,41 +310,47 @@ func (ps *pkgState) callResults(s *fstate, in ssa.Instruction, c *ssa.CallCommon
 			return all(t)
 		}
 	}
-	var sum []taint
-	if t := ps.lookup(callee); t != nil {
-		sum = t.summary
-	} else if obj != nil {
-		var f funcFact
-		if ps.pass.ImportObjectFact(obj, &f) {
-			sum = make([]taint, len(f.Results))
-			for i, m := range f.Results {
-				sum[i] = taint{m: mask(m)}
-				if m&uint64(shared) != 0 {
-					sum[i].p = s.src(in, pos, func() string { return "result of " + fnName(obj) })
-				}
-			}
-		}
+	if t := ps.lookup(callee); t != nil && t.fn.Blocks == nil {
+		// Bodyless: the summary says all.
+		return ps.apply(s, in, c, args, bindings, t.summaryOf(), nil)
 	}
-	if sum == nil {
+	cs := ps.calleeInfo(c)
+	if cs == nil {
 		return all(sharedFrom(s.src(in, pos, func() string { return "result of " + callee.Name() + " (not analysed)" })))
 	}
+	return ps.apply(s, in, c, args, bindings, cs, obj)
+}
+
+// apply computes a call's results from the callee's summary, and records
+// what the callee stores through local memory passed to it.
+func (ps *pkgState) apply(s *fstate, in ssa.Instruction, c *ssa.CallCommon, args []taint, bindings []ssa.Value, cs *calleeSummary, obj *types.Func) []taint {
+	pos := in.Pos()
 	slots := append(args, make([]taint, len(bindings))...)
 	for i, b := range bindings {
 		slots[len(args)+i] = s.get(b)
 	}
+	mem := func(k int) taint {
+		if k >= len(c.Args) {
+			return sharedFrom(nil)
+		}
+		return s.memOf(c.Args[k], in, pos)
+	}
+	n := c.Signature().Results().Len()
+	out := make([]taint, n)
 	for j := range out {
-		if j >= len(sum) {
+		if j >= len(cs.results) {
 			out[j] = sharedFrom(nil)
 			continue
 		}
-		m := sum[j].m
-		if m&shared != 0 {
-			out[j].or(sum[j])
+		p := cs.results[j].p
+		if p == nil && obj != nil && cs.results[j].m&shared != 0 {
+			p = s.src(in, pos, func() string { return "result of " + fnName(obj) })
 		}
-		for i, a := range slots {
-			if m&slotBit(i) != 0 {
-				out[j].or(a)
-			}
+		out[j] = s.translate(cs.results[j].m, p, cs, slots, mem)
+	}
+	if call, ok := in.(*ssa.Call); ok {
+		if s.callEffects(call, cs, slots, mem) {
+			s.effectsGrew = true
 		}
 	}
 	return out
@@ -360,18 +387,26 @@ func (ps *pkgState) contexts() {
 					vals = append(append([]ssa.Value(nil), vals...), mc.Bindings...)
 				}
 				grew := false
-				for i, a := range vals {
+				mark := func(i int, tt taint) {
 					bit := slotBit(i)
 					if t.ctx&bit != 0 {
-						continue
+						return
 					}
-					s.at = in.Block()
-					if ok, src := s.eval(s.get(a)); ok {
+					if ok, src := s.eval(tt); ok {
 						t.ctx |= bit
 						if i < len(t.slotProv) && t.slotProv[i] == nil {
 							t.slotProv[i] = src
 						}
 						grew = true
+					}
+				}
+				s.at = in.Block()
+				for i, a := range vals {
+					mark(i, s.get(a))
+				}
+				for k, a := range c.Args {
+					if j, ok := memSlot(t.memBase(), k); ok && k < len(t.fn.Params) && paramRoot(t.fn.Params[k].Type()) && t.ctx&slotBit(j) == 0 {
+						mark(j, s.memOf(a, in, in.Pos()))
 					}
 				}
 				if grew && !t.queued {

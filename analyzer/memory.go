@@ -68,8 +68,9 @@ func (p *ptrInfo) add(q *ptrInfo) bool {
 	return changed
 }
 
-// computePtrs fills s.ptrs: derivation from local roots, then escape.
-func (s *fstate) computePtrs() {
+// computePtrs fills s.ptrs: derivation from local roots, then escape. It
+// reports whether the locality of a parameter or free variable changed.
+func (s *fstate) computePtrs() bool {
 	ptrs := map[ssa.Value]*ptrInfo{}
 	get := func(v ssa.Value) *ptrInfo {
 		if c, ok := v.(*ssa.Const); ok && c.IsNil() {
@@ -105,6 +106,14 @@ func (s *fstate) computePtrs() {
 		}
 	}
 	s.localFreeVars(ptrs)
+	// Pointer parameters are roots too: what the function stores through
+	// them is its effect on the caller's memory, and whether they escape
+	// tells callers whether passing local memory publishes it.
+	for _, p := range s.fn.Params {
+		if paramRoot(p.Type()) {
+			ptrs[p] = &ptrInfo{roots: []ssa.Value{p}, field: wholeRoot}
+		}
+	}
 	for changed := true; changed; {
 		changed = false
 		for _, b := range s.fn.Blocks {
@@ -176,7 +185,7 @@ func (s *fstate) computePtrs() {
 			if mc, ok := u.(*ssa.MakeClosure); ok && !s.bindingEscapes(v, mc) {
 				continue
 			}
-			if escapingUse(v, u) {
+			if s.escapingUse(v, u) {
 				for _, r := range p.roots {
 					escaped[r] = true
 				}
@@ -195,18 +204,28 @@ func (s *fstate) computePtrs() {
 			}
 		}
 	}
+	changed := false
 	if s.parent != nil {
-		s.fvLocal = make([]bool, len(s.fn.FreeVars))
 		for i, fv := range s.fn.FreeVars {
-			s.fvLocal[i] = !escaped[fv]
+			if l := !escaped[fv]; l != s.fvLocal[i] {
+				s.fvLocal[i] = l
+				changed = true
+			}
+		}
+	}
+	for i, p := range s.fn.Params {
+		if l := paramRoot(p.Type()) && !escaped[p]; l != s.paramLocal[i] {
+			s.paramLocal[i] = l
+			changed = true
 		}
 	}
 	s.ptrs = ptrs
+	return changed
 }
 
 // escapingUse reports whether instruction u can publish pointer v to code
 // that this analysis does not see or to another goroutine.
-func escapingUse(v ssa.Value, u ssa.Instruction) bool {
+func (s *fstate) escapingUse(v ssa.Value, u ssa.Instruction) bool {
 	switch u := u.(type) {
 	case *ssa.DebugRef, *ssa.UnOp, *ssa.FieldAddr, *ssa.IndexAddr, *ssa.Slice, *ssa.Lookup,
 		*ssa.Range, *ssa.Phi, *ssa.SliceToArrayPointer, *ssa.BinOp, *ssa.If, *ssa.ChangeType,
@@ -224,10 +243,31 @@ func escapingUse(v ssa.Value, u ssa.Instruction) bool {
 			case "len", "cap", "append", "copy", "delete", "clear", "print", "println", "ssa:wrapnilchk", "min", "max":
 				return false
 			}
+			return true
 		}
-		return true
+		// A callee that keeps the argument local does not publish it.
+		info := s.pkg.calleeInfo(&u.Call)
+		if info == nil || u.Call.Value == v {
+			return true
+		}
+		for k, a := range u.Call.Args {
+			if a == v && (k >= len(info.local) || !info.local[k]) {
+				return true
+			}
+		}
+		return false
 	}
 	return true
+}
+
+// paramRoot reports whether a parameter of type t is tracked as a root of
+// the caller's memory: pointers, slices and maps.
+func paramRoot(t types.Type) bool {
+	switch coreType(t).(type) {
+	case *types.Pointer, *types.Slice, *types.Map:
+		return true
+	}
+	return false
 }
 
 func pointerLike(t types.Type) bool {

@@ -66,7 +66,7 @@ type fstate struct {
 	content map[loc]taint       // per local root and field: what was stored there
 	all     map[ssa.Value]taint // per local root: what was stored anywhere in it
 	callRes map[*ssa.Call][]taint
-	srcs    map[ssa.Instruction]*source
+	srcs    map[any]*source // by instruction, or by (instruction, address) for loads
 
 	loops     *loopInfo
 	exitCache map[int]cachedTaint
@@ -77,9 +77,15 @@ type fstate struct {
 	summary  []taint // per result
 	ctx      mask    // slots that are tainted in some calling context, plus shared
 	slotProv []*source
-	callers  []*fstate
-	escapes  bool // used as a value: called from unknown places
-	queued   bool
+	// paramLocal says which pointer parameters do not escape this
+	// function; effectsGrew that a call stored into local memory during
+	// the current step.
+	paramLocal  []bool
+	lastWrites  []mask
+	effectsGrew bool
+	callers     []*fstate
+	escapes     bool // used as a value: called from unknown places
+	queued      bool
 
 	// A closure that does not escape runs in its parent's goroutine, when
 	// the parent calls it (directly or deferred). Its captured variables
@@ -146,13 +152,20 @@ func (s *fstate) condTaintAt(edges []cdEdge, at *ssa.BasicBlock) taint {
 }
 
 // src returns the cached source for instruction in, creating it once.
-func (s *fstate) src(in ssa.Instruction, pos token.Pos, desc func() string) *source {
-	if p, ok := s.srcs[in]; ok {
+func (s *fstate) src(key any, pos token.Pos, desc func() string) *source {
+	if p, ok := s.srcs[key]; ok {
 		return p
 	}
 	p := &source{desc: desc(), pos: pos}
-	s.srcs[in] = p
+	s.srcs[key] = p
 	return p
+}
+
+// loadKey keys the source of a load through addr by instruction in (a call
+// can read through several arguments).
+type loadKey struct {
+	in   ssa.Instruction
+	addr ssa.Value
 }
 
 // condTaint ORs the conditions of the branch blocks listed.
@@ -181,13 +194,32 @@ func (s *fstate) load(addr ssa.Value, in ssa.Instruction, pos token.Pos) taint {
 		if !pos.IsValid() {
 			pos = addr.Pos() // loads the builder made up (range) have no position
 		}
-		t.or(sharedFrom(s.src(in, pos, func() string { return s.describe(addr) + " read" })))
+		t.or(sharedFrom(s.src(loadKey{in, addr}, pos, func() string { return s.describe(addr) + " read" })))
 		return t
 	}
 	for _, r := range pi.roots {
 		t.or(s.readRoot(r, pi.field))
+		if p, ok := r.(*ssa.Parameter); ok {
+			// The caller's memory: a slot of its own, or shared if the
+			// function has too many slots.
+			k := paramIndex(s.fn, p)
+			if i, ok := memSlot(s.memBase(), k); ok && k >= 0 {
+				t.or(taint{m: slotBit(i)})
+			} else {
+				t.or(sharedFrom(s.src(loadKey{in, p}, pos, func() string { return "memory through parameter " + p.Name() + " read" })))
+			}
+		}
 	}
 	return t
+}
+
+func paramIndex(fn *ssa.Function, p *ssa.Parameter) int {
+	for i, q := range fn.Params {
+		if q == p {
+			return i
+		}
+	}
+	return -1
 }
 
 // loc is a field of a local root, or the whole root.
@@ -408,8 +440,9 @@ func (s *fstate) call(in *ssa.Call) bool {
 	if b, ok := c.Value.(*ssa.Builtin); ok {
 		return s.builtin(in, b.Name(), args)
 	}
+	s.effectsGrew = false
 	res := s.pkg.callResults(s, in, c, args)
-	changed := false
+	changed := s.effectsGrew
 	if len(res) > 1 {
 		old := s.callRes[in]
 		if old == nil {
@@ -484,6 +517,16 @@ func (s *fstate) summarize() bool {
 		s.summary = make([]taint, n)
 	}
 	changed := false
+	// What is stored through parameters is part of the summary too.
+	if s.lastWrites == nil {
+		s.lastWrites = make([]mask, len(s.fn.Params))
+	}
+	for k, p := range s.fn.Params {
+		if w := s.all[p].m; w != s.lastWrites[k] {
+			s.lastWrites[k] = w
+			changed = true
+		}
+	}
 	for _, b := range s.fn.Blocks {
 		ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return)
 		if !ok {
@@ -515,7 +558,9 @@ func (s *fstate) eval(t taint) (bool, *source) {
 	if x&shared != 0 {
 		return true, t.p
 	}
-	i := bits.TrailingZeros64(uint64(x)) - 1
+	// The highest slot: the memory a parameter points to says more than
+	// the pointer.
+	i := 63 - bits.LeadingZeros64(uint64(x)) - 1
 	if i < len(s.slotProv) {
 		return true, s.slotProv[i]
 	}

@@ -39,7 +39,7 @@ type T struct{ n int }
 // Reading through a pointer parameter reads memory another goroutine may
 // write.
 func (t *T) get() int {
-	if t.n > 0 { // want `\(branch\): t.n depends on memory through parameter t read at .*branches.go:42; converges at return`
+	if t.n > 0 { // want `\(branch\): t.n depends on memory through parameter t, which unknown callers pass at .*branches.go:41; converges at return`
 		return 1
 	}
 	return 0

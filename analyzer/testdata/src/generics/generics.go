@@ -2,7 +2,7 @@ package generics
 
 var limit int
 
-func Max[T int | float64](xs []T) T { // want Max:"summary\\(shared,p0\\)"
+func Max[T int | float64](xs []T) T { // want Max:"summary\\(p0,m0\\)"
 	var m T
 	for _, x := range xs { // want `\(loop\): length of xs depends on`
 		if x > m { // want `\(branch\)`

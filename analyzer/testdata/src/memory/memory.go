@@ -129,3 +129,46 @@ func counter(a []int) int {
 	}
 	return s
 }
+
+var sink *S
+
+func fill(s *S)       { s.f = 1 }
+func leak(s *S)       { sink = s }
+func fillShared(s *S) { s.g = x }
+func get(s *S) int    { return s.f }
+
+// Helpers that keep a pointer local let the caller's memory stay local;
+// what they store is known from their summary.
+func viaHelpers() {
+	var a, b, c S
+	fill(&a)
+	if a.f > 0 {
+		println()
+	}
+	if get(&a) > 0 {
+		println()
+	}
+	leak(&b)
+	if b.f > 0 { // want `\(branch\): b.f depends on variable b \(its address escapes\)`
+		println()
+	}
+	fillShared(&c)
+	if c.g > 0 { // want `\(branch\): c.g depends on package variable x`
+		println()
+	}
+}
+
+// A recursive helper that only passes the pointer on keeps it local.
+func rec(p *int, n int) int {
+	if n > 0 {
+		return rec(p, n-1)
+	}
+	return *p
+}
+
+func useRec() {
+	v := 3
+	if rec(&v, 2) > 0 {
+		println()
+	}
+}
