@@ -30,6 +30,15 @@ func memSlot(base, k int) (int, bool) {
 
 // summaryOf returns the summary of the in-package function s.
 func (s *fstate) summaryOf() *calleeSummary {
+	if s.sumCache != nil && s.sumVersion == s.version {
+		return s.sumCache
+	}
+	cs := s.buildSummary()
+	s.sumCache, s.sumVersion = cs, s.version
+	return cs
+}
+
+func (s *fstate) buildSummary() *calleeSummary {
 	cs := &calleeSummary{results: s.summary, memBase: s.memBase(), nparams: len(s.fn.Params), local: s.paramLocal}
 	cs.writes = make([]mask, len(s.fn.Params))
 	cs.wsrc = make([]*source, len(s.fn.Params))
@@ -65,8 +74,12 @@ func (ps *pkgState) calleeInfo(c *ssa.CallCommon) *calleeSummary {
 		return nil
 	}
 	obj = obj.Origin()
+	if cs, ok := ps.factCache[obj]; ok {
+		return cs
+	}
 	var f funcFact
 	if !ps.pass.ImportObjectFact(obj, &f) {
+		ps.factCache[obj] = nil
 		return nil
 	}
 	cs := &calleeSummary{memBase: f.Params, nparams: f.Params, obj: obj, local: make([]bool, f.Params), writes: make([]mask, f.Params)}
@@ -79,6 +92,7 @@ func (ps *pkgState) calleeInfo(c *ssa.CallCommon) *calleeSummary {
 			cs.writes[k] = mask(f.Writes[k])
 		}
 	}
+	ps.factCache[obj] = cs
 	return cs
 }
 

@@ -20,6 +20,8 @@ type pkgState struct {
 	// initOnly holds the package variables that are read-only once the
 	// package is initialized.
 	initOnly map[*ssa.Global]bool
+	// factCache holds the summaries read from facts, nil for none.
+	factCache map[*types.Func]*calleeSummary
 }
 
 func newPkgState(pass *analysis.Pass, res *ssaResult) *pkgState {
@@ -29,6 +31,8 @@ func newPkgState(pass *analysis.Pass, res *ssaResult) *pkgState {
 		byFn:   map[*ssa.Function]*fstate{},
 		byObj:  map[*types.Func]*fstate{},
 		isMain: pass.Pkg.Name() == "main",
+
+		factCache: map[*types.Func]*calleeSummary{},
 	}
 	for _, fn := range res.Funcs {
 		if _, dup := ps.byFn[fn]; dup {

@@ -220,6 +220,9 @@ func (s *fstate) computePtrs() bool {
 		}
 	}
 	s.ptrs = ptrs
+	if changed {
+		s.version++ // summaryOf caches the locality
+	}
 	return changed
 }
 

@@ -82,6 +82,8 @@ type fstate struct {
 	// the current step.
 	paramLocal  []bool
 	lastWrites  []mask
+	sumCache    *calleeSummary // summaryOf, valid while version is sumVersion
+	sumVersion  int
 	effectsGrew bool
 	callers     []*fstate
 	escapes     bool // used as a value: called from unknown places
