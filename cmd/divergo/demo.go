@@ -1,35 +1,54 @@
 package main
 
 import (
+	"bytes"
 	_ "embed"
+	"errors"
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"runtime"
+	"runtime/debug"
+	"strings"
 
-	"github.com/divergo/divergo/analyzer"
-	"github.com/divergo/divergo/internal/load"
+	"github.com/divergo/divergo/compare"
+	"github.com/divergo/divergo/internal/trace"
+	"github.com/divergo/divergo/waittime"
 )
 
 //go:embed demodata/main.go.txt
 var demoProgram []byte
 
+const divergoModule = "github.com/divergo/divergo"
+
 func init() {
 	register(&command{
 		name:    "demo",
-		usage:   "divergo demo [-keep]",
-		summary: "run divergo on an embedded example program",
-		help: `Demo writes a small concurrent program (three workers adding to a shared total)
-to a temporary module and shows what divergo finds in it: the trace change
-points, the statements where two runs of the same program on the same input
-can go different ways, and where each pair of runs must come together again.
+		usage:   "divergo demo [-keep] [-tries N]",
+		summary: "run divergo end to end on an embedded example program",
+		help: `Demo shows the whole of divergo on a small concurrent program embedded in the
+binary: three workers take jobs from a channel and add them to a shared total
+under a mutex. It writes the program to a temporary module, instruments it
+(divergo instrument), builds it with the overlay, and runs it under perturbed
+schedules (DIVERGO_PERTURB) until two runs took different paths. Then it
+prints where the two runs went different ways and how far apart they are
+(divergo diff), and why goroutines waited in the first run (divergo wait).
+
+Run it from a divergo checkout (go run ./cmd/divergo demo), or from an
+installed divergo with a released version, which the temporary module then
+requires through the module proxy.
 
 Flags:
-	-keep	keep the temporary module and print where it is
+	-keep	keep the temporary module and its traces, and print where they are
+	-tries N
+		runs at most, looking for a run that differs from the first (default 8)
 
 Example:
 
-	go run ./cmd/divergo demo`,
+	go run ./cmd/divergo demo
+	go run ./cmd/divergo demo -keep`,
 		run: runDemo,
 	})
 }
@@ -37,43 +56,176 @@ Example:
 func runDemo(args []string, stdout, stderr io.Writer) (int, error) {
 	fs := newFlagSet("demo")
 	keep := fs.Bool("keep", false, "keep the temporary module")
+	tries := fs.Int("tries", 8, "runs at most")
 	if rest, err := parseFlags(fs, args); err != nil {
 		return 2, err
 	} else if len(rest) > 0 {
 		return 2, usageError("demo takes no arguments")
+	}
+	if *tries < 2 {
+		return 2, usageError("-tries must be at least 2, not %d", *tries)
 	}
 	dir, err := os.MkdirTemp("", "divergo-demo-")
 	if err != nil {
 		return 2, err
 	}
 	if *keep {
-		fmt.Fprintf(stderr, "demo module kept in %s\n", dir)
+		defer fmt.Fprintf(stdout, "\nThe demo module and its traces are in %s\n", dir)
 	} else {
 		defer os.RemoveAll(dir)
 	}
-	files := map[string][]byte{
-		"go.mod":  []byte("module example.com/tally\n\ngo 1.26\n"),
-		"main.go": demoProgram,
+	if err := writeDemoModule(dir); err != nil {
+		return 2, fmt.Errorf("writing the demo module: %w", err)
 	}
-	for name, data := range files {
-		if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
-			return 2, fmt.Errorf("writing demo module: %w", err)
-		}
-	}
-	res, err := load.Load(load.Config{Dir: dir}, analyzer.Analyzer)
+
+	fmt.Fprint(stdout, `divergo demo: a program where three workers take twelve jobs from a channel
+and add them to a shared total; when the running total is a multiple of
+three, a worker takes a slow path. Which worker sees which total is up to the
+scheduler, so two runs of the same program on the same input can differ.
+
+`)
+	fmt.Fprintln(stdout, "1. Instrumenting it and building it with the overlay (divergo instrument; go build -overlay).")
+	var buildLog bytes.Buffer
+	bin, cleanup, err := buildInstrumentedIn(dir, dir, ".", &buildLog)
 	if err != nil {
 		return 2, err
 	}
-	fmt.Fprintf(stdout, "divergo demo: example.com/tally, three workers adding to a shared total.\n\n")
-	fmt.Fprintf(stdout, "Trace change points (where two runs on the same input can part):\n\n")
-	n := 0
-	for _, p := range res.Roots {
-		for _, d := range p.Diagnostics {
-			pos := res.Fset.Position(d.Pos)
-			fmt.Fprintf(stdout, "  %s:%d:%d: %s\n", res.Rel(pos.Filename), pos.Line, pos.Column, d.Message)
-			n++
+	defer cleanup()
+
+	fmt.Fprintln(stdout, "2. Running it under perturbed schedules until two runs took different paths (divergo run -perturb).")
+	first := filepath.Join(dir, "run-1.dvt")
+	out, err := demoRun(bin, dir, first, 1)
+	if err != nil {
+		return 2, err
+	}
+	fmt.Fprintf(stdout, "   run 1: %s", out)
+	var rep *compare.Report
+	second := ""
+	for k := 2; k <= *tries; k++ {
+		path := filepath.Join(dir, fmt.Sprintf("run-%d.dvt", k))
+		out, err := demoRun(bin, dir, path, k)
+		if err != nil {
+			return 2, err
+		}
+		fmt.Fprintf(stdout, "   run %d: %s", k, out)
+		if rep, err = demoCompare(first, path); err != nil {
+			return 2, err
+		}
+		second = path
+		if !rep.Summary.Same {
+			break
 		}
 	}
-	fmt.Fprintf(stdout, "\n%d change points. On your own module:\n\n  divergo vet ./...\n  go vet -vettool=$(command -v divergo) ./...\n", n)
+	if rep.Summary.Same {
+		fmt.Fprintf(stdout, "   all %d runs took the same paths; the report below says so.\n", *tries)
+	}
+
+	fmt.Fprintf(stdout, "\n3. Where run 1 and run %s went different ways (divergo diff):\n\n", strings.TrimSuffix(strings.TrimPrefix(filepath.Base(second), "run-"), ".dvt"))
+	if err := rep.WriteText(stdout, compare.TextOptions{NameA: "run-1.dvt", NameB: filepath.Base(second), Root: dir}); err != nil {
+		return 2, err
+	}
+
+	fmt.Fprint(stdout, "\n4. Why goroutines waited in run 1 (divergo wait):\n\n")
+	wrep, err := analyzeTrace(first, waittime.Options{}, stderr)
+	if err != nil {
+		return 2, err
+	}
+	if err := wrep.WriteText(stdout, 4); err != nil {
+		return 2, err
+	}
+
+	fmt.Fprint(stdout, `
+On your own module:
+
+	go get -tool github.com/divergo/divergo/cmd/divergo
+	go tool divergo vet ./...                     # the change points
+	go tool divergo run -n 2 -perturb ./cmd/app   # instrument, build, run twice
+	go tool divergo diff divergo-traces/run-1.dvt divergo-traces/run-2.dvt
+	go tool divergo wait -pprof wait.pprof divergo-traces/run-1.dvt
+	go tool pprof -top wait.pprof
+	go tool divergo check ./cmd/app               # holes in the analysis, if any
+
+README.md walks through the same steps with go generate and the overlay.
+`)
 	return 0, nil
+}
+
+// writeDemoModule writes the embedded program as a module that requires
+// divergo: the checkout it runs from through a replace, or the released
+// version of the running binary through the module proxy.
+func writeDemoModule(dir string) error {
+	root, version := divergoSource()
+	// The go line of the toolchain at hand: at least divergo's own, or the
+	// build could not use divergo at all.
+	gomod := "module example.com/tally\n\ngo " + strings.TrimPrefix(runtime.Version(), "go") + "\n\nrequire " + divergoModule + " "
+	var sum []byte
+	switch {
+	case root != "":
+		gomod += "v0.0.0\n\nreplace " + divergoModule + " => " + root + "\n"
+		var err error
+		if sum, err = os.ReadFile(filepath.Join(root, "go.sum")); err != nil {
+			return err
+		}
+	case version != "":
+		gomod += version + "\n"
+	default:
+		return errors.New("cannot find divergo's source: run the demo from a divergo checkout (go run ./cmd/divergo demo) or install a released version")
+	}
+	for name, data := range map[string][]byte{"go.mod": []byte(gomod), "go.sum": sum, "main.go": demoProgram} {
+		if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
+			return err
+		}
+	}
+	if root == "" { // a released version: let the go command fill in go.sum
+		cmd := exec.Command("go", "mod", "tidy")
+		cmd.Dir = dir
+		if out, err := cmd.CombinedOutput(); err != nil {
+			return fmt.Errorf("go mod tidy: %s", firstLine(string(out), err))
+		}
+	}
+	return nil
+}
+
+// divergoSource finds the divergo module the demo program should build
+// against: the root of the checkout of the current directory, else the
+// version this binary was built from when it is a release.
+func divergoSource() (root, version string) {
+	if out, err := exec.Command("go", "list", "-m", "-f", "{{.Path}} {{.Dir}}").Output(); err == nil {
+		if path, dir, ok := strings.Cut(strings.TrimSpace(string(out)), " "); ok && path == divergoModule {
+			return dir, ""
+		}
+	}
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Path == divergoModule && strings.HasPrefix(bi.Main.Version, "v") {
+		return "", bi.Main.Version
+	}
+	return "", ""
+}
+
+// demoRun runs the instrumented program once with schedule perturbation and
+// returns its output.
+func demoRun(bin, dir, tracePath string, seed int) (string, error) {
+	var out bytes.Buffer
+	env := []string{"DIVERGO_TRACE=" + tracePath, fmt.Sprintf("DIVERGO_PERTURB=%d", seed)}
+	code, err := runProgram(bin, nil, env, nil, &out, &out)
+	if err != nil {
+		return "", fmt.Errorf("running the demo program: %w", err)
+	}
+	if code != 0 {
+		return "", fmt.Errorf("the demo program exited with status %d: %s", code, firstLine(out.String(), nil))
+	}
+	return out.String(), nil
+}
+
+func demoCompare(a, b string) (*compare.Report, error) {
+	ra, err := trace.Open(a)
+	if err != nil {
+		return nil, err
+	}
+	defer ra.Close()
+	rb, err := trace.Open(b)
+	if err != nil {
+		return nil, err
+	}
+	defer rb.Close()
+	return compare.Traces(compare.FromReader(ra), compare.FromReader(rb), compare.Options{})
 }

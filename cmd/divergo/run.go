@@ -117,6 +117,12 @@ func buildInstrumented(pkg string, stderr io.Writer) (bin string, cleanup func()
 	if err != nil {
 		return "", nil, err
 	}
+	return buildInstrumentedIn(root, "", pkg, stderr)
+}
+
+// buildInstrumentedIn is buildInstrumented for the module rooted at root,
+// with pkg resolved in directory dir ("" for the current one).
+func buildInstrumentedIn(root, dir, pkg string, stderr io.Writer) (bin string, cleanup func(), err error) {
 	res, err := instrument.Instrument(instrument.Config{Dir: root, Patterns: []string{"./..."}})
 	if err != nil {
 		return "", nil, err
@@ -130,6 +136,7 @@ func buildInstrumented(pkg string, stderr io.Writer) (bin string, cleanup func()
 	cleanup = func() { os.RemoveAll(tmp) }
 	bin = filepath.Join(tmp, "prog")
 	build := exec.Command("go", "build", "-overlay="+res.Overlay, "-o", bin, pkg)
+	build.Dir = dir
 	var out bytes.Buffer
 	build.Stdout, build.Stderr = &out, &out
 	if err := build.Run(); err != nil {
