@@ -16,7 +16,7 @@ import (
 func init() {
 	register(&command{
 		name:    "diff",
-		usage:   "divergo diff [-json] [-perfetto OUT.json] [-wd W] [-wnd W] [-wtr W] A B [C ...]",
+		usage:   "divergo diff [-json] [-wait] [-perfetto OUT.json] [-wd W] [-wnd W] [-wtr W] A B [C ...]",
 		summary: "compare runs: where they diverged and how far apart they are",
 		help: `Diff corresponds two traces of the same program (Eckert & Nutt's linear
 algorithm): goroutines are matched by spawn path, each pair is walked in
@@ -52,8 +52,14 @@ sections marked "divergent: KIND at file:line" ("divergent (unflagged)"
 where the analyzer did not mark the block) on the goroutine's track in both
 runs.
 
+With -wait, diff compares waiting time instead (Meira's analysis, as in
+divergo wait): the sync sites of the two runs side by side, each with its
+waiting time in both, and the classes of explanation that appeared, vanished
+or changed between them.
+
 Flags:
 	-json	print the report (or the matrix) as JSON
+	-wait	compare the waiting time at the sync sites of the two runs
 	-perfetto OUT.json
 		also write the timeline of the two runs to OUT.json
 	-wd W	weight of each divergent section (default 1)
@@ -64,6 +70,7 @@ Example:
 
 	divergo diff run-1.dvt run-2.dvt
 	divergo diff -json run-*.dvt
+	divergo diff -wait run-1.dvt run-2.dvt
 	divergo diff -perfetto diff.json run-1.dvt run-2.dvt  # then open diff.json in ui.perfetto.dev`,
 		run: runDiff,
 	})
@@ -76,9 +83,18 @@ func runDiff(args []string, stdout, stderr io.Writer) (int, error) {
 	wnd := fs.Float64("wnd", 1, "weight of the fanout")
 	wtr := fs.Float64("wtr", 1, "weight of the TCP distance")
 	timeline := fs.String("perfetto", "", "write a Chrome/Perfetto trace-event JSON timeline of both runs to this file")
+	wait := fs.Bool("wait", false, "compare waiting time")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return 2, err
+	}
+	if *wait {
+		if len(pos) != 2 || *timeline != "" {
+			return 2, usageError("-wait compares two traces and draws no timeline")
+		}
+		// The same comparison as "divergo wait A B", under the name the
+		// comparison of runs has.
+		return runWait(append(jsonFlag(*asJSON), pos...), stdout, stderr)
 	}
 	if len(pos) < 2 {
 		return 2, usageError("want two or more trace files, got %d", len(pos))
@@ -200,4 +216,12 @@ func sourceRoot() string {
 		}
 		dir = parent
 	}
+}
+
+// jsonFlag passes -json on to another command when it was given.
+func jsonFlag(on bool) []string {
+	if on {
+		return []string{"-json"}
+	}
+	return nil
 }

@@ -80,3 +80,17 @@ func TestVetBadPackage(t *testing.T) {
 		t.Errorf("status %d, stderr %q: want status 2 and one line", status, errs)
 	}
 }
+
+// TestDiffWait checks that "divergo diff -wait" puts the waiting time of the
+// sync sites of two runs side by side.
+func TestDiffWait(t *testing.T) {
+	dir := "../../internal/perfetto/testdata/"
+	status, out, errs := runCmd(t, "diff", "-wait", dir+"fig2-a.dvt", dir+"fig2-b.dvt")
+	if status != 0 || !strings.HasPrefix(out, "waiting: A ") || !strings.Contains(out, "wg.wait") {
+		t.Fatalf("status %d, stdout %q, stderr %q", status, out, errs)
+	}
+	status, _, errs = runCmd(t, "diff", "-wait", dir+"fig2-a.dvt")
+	if status != 2 || !strings.Contains(errs, "-wait compares two traces") {
+		t.Errorf("one trace: status %d, stderr %q", status, errs)
+	}
+}
