@@ -28,8 +28,13 @@
 // defers, into callees through parameters (an unexported function, or any
 // function of package main, keeps clean parameters when every static call
 // site passes clean data and it is never used as a value) and out through
-// results. Function facts ([funcFact]) carry, for each result, whether it is
-// shared and which parameters flow into it.
+// results. A pointer parameter that does not escape its function stands for
+// the caller's memory: callers passing local memory keep it local, see what
+// the callee stores through it, and get results that depend on it only as
+// shared as what they passed. Function facts ([funcFact]) carry, for each
+// result, whether it is shared and which parameters and parameter memory
+// flow into it, which pointer parameters stay local, and what is stored
+// through them.
 //
 // Each diagnostic reads
 //
