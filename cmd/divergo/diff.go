@@ -10,6 +10,7 @@ import (
 
 	"github.com/divergo/divergo/compare"
 	"github.com/divergo/divergo/internal/perfetto"
+	"github.com/divergo/divergo/internal/progress"
 	"github.com/divergo/divergo/internal/trace"
 )
 
@@ -117,6 +118,7 @@ func runDiff(args []string, stdout, stderr io.Writer) (int, error) {
 		readers[i] = r
 	}
 	opts := compare.Options{Weights: compare.Weights{D: *wd, ND: *wnd, TR: *wtr}}
+	defer progress.Start(stderr, "divergo diff: reading traces", readFraction(readers...))()
 	if len(pos) > 2 {
 		return diffMany(pos, traces, opts, *asJSON, stdout)
 	}
@@ -224,4 +226,19 @@ func jsonFlag(on bool) []string {
 		return []string{"-json"}
 	}
 	return nil
+}
+
+// readFraction is the share of the traces read so far, for progress lines.
+func readFraction(rs ...*trace.Reader) func() float64 {
+	var size int64
+	for _, r := range rs {
+		size += r.Size()
+	}
+	return func() float64 {
+		var read int64
+		for _, r := range rs {
+			read += r.BytesRead()
+		}
+		return float64(read) / float64(max(size, 1))
+	}
 }

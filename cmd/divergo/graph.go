@@ -8,6 +8,7 @@ import (
 
 	"github.com/divergo/divergo/analyzer"
 	"github.com/divergo/divergo/internal/load"
+	"github.com/divergo/divergo/internal/progress"
 	"github.com/divergo/divergo/internal/tbb"
 )
 
@@ -46,7 +47,9 @@ func runGraph(args []string, stdout, stderr io.Writer) (int, error) {
 	if err != nil {
 		return 2, err
 	}
+	stop := progress.Start(stderr, "divergo graph: loading and analysing packages", nil)
 	g, err := loadGraph(load.Config{Patterns: pkgs, Tests: *tests})
+	stop()
 	if err != nil {
 		return 2, err
 	}

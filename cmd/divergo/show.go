@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/divergo/divergo/internal/perfetto"
+	"github.com/divergo/divergo/internal/progress"
 	"github.com/divergo/divergo/internal/tbb"
 	"github.com/divergo/divergo/internal/trace"
 )
@@ -66,6 +67,7 @@ func runShow(args []string, stdout, stderr io.Writer) (int, error) {
 		return 2, err
 	}
 	defer r.Close()
+	defer progress.Start(stderr, "divergo show: reading "+pos[0], readFraction(r))()
 	if *timeline != "" {
 		if err := perfetto.WriteFile(*timeline, func(w io.Writer) error { return perfetto.WriteTrace(w, r) }); err != nil {
 			return 2, fmt.Errorf("writing timeline: %w", err)

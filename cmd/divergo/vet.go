@@ -7,6 +7,7 @@ import (
 
 	"github.com/divergo/divergo/analyzer"
 	"github.com/divergo/divergo/internal/load"
+	"github.com/divergo/divergo/internal/progress"
 )
 
 func init() {
@@ -49,7 +50,9 @@ func runVet(args []string, stdout, stderr io.Writer) (int, error) {
 	if err != nil {
 		return 2, err
 	}
+	stop := progress.Start(stderr, "divergo vet: loading and analysing packages", nil)
 	res, err := load.Load(load.Config{Patterns: pkgs, Tests: *tests}, analyzer.Analyzer)
+	stop()
 	if err != nil {
 		return 2, err
 	}

@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/divergo/divergo/internal/progress"
 	"io"
 	"os"
 
@@ -114,7 +115,9 @@ func analyzeTrace(file string, opts waittime.Options, stderr io.Writer) (*waitti
 	if r.Truncated() {
 		fmt.Fprintf(stderr, "divergo wait: %s has no index (the program did not finish); using every whole chunk\n", file)
 	}
+	stop := progress.Start(stderr, "divergo wait: analysing "+file, readFraction(r))
 	rep, err := waittime.Analyze(r, opts)
+	stop()
 	if err != nil {
 		return nil, fmt.Errorf("analysing %s: %w", file, err)
 	}

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"sort"
+	"sync/atomic"
 	"time"
 
 	"github.com/divergo/divergo/internal/tbb"
@@ -31,6 +32,8 @@ type Reader struct {
 
 	gs   []*indexEntry // in order of first chunk
 	byID map[uint64]*indexEntry
+
+	read atomic.Int64 // bytes read so far, for progress reports
 }
 
 // Open opens the trace file at path. Errors name the path and where in the
@@ -122,9 +125,18 @@ func (r *Reader) Goroutine(id uint64) (GoroutineInfo, bool) {
 	return e.GoroutineInfo, true
 }
 
+// Size is the size of the trace in bytes.
+func (r *Reader) Size() int64 { return r.size }
+
+// BytesRead is how many bytes the reader and its event iterators have read
+// so far. Commands use it to show progress; it may exceed Size when a
+// goroutine's events are read more than once.
+func (r *Reader) BytesRead() int64 { return r.read.Load() }
+
 // readAt reads exactly len(b) bytes at off, or says the file is cut short.
 func (r *Reader) readAt(b []byte, off int64) error {
 	n, err := r.ra.ReadAt(b, off)
+	r.read.Add(int64(n))
 	if n == len(b) {
 		return nil
 	}
