@@ -80,18 +80,40 @@ func (r *Reader) funcName(e *indexEntry) string {
 }
 
 // ShortFuncName drops the package path from a full function name:
-// "example.com/m/pool.worker" becomes "worker", "pkg.(*T).M" becomes "(*T).M".
+// "example.com/m/pool.worker" becomes "worker", "(*example.com/m.T).M"
+// becomes "(*T).M".
 func ShortFuncName(full string) string {
-	if i := strings.LastIndexByte(full, '/'); i >= 0 {
-		full = full[i+1:]
-	}
+	// Methods: (*example.com/m.T).M or (example.com/m.T).M.
 	if strings.HasPrefix(full, "(") {
-		return full
+		end := strings.IndexByte(full, ')')
+		if end < 0 {
+			return full
+		}
+		recv, star := strings.CutPrefix(full[1:end], "*")
+		recv = dropPackage(recv)
+		if star {
+			recv = "*" + recv
+		}
+		return "(" + recv + full[end:]
 	}
-	if i := strings.IndexByte(full, '.'); i >= 0 {
-		return full[i+1:]
+	return dropPackage(full)
+}
+
+// dropPackage removes the import path and package name in front of an
+// identifier ("example.com/m.F$1" becomes "F$1"), leaving type arguments,
+// which may hold import paths of their own, alone.
+func dropPackage(s string) string {
+	head, args := s, ""
+	if i := strings.IndexByte(s, '['); i >= 0 {
+		head, args = s[:i], s[i:]
 	}
-	return full
+	if i := strings.LastIndexByte(head, '/'); i >= 0 {
+		head = head[i+1:]
+	}
+	if i := strings.IndexByte(head, '.'); i >= 0 {
+		head = head[i+1:]
+	}
+	return head + args
 }
 
 // SiteName is the file:line of the go statement held by block site: the
