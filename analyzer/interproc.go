@@ -173,13 +173,21 @@ func (s *fstate) bodyless() {
 // findCallers records in-package static callers and marks functions used
 // as values (whose parameters may come from anywhere).
 func (ps *pkgState) findCallers() {
+	var dyn map[*types.TypeName]bool
+	if ps.isMain {
+		dyn = ps.dynamicTypes()
+	}
 	for _, s := range ps.funcs {
 		obj, _ := s.fn.Object().(*types.Func)
 		switch {
 		case s.fn.Parent() != nil:
 			// literal: escapes unless only called directly (below)
 		case s.fn.Signature.Recv() != nil:
-			s.escapes = true // methods can be called through interfaces
+			// Methods can be called through interfaces; in package main
+			// only those of types that may be in one.
+			if tn := recvTypeName(s.fn.Signature); !ps.isMain || tn == nil || dyn[tn] {
+				s.escapes = true
+			}
 		case obj != nil && obj.Exported() && !ps.isMain:
 			s.escapes = true
 		}
@@ -210,6 +218,13 @@ func (ps *pkgState) findCallers() {
 					}
 					t := ps.lookup(fn)
 					if t == nil {
+						// A wrapper (method value, method expression)
+						// lets its method be called from anywhere.
+						if obj, ok := fn.Object().(*types.Func); ok && fn.Synthetic != "" {
+							if m := ps.byObj[obj.Origin()]; m != nil {
+								m.escapes = true
+							}
+						}
 						continue
 					}
 					if *op == callee {
