@@ -36,7 +36,7 @@ func (r *rewriter) operation(n ast.Node) bool {
 		}
 	case *ast.SendStmt:
 		site := r.site(n.Pos())
-		r.buf.insert(r.off(n.Chan.Pos()), r.depth, "_dvg.Send(_dvg_r, "+site+", ")
+		r.buf.insert(r.off(n.Chan.Pos()), r.depth, "_dvg.Send"+r.sendTypeArg(n)+"(_dvg_r, "+site+", ")
 		r.buf.replace(r.off(n.Chan.End()), r.off(n.Value.Pos()), ", ")
 		r.buf.insert(r.off(n.Value.End()), -r.depth, ")")
 	case *ast.UnaryExpr:
