@@ -171,7 +171,7 @@ func (a *analysis) apply(g *gstate) bool {
 		default:
 			a.distribute(g, ev.End)
 		}
-		if releases(ev.Op, ev.Waited) {
+		if trace.Releases(ev.Op, ev.Waited) {
 			a.recordRelease(g, ev)
 		}
 	}

@@ -2,47 +2,6 @@ package waittime
 
 import "github.com/divergo/divergo/internal/trace"
 
-// opSet is a set of sync operations.
-type opSet uint32
-
-func ops(os ...trace.Op) opSet {
-	var s opSet
-	for _, o := range os {
-		s |= 1 << o
-	}
-	return s
-}
-
-func (s opSet) has(o trace.Op) bool { return o < 32 && s&(1<<o) != 0 }
-
-// releasedBy lists, for each operation that can wait, the operations of
-// another goroutine on the same object that can end the wait.
-var releasedBy = map[trace.Op]opSet{
-	trace.OpLock:     ops(trace.OpUnlock, trace.OpRUnlock),
-	trace.OpRLock:    ops(trace.OpUnlock, trace.OpRUnlock),
-	trace.OpTryLock:  ops(trace.OpUnlock, trace.OpRUnlock),
-	trace.OpRecv:     ops(trace.OpSend, trace.OpClose, trace.OpSelect),
-	trace.OpSend:     ops(trace.OpRecv, trace.OpSelect),
-	trace.OpSelect:   ops(trace.OpSend, trace.OpRecv, trace.OpClose, trace.OpSelect),
-	trace.OpWGWait:   ops(trace.OpWGDone),
-	trace.OpCondWait: ops(trace.OpCondSignal, trace.OpCondBroadcast),
-	trace.OpOnce:     ops(trace.OpOnce),
-}
-
-// releases reports whether an operation can end another goroutine's wait.
-// A once that waited ran nothing: the goroutine that ran the function is
-// the releaser.
-func releases(op trace.Op, waited bool) bool {
-	switch op {
-	case trace.OpUnlock, trace.OpRUnlock, trace.OpSend, trace.OpRecv, trace.OpClose,
-		trace.OpSelect, trace.OpWGDone, trace.OpCondSignal, trace.OpCondBroadcast:
-		return true
-	case trace.OpOnce:
-		return !waited
-	}
-	return false
-}
-
 // stateOf is the blocked state of a wait in op.
 func stateOf(op trace.Op) State {
 	switch op {
@@ -120,11 +79,10 @@ func (a *analysis) releaser(g *gstate, ev trace.Event, late bool) *release {
 	if o == nil || ev.Object == 0 {
 		return nil
 	}
-	set := releasedBy[ev.Op]
 	var after *release
 	for i := len(o.recs) - 1; i >= 0; i-- {
 		rec := o.recs[i]
-		if rec.g == g || !set.has(rec.op) {
+		if rec.g == g || !trace.CanRelease(ev.Op, rec.op) {
 			continue
 		}
 		if rec.time <= ev.End {

@@ -278,7 +278,7 @@ func (g *gstate) sync(ev trace.Event, at int64) {
 		g.wait(ev, at, end)
 		g.t0 = end
 	}
-	if ev.Object != 0 && releases(ev.Op, ev.Waited) {
+	if ev.Object != 0 && trace.Releases(ev.Op, ev.Waited) {
 		g.rs.record(g, ev, end)
 	}
 }

@@ -63,7 +63,7 @@ func (g *gstate) advance() (bool, error) {
 		key = ev.Time
 	case trace.EvSync:
 		key = ev.End
-		if !ev.Waited && releases(ev.Op, false) {
+		if !ev.Waited && trace.Releases(ev.Op, false) {
 			prio = 0
 		}
 	}

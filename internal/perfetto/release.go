@@ -2,35 +2,6 @@ package perfetto
 
 import "github.com/divergo/divergo/internal/trace"
 
-// releasedBy lists, for each operation that can wait, the operations of
-// another goroutine on the same object that can end the wait
-// (docs/FORMAT.md, "Sync events and releasers").
-var releasedBy = map[trace.Op][]trace.Op{
-	trace.OpLock:     {trace.OpUnlock, trace.OpRUnlock},
-	trace.OpRLock:    {trace.OpUnlock, trace.OpRUnlock},
-	trace.OpTryLock:  {trace.OpUnlock, trace.OpRUnlock},
-	trace.OpRecv:     {trace.OpSend, trace.OpClose, trace.OpSelect},
-	trace.OpSend:     {trace.OpRecv, trace.OpSelect},
-	trace.OpSelect:   {trace.OpSend, trace.OpRecv, trace.OpClose, trace.OpSelect},
-	trace.OpWGWait:   {trace.OpWGDone},
-	trace.OpCondWait: {trace.OpCondSignal, trace.OpCondBroadcast},
-	trace.OpOnce:     {trace.OpOnce},
-}
-
-// releases reports whether an operation can end another goroutine's wait.
-// A Once that waited ran nothing: the goroutine that ran the function
-// released it.
-func releases(op trace.Op, waited bool) bool {
-	switch op {
-	case trace.OpUnlock, trace.OpRUnlock, trace.OpSend, trace.OpRecv, trace.OpClose,
-		trace.OpSelect, trace.OpWGDone, trace.OpCondSignal, trace.OpCondBroadcast:
-		return true
-	case trace.OpOnce:
-		return !waited
-	}
-	return false
-}
-
 // ringSize is how many recent releases an object remembers: a wait is
 // matched against releases at or before its end, processed in time order,
 // so the latest few are all that can be its releaser.
@@ -73,16 +44,10 @@ func (rs *runState) releaser(g *gstate, ev trace.Event, end int64) *release {
 	if o == nil {
 		return nil
 	}
-	ok := releasedBy[ev.Op]
 	for i := len(o.recs) - 1; i >= 0; i-- {
 		rec := o.recs[i]
-		if rec.g == g || rec.time > end {
-			continue
-		}
-		for _, op := range ok {
-			if rec.op == op {
-				return rec
-			}
+		if rec.g != g && rec.time <= end && trace.CanRelease(ev.Op, rec.op) {
+			return rec
 		}
 	}
 	return nil
