@@ -63,13 +63,7 @@ func runCheck(args []string, stdout, stderr io.Writer) (int, error) {
 	keep := fs.String("o", "", "directory to keep the traces in")
 	verbose := fs.Bool("v", false, "pass the program's output through")
 	disable := fs.String("disable", "", "TCP kinds the analyzer should miss")
-	var progArgs []string
-	for i, a := range args {
-		if a == "--" {
-			args, progArgs = args[:i], args[i+1:]
-			break
-		}
-	}
+	args, progArgs := splitProgramArgs(args)
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return 2, err
@@ -77,12 +71,9 @@ func runCheck(args []string, stdout, stderr io.Writer) (int, error) {
 	if *n < 2 {
 		return 2, usageError("-n must be at least 2 to compare runs, not %d", *n)
 	}
-	if len(pos) > 1 {
-		return 2, usageError("one package at most, got %d (program arguments go after --)", len(pos))
-	}
-	pkg := "."
-	if len(pos) == 1 {
-		pkg = pos[0]
+	pkg, err := onePackage(pos)
+	if err != nil {
+		return 2, err
 	}
 	if *disable != "" {
 		// The analyzer's flag is process-wide: set it for this

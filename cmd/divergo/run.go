@@ -54,13 +54,7 @@ func runRun(args []string, stdout, stderr io.Writer) (int, error) {
 	dir := fs.String("o", "divergo-traces", "directory for the traces")
 	perturb := fs.Bool("perturb", false, "perturb the schedule, seed S+K-1 in run K")
 	seed := fs.Int64("seed", 1, "seed of the first run with -perturb")
-	var progArgs []string
-	for i, a := range args {
-		if a == "--" {
-			args, progArgs = args[:i], args[i+1:]
-			break
-		}
-	}
+	args, progArgs := splitProgramArgs(args)
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return 2, err
@@ -68,12 +62,9 @@ func runRun(args []string, stdout, stderr io.Writer) (int, error) {
 	if *n < 1 {
 		return 2, usageError("-n must be at least 1, not %d", *n)
 	}
-	if len(pos) > 1 {
-		return 2, usageError("one package at most, got %d (program arguments go after --)", len(pos))
-	}
-	pkg := "."
-	if len(pos) == 1 {
-		pkg = pos[0]
+	pkg, err := onePackage(pos)
+	if err != nil {
+		return 2, err
 	}
 	bin, cleanup, err := buildInstrumented(pkg, stderr)
 	if err != nil {
@@ -186,4 +177,26 @@ func firstLine(out string, err error) string {
 		}
 	}
 	return err.Error()
+}
+
+// splitProgramArgs separates divergo's own arguments from the program's,
+// which follow "--".
+func splitProgramArgs(args []string) (own, prog []string) {
+	for i, a := range args {
+		if a == "--" {
+			return args[:i], args[i+1:]
+		}
+	}
+	return args, nil
+}
+
+// onePackage is the package a command builds: the one named, or ".".
+func onePackage(pos []string) (string, error) {
+	switch len(pos) {
+	case 0:
+		return ".", nil
+	case 1:
+		return pos[0], nil
+	}
+	return "", usageError("one package at most, got %d (program arguments go after --)", len(pos))
 }
