@@ -17,6 +17,12 @@ import (
 // block (or tbb.Return) and CPPos with that block's position, the file name
 // as fset has it; see [Func.ResolveCPs].
 func Build(fset *token.FileSet, body *ast.BlockStmt, o Oracle, mayReturn func(*ast.CallExpr) bool) *Func {
+	return buildAll(fset, body, o, mayReturn)
+}
+
+// buildAll is Build without the minimization: every block that can carry a
+// probe has one.
+func buildAll(fset *token.FileSet, body *ast.BlockStmt, o Oracle, mayReturn func(*ast.CallExpr) bool) *Func {
 	b := newBuilder(o, mayReturn)
 	entry := b.newBlock("entry", body, Probe{Open, body.Lbrace})
 	b.start(entry)

@@ -21,7 +21,7 @@ func buildSrc(t *testing.T, src string) (*token.FileSet, *Func) {
 	}
 	for _, d := range file.Decls {
 		if fd, ok := d.(*ast.FuncDecl); ok && fd.Name.Name == "f" {
-			f := Build(fset, fd.Body, allOracle{fset}, mayReturnTest)
+			f := buildAll(fset, fd.Body, allOracle{fset}, mayReturnTest)
 			if err := Check(f); err != nil {
 				t.Errorf("check: %v\n%s", err, f.Format(fset))
 			}

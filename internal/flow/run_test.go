@@ -55,7 +55,25 @@ func (f *frame) Exit() {
 // block is reached from the previous one through implied blocks only, and a
 // normal return leaves from the last one through implied blocks only. This is
 // what a trace reader relies on to reconstruct implied blocks.
+//
+// The program carries every probe the builder can place (build); Build's
+// graph, with fewer probes, must then give the same activation: keeping only
+// the blocks it still probes and putting the implied ones back from each
+// graph gives the same block sequence. It runs with an oracle that marks
+// every TCP and with none, which leaves the minimizer the most to remove.
 func TestProbesRun(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		o    func(*token.FileSet) Oracle
+	}{
+		{"all", func(fset *token.FileSet) Oracle { return allOracle{fset} }},
+		{"none", func(*token.FileSet) Oracle { return nil }},
+	} {
+		t.Run(tc.name, func(t *testing.T) { probesRun(t, tc.o) })
+	}
+}
+
+func probesRun(t *testing.T, oracle func(*token.FileSet) Oracle) {
 	goTool := filepath.Join(runtime.GOROOT(), "bin", "go")
 	src, err := os.ReadFile(filepath.Join("testdata", "probes", "constructs.go"))
 	if err != nil {
@@ -67,11 +85,14 @@ func TestProbesRun(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var funcs []*Func
+	var funcs, mins []*Func
 	var eds []insertion
 	for fn, body := range funcBodies(file) {
-		f := Build(fset, body, allOracle{fset}, mayReturnTest)
+		f := buildAll(fset, body, oracle(fset), mayReturnTest)
 		funcs = append(funcs, f)
+		min := buildAll(fset, body, oracle(fset), mayReturnTest)
+		minimize(min, body)
+		mins = append(mins, min)
 		for _, b := range f.Blocks {
 			off := fset.Position(b.Probe.Pos).Offset
 			probe := fmt.Sprintf("_f.B(%d)", b.Index)
@@ -124,6 +145,10 @@ func TestProbesRun(t *testing.T) {
 		}
 		if err := checkRun(funcs[fn], ids, panicked); err != nil {
 			t.Errorf("function at %s: %v\nrun %v\n%s", fset.Position(funcs[fn].Body.Pos()), err, ids, funcs[fn].Format(fset))
+			continue
+		}
+		if err := sameRun(funcs[fn], mins[fn], ids, panicked); err != nil {
+			t.Errorf("function at %s, minimized: %v\nrun %v\n%s", fset.Position(funcs[fn].Body.Pos()), err, ids, mins[fn].Format(fset))
 		}
 	}
 	if activations < 50 {
@@ -188,4 +213,92 @@ func impliedPath(from, to *Block, seen map[*Block]bool) bool {
 		}
 	}
 	return false
+}
+
+// sameRun checks that min, the minimized graph of full, reconstructs the
+// activation ids (recorded with full's probes) as full does.
+func sameRun(full, min *Func, ids []int, panicked bool) error {
+	want := reconstruct(full, ids, panicked)
+	var kept []int
+	for _, id := range ids {
+		if min.Blocks[id].Probed() {
+			kept = append(kept, id)
+		}
+	}
+	got := reconstruct(min, kept, panicked)
+	if panicked {
+		// Where the panic left the frame is unknown after its last probe.
+		if len(got) > len(want) {
+			return fmt.Errorf("reconstructed %v, longer than %v", got, want)
+		}
+		want = want[:len(got)]
+	}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		return fmt.Errorf("probes %v reconstruct %v, want %v", kept, got, want)
+	}
+	return nil
+}
+
+// reconstruct puts the implied blocks back into the probed blocks ids of
+// one activation, and the path to the exit after the last one unless it
+// panicked: what a trace reader does.
+func reconstruct(f *Func, ids []int, panicked bool) []int {
+	var out []int
+	for i, id := range ids {
+		if i > 0 {
+			out = append(out, impliedSteps(f.Blocks[ids[i-1]], f.Blocks[id])...)
+		}
+		out = append(out, id)
+	}
+	if !panicked && len(ids) > 0 {
+		out = append(out, impliedSteps(f.Blocks[ids[len(ids)-1]], nil)...)
+	}
+	return out
+}
+
+// impliedSteps returns the indexes of the implied blocks on the shortest
+// path from from to to (to an exit block, included, when to is nil),
+// breadth first.
+func impliedSteps(from, to *Block) []int {
+	if to == nil && from.Exit {
+		return nil
+	}
+	prev := map[*Block]*Block{}
+	queue := []*Block{from}
+	for len(queue) > 0 {
+		v := queue[0]
+		queue = queue[1:]
+		for _, s := range v.Succs {
+			if s == to {
+				var rev []int
+				for x := v; x != from; x = prev[x] {
+					rev = append(rev, x.Index)
+				}
+				return reverse(rev)
+			}
+			if s.Probed() || s == from {
+				continue
+			}
+			if _, ok := prev[s]; ok {
+				continue
+			}
+			prev[s] = v
+			if to == nil && s.Exit {
+				var rev []int
+				for x := s; x != from; x = prev[x] {
+					rev = append(rev, x.Index)
+				}
+				return reverse(rev)
+			}
+			queue = append(queue, s)
+		}
+	}
+	return nil
+}
+
+func reverse(s []int) []int {
+	for i, j := 0, len(s)-1; i < j; i, j = i+1, j-1 {
+		s[i], s[j] = s[j], s[i]
+	}
+	return s
 }
