@@ -50,6 +50,8 @@ var realProgs = []realProg{
 	{name: "semaphore"},
 	{name: "errgroup_parallel"},
 	{name: "singleflight"},
+	{name: "typeparam_chans"},
+	{name: "typeparam_orderedmap"},
 }
 
 // checkRuns is the number of perturbed runs check makes of each program.
@@ -62,7 +64,7 @@ const checkRuns = 4
 // its runs and divergo wait of one.
 func TestRealPrograms(t *testing.T) {
 	if testing.Short() {
-		t.Skip("builds and runs twenty programs")
+		t.Skip("builds and runs twenty-two programs")
 	}
 	for _, rp := range realProgs {
 		t.Run(rp.name, func(t *testing.T) { rp.test(t) })
