@@ -56,8 +56,9 @@ func expectSeq(t *testing.T, what, got, want string) {
 	t.Errorf("%s: block sequences part at item %d:\n got ... %s ...\nwant ... %s ...", what, i, window(g), window(w))
 }
 
-// blocks returns g's block executions in order, run-length encoded
-// ("worker:for.body*3"), so that expectations stay short.
+// blocks returns g's block executions in order, implied blocks put back
+// ([run.executed]), run-length encoded ("worker:for.body*3"), so that
+// expectations stay short.
 func (r *run) blocks(g *gor) string {
 	var out []string
 	last, n := "", 0
@@ -68,11 +69,8 @@ func (r *run) blocks(g *gor) string {
 			out = append(out, fmt.Sprintf("%s*%d", last, n))
 		}
 	}
-	for _, e := range g.evs {
-		if e.Kind != trace.EvBlock {
-			continue
-		}
-		name := r.blockName(e.Block)
+	for _, id := range r.executed(g) {
+		name := r.blockName(id)
 		if name == last {
 			n++
 			continue
@@ -84,12 +82,13 @@ func (r *run) blocks(g *gor) string {
 	return strings.Join(out, " ")
 }
 
-// count counts the executions of the named block over all goroutines.
+// count counts the executions of the named block over all goroutines,
+// implied blocks put back.
 func (r *run) count(name string) int {
 	n := 0
 	for _, g := range r.gs {
-		for _, e := range g.evs {
-			if e.Kind == trace.EvBlock && r.blockName(e.Block) == name {
+		for _, id := range r.executed(g) {
+			if r.blockName(id) == name {
 				n++
 			}
 		}

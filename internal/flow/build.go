@@ -16,8 +16,13 @@ import (
 // Build fills the CP of every TCP with the local Index of its convergence
 // block (or tbb.Return) and CPPos with that block's position, the file name
 // as fset has it; see [Func.ResolveCPs].
+//
+// Last, Build takes the probes off the blocks a reader can do without
+// (package doc, "Fewer probes").
 func Build(fset *token.FileSet, body *ast.BlockStmt, o Oracle, mayReturn func(*ast.CallExpr) bool) *Func {
-	return buildAll(fset, body, o, mayReturn)
+	f := buildAll(fset, body, o, mayReturn)
+	minimize(f, body)
+	return f
 }
 
 // buildAll is Build without the minimization: every block that can carry a

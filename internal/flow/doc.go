@@ -41,6 +41,63 @@
 // All expressions of one case clause are tested in one block, so each clause
 // body is reached by one path; && and || are part of one decision.
 //
+// # Fewer probes
+//
+// A probe costs little (one store and an increment), but a tight loop runs
+// several per iteration: a Collatz step runs its body, one arm of an if and
+// the if.done block. Most of them are not needed: a reader needs a probe
+// only where the graph leaves it a choice. So [Build] ends by turning
+// probed blocks into implied ones, greedily: blocks of innermost loops
+// first (they run most), and among blocks of the same loop depth the ones
+// a static estimate runs most (a block shares its frequency evenly among
+// its successors, a loop head multiplies what enters it by 8). The Collatz
+// loop keeps the probes of its two arms only: one probe per iteration.
+//
+// A block stays implied only while the readers lose nothing:
+//
+//   - Check's rules hold: the entry is probed, no cycle runs through implied
+//     blocks only, and from each probed block there is at most one path
+//     through implied blocks to each probed block and to the exit. Only
+//     paths through the new implied block change, so this is checked
+//     locally: from every probed block that reaches it through implied
+//     blocks, the walk through implied blocks must meet no block twice.
+//   - The block is quiet: it evaluates no call (other than builtins such as
+//     len and append and conversions to predeclared types), no channel
+//     operation, go, defer or select, so nothing is recorded while it runs.
+//     Calls record their callee's entry and exit in the caller's stream,
+//     and a reader must know which block made them.
+//   - Every block is put back where it was, relative to the other events
+//     of the stream. Readers put an implied block back eagerly, right after
+//     its predecessor, when that predecessor has it as its only successor
+//     and cannot exit (compare does, so that a loop condition's calls
+//     belong to the loop head); otherwise lazily, just before the next
+//     probed block or the exit. So an eager edge into the block must come
+//     from a quiet block that is itself probed or put back eagerly from
+//     quiet blocks; and when some edge is lazy, the blocks that follow it
+//     through single successors (which were put back eagerly after its
+//     probe) must be quiet too, and, in a function that defers calls, must
+//     not exit: the deferred calls record after the last block. Under these
+//     rules a reader gives the same sequence of blocks and events, with or
+//     without the probes taken away.
+//
+// Some blocks keep their probe whatever the graph:
+//
+//   - the entry: the runtime's Enter records it, and a reader begins a frame
+//     there;
+//   - blocks with a point TCP (lock, index, spawn, input): their outcome,
+//     spawn or sync event is recorded inside the block, and a reader
+//     attaches an outcome event to the last block it has seen with an
+//     outcome TCP, so that block must be in the stream before the event;
+//   - the body of a range over a map: the key's outcome is recorded just
+//     after the body's probe and belongs to the implied range.loop head,
+//     which the body's probe makes the reader put back first.
+//
+// Functions of more than 4000 blocks keep every probe: each candidate costs
+// a walk of the implied region around it. A frame cut short (a goroutine
+// still running when the trace ends, a recovered panic) loses the implied
+// blocks after its last probe, as before, and now there can be more of
+// them; both runs of a comparison lose them alike.
+//
 // # TCPs and CPs
 //
 // The block that ends with a compound statement's decision holds that

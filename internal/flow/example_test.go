@@ -45,9 +45,9 @@ func f(xs []int) (n int) {
 	// Output:
 	// 0 entry open@3:26 [1]
 	// 1 range.loop implied [2 5]
-	// 2 range.body open@4:23 [3 4] tcp=branch@5 cp=4
+	// 2 range.body implied [3 4] tcp=branch@5 cp=4
 	// 3 if.then open@5:12 [4]
 	// 4 if.done after@7:4 [1] cp
-	// 5 range.done after@8:3 [] exit
+	// 5 range.done implied [] exit
 	// <nil>
 }

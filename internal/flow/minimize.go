@@ -71,7 +71,9 @@ func minimize(f *Func, body *ast.BlockStmt) {
 // with a point TCP (their outcome, spawn or sync event is recorded inside
 // the block, and a reader attaches an outcome to the last block it has
 // seen), and the body of a range over a map, whose key outcome is recorded
-// just after the body's probe and belongs to the implied head.
+// just after the body's probe and belongs to the implied head. Those that
+// record an event are not quiet either, whatever their syntax says: an
+// index outcome is an event too.
 func (m *minimizer) mustProbe() {
 	m.keep[0] = true
 	for _, b := range m.f.Blocks {
@@ -79,10 +81,12 @@ func (m *minimizer) mustProbe() {
 			switch t.Kind {
 			case tbb.Lock, tbb.Index, tbb.Spawn, tbb.Input:
 				m.keep[b.Index] = true
+				m.quiet[b.Index] = false
 			case tbb.MapRange:
 				for _, s := range b.Succs {
 					if s.Kind == "range.body" {
 						m.keep[s.Index] = true
+						m.quiet[s.Index] = false
 					}
 				}
 			}

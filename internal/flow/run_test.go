@@ -90,9 +90,7 @@ func probesRun(t *testing.T, oracle func(*token.FileSet) Oracle) {
 	for fn, body := range funcBodies(file) {
 		f := buildAll(fset, body, oracle(fset), mayReturnTest)
 		funcs = append(funcs, f)
-		min := buildAll(fset, body, oracle(fset), mayReturnTest)
-		minimize(min, body)
-		mins = append(mins, min)
+		mins = append(mins, Build(fset, body, oracle(fset), mayReturnTest))
 		for _, b := range f.Blocks {
 			off := fset.Position(b.Probe.Pos).Offset
 			probe := fmt.Sprintf("_f.B(%d)", b.Index)
