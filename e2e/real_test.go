@@ -231,12 +231,13 @@ func unflaggedSections(t *testing.T, paths []string) (holes, truncs []string) {
 // that never finished rather than a choice between successors: one side
 // recorded nothing after the common block, the goroutine of that side did
 // not end (it was blocked, or still running, when main returned), and the
-// section never converged. Go's test programs leave such goroutines behind
+// section never converged, or is the whole goroutine (it was cut off
+// before its first block). Go's test programs leave such goroutines behind
 // on purpose (the sieves' filters, select6's blocked receiver); how far
 // each got before the process exited is the schedule's doing, and no
 // branch in the program decided it.
 func truncated(s compare.Section, endedA, endedB bool) bool {
-	if !s.Unresolved {
+	if !s.Unresolved && s.TCP.Block != -1 {
 		return false
 	}
 	return (s.A.Blocks == 0 && !endedA) || (s.B.Blocks == 0 && !endedB)
@@ -260,4 +261,31 @@ func endedSet(r *trace.Reader) map[uint64]bool {
 		}
 	}
 	return out
+}
+
+// TestTruncated: only a side that recorded nothing, of a goroutine that
+// never ended, in a section that never converged (or is the whole
+// goroutine), makes an unflagged section a truncation.
+func TestTruncated(t *testing.T) {
+	at := compare.Point{Pos: "main.go:27", Block: 7}
+	whole := compare.Point{Pos: "-", Block: -1}
+	none, some := compare.Side{}, compare.Side{Blocks: 2}
+	for _, tc := range []struct {
+		name           string
+		s              compare.Section
+		endedA, endedB bool
+		want           bool
+	}{
+		{"b stopped unfinished", compare.Section{TCP: at, Unresolved: true, A: some, B: none}, true, false, true},
+		{"a stopped unfinished", compare.Section{TCP: at, Unresolved: true, A: none, B: some}, false, true, true},
+		{"b returned", compare.Section{TCP: at, Unresolved: true, A: some, B: none}, false, true, false},
+		{"both went on", compare.Section{TCP: at, Unresolved: true, A: some, B: some}, false, false, false},
+		{"converged", compare.Section{TCP: at, A: some, B: none}, false, false, false},
+		{"b never started", compare.Section{TCP: whole, A: some, B: none}, false, false, true},
+		{"b started elsewhere", compare.Section{TCP: whole, A: some, B: some}, false, false, false},
+	} {
+		if got := truncated(tc.s, tc.endedA, tc.endedB); got != tc.want {
+			t.Errorf("%s: truncated = %v, want %v", tc.name, got, tc.want)
+		}
+	}
 }
