@@ -2,6 +2,7 @@ package instrument
 
 import (
 	"go/ast"
+	"go/token"
 	"go/types"
 	"strconv"
 )
@@ -31,16 +32,12 @@ func (r *rewriter) sendTypeArg(n *ast.SendStmt) string {
 		return ""
 	}
 	names := r.importNames()
-	writable := true
+	writable := r.resolves(ch.Elem(), n.Pos(), names)
 	s := types.TypeString(ch.Elem(), func(p *types.Package) string {
 		if p == r.pkg {
 			return ""
 		}
-		name, ok := names[p.Path()]
-		if !ok {
-			writable = false
-		}
-		return name
+		return names[p.Path()]
 	})
 	if !writable {
 		r.warn(n.Pos(), "send of %s on a channel of %s: the element type is not nameable in this file, left to type inference", vt, ch.Elem())
@@ -74,4 +71,112 @@ func (r *rewriter) importNames() map[string]string {
 		}
 	}
 	return out
+}
+
+// resolves tells whether every name types.TypeString writes for t means,
+// at pos, what it means in t: a type of this package not shadowed by a
+// local declaration, a type of another package through an import name no
+// local declaration hides.
+func (r *rewriter) resolves(t types.Type, pos token.Pos, names map[string]string) bool {
+	scope := r.pkg.Scope().Innermost(pos)
+	if scope == nil {
+		scope = r.pkg.Scope()
+	}
+	ok := true
+	seen := map[types.Type]bool{}
+	var visit func(t types.Type)
+	object := func(obj types.Object) {
+		switch {
+		case obj.Pkg() == nil:
+			// Universe types (error, comparable, any) can be shadowed too.
+			if _, found := scope.LookupParent(obj.Name(), pos); found != obj {
+				ok = false
+			}
+		case obj.Pkg() == r.pkg:
+			if _, found := scope.LookupParent(obj.Name(), pos); found != obj {
+				ok = false
+			}
+		default:
+			name, imported := names[obj.Pkg().Path()]
+			if !imported {
+				ok = false
+				return
+			}
+			if name == "" {
+				return // a dot import: the name is the type's own
+			}
+			_, found := scope.LookupParent(name, pos)
+			if pn, isPkg := found.(*types.PkgName); !isPkg || pn.Imported() != obj.Pkg() {
+				ok = false
+			}
+		}
+	}
+	visit = func(t types.Type) {
+		if !ok || seen[t] {
+			return
+		}
+		seen[t] = true
+		switch t := t.(type) {
+		case *types.Named:
+			object(t.Obj())
+			for i := 0; i < t.TypeArgs().Len(); i++ {
+				visit(t.TypeArgs().At(i))
+			}
+		case *types.Alias:
+			object(t.Obj())
+			for i := 0; i < t.TypeArgs().Len(); i++ {
+				visit(t.TypeArgs().At(i))
+			}
+		case *types.TypeParam:
+			object(t.Obj())
+		case *types.Basic:
+			if t.Kind() == types.UnsafePointer {
+				ok = false // written unsafe.Pointer, whatever the file calls unsafe
+				return
+			}
+			if obj := types.Universe.Lookup(t.Name()); obj != nil {
+				object(obj)
+			}
+		case *types.Pointer:
+			visit(t.Elem())
+		case *types.Slice:
+			visit(t.Elem())
+		case *types.Array:
+			visit(t.Elem())
+		case *types.Chan:
+			visit(t.Elem())
+		case *types.Map:
+			visit(t.Key())
+			visit(t.Elem())
+		case *types.Struct:
+			for i := 0; i < t.NumFields(); i++ {
+				f := t.Field(i)
+				if !f.Exported() && f.Pkg() != r.pkg {
+					ok = false // another package's unexported field
+					return
+				}
+				visit(f.Type())
+			}
+		case *types.Tuple:
+			for i := 0; i < t.Len(); i++ {
+				visit(t.At(i).Type())
+			}
+		case *types.Signature:
+			visit(t.Params())
+			visit(t.Results())
+		case *types.Interface:
+			for i := 0; i < t.NumEmbeddeds(); i++ {
+				visit(t.EmbeddedType(i))
+			}
+			for i := 0; i < t.NumExplicitMethods(); i++ {
+				visit(t.ExplicitMethod(i).Type())
+			}
+		case *types.Union:
+			for i := 0; i < t.Len(); i++ {
+				visit(t.Term(i).Type())
+			}
+		}
+	}
+	visit(t)
+	return ok
 }
