@@ -34,6 +34,7 @@ func TestStdUniquePaths(t *testing.T) {
 		{"all+noreturn", allOracle{fset}, mayReturnTest},
 	}
 	funcs := 0
+	probeable, probed := map[string]int{}, map[string]int{} // by config
 	for _, pkg := range stdPackages {
 		dir := filepath.Join(runtime.GOROOT(), "src", filepath.FromSlash(pkg))
 		ents, err := os.ReadDir(dir)
@@ -57,11 +58,29 @@ func TestStdUniquePaths(t *testing.T) {
 						t.Errorf("%s (%s): %v\n%s", fset.Position(body.Pos()), c.name, err, f.Format(fset))
 					}
 					checkPostDom(t, fset, f)
+					for _, b := range f.Blocks {
+						// A block the minimizer implied keeps its
+						// probe position.
+						if b.Probe.Pos.IsValid() {
+							probeable[c.name]++
+						}
+						if b.Probed() {
+							probed[c.name]++
+						}
+					}
 				}
 			}
 		}
 	}
 	t.Logf("%d functions", funcs)
+	for _, c := range configs {
+		t.Logf("%s: %d of %d blocks that could carry a probe keep it", c.name, probed[c.name], probeable[c.name])
+	}
+	// Straight-line code keeps its probes (calls), but branches without
+	// calls and the blocks after loops lose theirs.
+	if n := probed["none"]; n == 0 || n > probeable["none"]*9/10 {
+		t.Errorf("with no TCPs, %d of %d blocks keep their probe; the minimizer does little", n, probeable["none"])
+	}
 	if funcs < 1000 {
 		t.Errorf("only %d functions built; the std packages moved?", funcs)
 	}
