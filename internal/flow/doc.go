@@ -84,10 +84,11 @@
 //
 //   - the entry: the runtime's Enter records it, and a reader begins a frame
 //     there;
-//   - blocks with a point TCP (lock, index, spawn, input): their outcome,
-//     spawn or sync event is recorded inside the block, and a reader
-//     attaches an outcome event to the last block it has seen with an
-//     outcome TCP, so that block must be in the stream before the event;
+//   - blocks with a point TCP (lock, index, spawn, input): each records
+//     something inside the block (an outcome, a spawn, a sync operation, the
+//     call that reads the input), and a reader attaches an outcome event to
+//     the last block it has seen with an outcome TCP, so that block must be
+//     in the stream before the event;
 //   - the body of a range over a map: the key's outcome is recorded just
 //     after the body's probe and belongs to the implied range.loop head,
 //     which the body's probe makes the reader put back first.
