@@ -52,6 +52,11 @@ var realProgs = []realProg{
 	{name: "singleflight"},
 	{name: "typeparam_chans"},
 	{name: "typeparam_orderedmap"},
+	{name: "typeparam_metrics"},
+	{name: "typeparam_lockable"},
+	{name: "ken_chan"},
+	{name: "fixedbugs_bug512"},
+	{name: "fixedbugs_issue9321"},
 }
 
 // checkRuns is the number of perturbed runs check makes of each program.
@@ -64,7 +69,7 @@ const checkRuns = 4
 // its runs and divergo wait of one.
 func TestRealPrograms(t *testing.T) {
 	if testing.Short() {
-		t.Skip("builds and runs twenty-two programs")
+		t.Skip("builds and runs twenty-seven programs")
 	}
 	for _, rp := range realProgs {
 		t.Run(rp.name, func(t *testing.T) { rp.test(t) })
