@@ -10,9 +10,10 @@
 // A [Block] is a node of a statement-level control-flow graph of one function
 // (Eckert & Nutt §6.1): it holds at most one trace change point ([TCP]), it
 // begins at a convergence point or a branch target and ends at a TCP, a branch,
-// or just before a convergence point. Blocks whose first statement can carry a
-// source-level probe have Probe set; the others (loop heads, post statements,
-// the evaluation of a further case expression) are implied: the path between
+// or just before a convergence point. Blocks with Probe set carry a
+// source-level probe; the others (loop heads, post statements, the evaluation
+// of a further case expression, and blocks whose probe the analysis left out
+// because readers can put them back) are implied: the path between
 // two probed blocks of the same function passes through implied blocks only,
 // and it is unique, so readers reconstruct implied blocks from the graph.
 //
