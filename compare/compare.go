@@ -121,6 +121,9 @@ func Traces(a, b Trace, opts Options) (*Report, error) {
 		if s.Unflagged {
 			rep.Summary.Unflagged++
 		}
+		if s.CutOff {
+			rep.Summary.CutOff++
+		}
 	}
 	for _, l := range rep.LockOrder {
 		rep.Summary.LockOrder += l.Count
@@ -160,6 +163,7 @@ func comparePair(p *program, a, b Trace, pr gPair, opts Options) (*pairCmp, erro
 	c := &pairCmp{
 		p: p, a: newStream(p, ra), b: newStream(p, rb), w: opts.Weights,
 		ga: pr.a, gb: pr.b, spawn: pr.spawn, observe: opts.Observe,
+		unfinA: pr.unfinA, unfinB: pr.unfinB,
 		locks: map[int32]int64{},
 	}
 	if err := c.run(); err != nil {

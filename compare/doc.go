@@ -6,7 +6,9 @@
 //
 // Goroutines of the two runs are matched by spawn path: the parent's match,
 // the go statement's block and the ordinal of the spawn among the parent's
-// spawns at that site. Each matched pair is compared on its own (pairs run in
+// spawns at that site. Goroutines started by uninstrumented code (errgroup's
+// Group.Go) have no go statement: they are matched by the first block they
+// ran, then in order among those with the same one. Each matched pair is compared on its own (pairs run in
 // parallel), streaming both goroutines' events once, front to back.
 //
 // A goroutine's events are turned into steps: the blocks it executed (the
@@ -33,7 +35,10 @@
 //
 // If one side meets the convergence point and the other leaves the frame,
 // the first is walked to the frame's return too; if a stream ends first, the
-// rest of both is one unresolved section. Loops are corresponded iteration
+// rest of both is one unresolved section. When the stream that ended
+// recorded nothing after the common block and its goroutine never returned
+// (main returned while it ran or waited), the section is cut off at exit:
+// the process ended under it, no block chose, and it is never unflagged. Loops are corresponded iteration
 // by iteration from the first, as the paper chooses (§8): extra iterations
 // on one side form one section.
 //

@@ -23,6 +23,15 @@ type Goroutine struct {
 	Parent  uint64 // 0 for a goroutine not started by a recorded go statement (main)
 	Site    uint32 // block holding the go statement
 	Ordinal uint32 // 1 for the parent's first spawn at Site
+	// FirstBlock is the first block the goroutine executed, when HasFirst.
+	// Goroutines started by code divergo did not instrument (errgroup's
+	// Group.Go) have no site or ordinal; they are matched by it.
+	FirstBlock uint32
+	HasFirst   bool
+	// Unfinished: the goroutine had not returned when the program exited
+	// (main returned while it was running or blocked), so its events stop
+	// wherever the exit caught it.
+	Unfinished bool
 }
 
 // EventReader reads a goroutine's events in order, in batches, so that the

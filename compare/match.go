@@ -7,16 +7,32 @@ import (
 	"github.com/divergo/divergo/internal/tbb"
 )
 
-// spawnKey is a goroutine's place among its parent's spawns.
+// spawnKey is a goroutine's place among its parent's spawns. A goroutine
+// without a recorded go statement (main, or one started by uninstrumented
+// library code such as errgroup's Group.Go) has site and ordinal 0 and is
+// told apart by first, its first block plus one (0 when it ran none):
+// recorder ids follow the schedule, the function a goroutine starts in
+// does not.
 type spawnKey struct {
 	site    uint32
 	ordinal uint32
+	first   int64
+}
+
+func keyOf(g Goroutine) spawnKey {
+	k := spawnKey{site: g.Site, ordinal: g.Ordinal}
+	if g.Site == 0 && g.Ordinal == 0 && g.HasFirst {
+		k.first = int64(g.FirstBlock) + 1
+	}
+	return k
 }
 
 // gPair is a goroutine of A matched with one of B.
 type gPair struct {
 	a, b  uint64
 	spawn string
+	// unfinA and unfinB: the goroutine of that run was cut off at exit.
+	unfinA, unfinB bool
 }
 
 // lone is a goroutine of one run without a partner.
@@ -27,7 +43,9 @@ type lone struct {
 
 // match pairs goroutines by spawn path: roots by their spawn site and
 // ordinal, children of a matched pair by site and ordinal among that pair's
-// children. Children of an unmatched goroutine are unmatched too.
+// children. Goroutines without a go statement are paired by first block,
+// then in order among those with the same one. Children of an unmatched
+// goroutine are unmatched too.
 func match(p *program, ga, gb []Goroutine) (pairs []gPair, onlyA, onlyB []lone, err error) {
 	ka, ra, err := family(ga)
 	if err != nil {
@@ -41,40 +59,42 @@ func match(p *program, ga, gb []Goroutine) (pairs []gPair, onlyA, onlyB []lone, 
 	walkLone = func(kids map[uint64][]Goroutine, g Goroutine, path string, out *[]lone) {
 		*out = append(*out, lone{id: g.ID, spawn: path})
 		for _, c := range kids[g.ID] {
-			walkLone(kids, c, path+" > "+p.site(c), out)
+			walkLone(kids, c, path+" > "+p.site(c, 0), out)
 		}
 	}
 	var walk func(xs, ys []Goroutine, prefix string)
 	walk = func(xs, ys []Goroutine, prefix string) {
+		name := func(g Goroutine, n int) string {
+			if prefix == "" {
+				return p.site(g, n)
+			}
+			return prefix + " > " + p.site(g, n)
+		}
 		byKey := map[spawnKey][]Goroutine{}
 		for _, y := range ys {
-			k := spawnKey{y.Site, y.Ordinal}
+			k := keyOf(y)
 			byKey[k] = append(byKey[k], y)
 		}
+		nth := map[spawnKey]int{}
 		for _, x := range xs {
-			k := spawnKey{x.Site, x.Ordinal}
-			path := p.site(x)
-			if prefix != "" {
-				path = prefix + " > " + path
-			}
+			k := keyOf(x)
+			nth[k]++
+			path := name(x, nth[k])
 			if cand := byKey[k]; len(cand) > 0 {
 				y := cand[0]
 				byKey[k] = cand[1:]
-				pairs = append(pairs, gPair{a: x.ID, b: y.ID, spawn: path})
+				pairs = append(pairs, gPair{a: x.ID, b: y.ID, spawn: path, unfinA: x.Unfinished, unfinB: y.Unfinished})
 				walk(ka[x.ID], kb[y.ID], path)
 				continue
 			}
 			walkLone(ka, x, path, &onlyA)
 		}
 		for _, y := range ys {
-			k := spawnKey{y.Site, y.Ordinal}
+			k := keyOf(y)
 			for _, left := range byKey[k] {
 				if left.ID == y.ID {
-					path := p.site(y)
-					if prefix != "" {
-						path = prefix + " > " + path
-					}
-					walkLone(kb, y, path, &onlyB)
+					nth[k]++
+					walkLone(kb, y, name(y, nth[k]), &onlyB)
 				}
 			}
 		}
@@ -129,11 +149,15 @@ func family(gs []Goroutine) (kids map[uint64][]Goroutine, roots []Goroutine, err
 	}
 	order := func(l []Goroutine) {
 		sort.Slice(l, func(i, j int) bool {
-			if l[i].Site != l[j].Site {
-				return l[i].Site < l[j].Site
-			}
-			if l[i].Ordinal != l[j].Ordinal {
-				return l[i].Ordinal < l[j].Ordinal
+			ki, kj := keyOf(l[i]), keyOf(l[j])
+			if ki != kj {
+				if ki.site != kj.site {
+					return ki.site < kj.site
+				}
+				if ki.ordinal != kj.ordinal {
+					return ki.ordinal < kj.ordinal
+				}
+				return ki.first < kj.first
 			}
 			return l[i].ID < l[j].ID
 		})
@@ -146,10 +170,20 @@ func family(gs []Goroutine) (kids map[uint64][]Goroutine, roots []Goroutine, err
 }
 
 // site names a goroutine's spawn for paths: "main" for a root not started
-// by a go statement, else "go file:line#ordinal".
-func (p *program) site(g Goroutine) string {
+// by a go statement, "go ? FUNC#n" for the nth goroutine that uninstrumented
+// code started in FUNC (n 0 when unknown), else "go file:line#ordinal".
+func (p *program) site(g Goroutine, n int) string {
 	if g.Parent == 0 && g.Site == 0 && g.Ordinal == 0 {
-		return "main"
+		if !g.HasFirst || g.ID == 1 {
+			return "main"
+		}
+		fn := "-"
+		if b := p.g.Block(int(g.FirstBlock)); b != nil {
+			if f := p.g.Func(b.Func); f != nil {
+				fn = f.Name
+			}
+		}
+		return fmt.Sprintf("go ? %s#%d", fn, n)
 	}
 	pos := "-"
 	if b := p.g.Block(int(g.Site)); b != nil {

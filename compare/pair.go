@@ -25,6 +25,8 @@ type pairCmp struct {
 	ga, gb  uint64
 	spawn   string
 	observe func(Step)
+	// unfinA and unfinB: that run's goroutine was cut off at exit.
+	unfinA, unfinB bool
 
 	ma, mb   sideMeasure
 	sections []Section
@@ -199,11 +201,19 @@ func (c *pairCmp) advance(s *stream, m *sideMeasure, k StepKind, cp, depth int32
 }
 
 func (c *pairCmp) record(at int32, t *tbb.TCP, cp int32, unresolved bool) {
+	// A side that recorded nothing after the common block, of a goroutine
+	// the exit caught running or blocked, did not choose another successor:
+	// the process ended under it. Where that happens is the schedule's
+	// doing, so the section is no hole in the analysis. It can only be a
+	// section that never converged, or the whole goroutine.
+	cut := (unresolved || at == noBlock) &&
+		((c.unfinA && c.ma.blocks == 0) || (c.unfinB && c.mb.blocks == 0))
 	sec := Section{
 		Goroutine:  c.ga,
 		GoroutineB: c.gb,
 		Spawn:      c.spawn,
-		Unflagged:  t == nil,
+		Unflagged:  t == nil && !cut,
+		CutOff:     cut,
 		Unresolved: unresolved,
 		A:          side(&c.ma, c.a.clock()),
 		B:          side(&c.mb, c.b.clock()),

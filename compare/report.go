@@ -40,11 +40,14 @@ type Summary struct {
 	Distance  float64 `json:"distance"`
 	Sections  int     `json:"sections"`
 	Unflagged int     `json:"unflagged"` // sections at blocks the analyzer did not mark
-	Matched   int     `json:"matched"`
-	OnlyA     int     `json:"only_a"`
-	OnlyB     int     `json:"only_b"`
-	BlocksA   int64   `json:"blocks_a"` // block executions, probed and implied, in matched goroutines
-	BlocksB   int64   `json:"blocks_b"`
+	// CutOff counts sections where a goroutine of one run stopped because
+	// the program exited (see [Section.CutOff]); never counted as unflagged.
+	CutOff  int   `json:"cut_off"`
+	Matched int   `json:"matched"`
+	OnlyA   int   `json:"only_a"`
+	OnlyB   int   `json:"only_b"`
+	BlocksA int64 `json:"blocks_a"` // block executions, probed and implied, in matched goroutines
+	BlocksB int64 `json:"blocks_b"`
 	// LockOrder counts lock acquisitions whose order differed. They are
 	// annotations, not divergent sections: the paper corresponds the lock
 	// statements of Figure 1c as equal (section 2).
@@ -78,6 +81,12 @@ type Section struct {
 	// Unflagged: the streams parted at a block without a deciding TCP (a
 	// hole in the analyzer); the section runs to the block's post-dominator.
 	Unflagged bool `json:"unflagged"`
+	// CutOff: one run's goroutine recorded nothing after the common block
+	// and never returned: main returned while it was running or blocked.
+	// The section never converged (or is the whole goroutine) because the
+	// process ended, not because a block chose another successor, so it is
+	// never Unflagged, whatever the block.
+	CutOff bool `json:"cut_off,omitempty"`
 	// Unresolved: a stream ended before the convergence point; the section
 	// runs to the end of both streams.
 	Unresolved bool `json:"unresolved,omitempty"`

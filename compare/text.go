@@ -51,15 +51,22 @@ func (r *Report) WriteText(w io.Writer, o TextOptions) error {
 	if s.Same {
 		fmt.Fprintf(bw, "%s and %s are the same: %d goroutines matched, distance %s (%s)\n", na, nb, s.Matched, num(r.Distance), wt)
 	} else {
-		fmt.Fprintf(bw, "%s and %s differ: distance %s (%s), %d divergent sections (%d unflagged) in %d matched goroutines, %d only in %s, %d only in %s\n",
-			na, nb, num(r.Distance), wt, s.Sections, s.Unflagged, s.Matched, s.OnlyA, na, s.OnlyB, nb)
+		cut := ""
+		if s.CutOff > 0 {
+			cut = fmt.Sprintf(", %d cut off at exit", s.CutOff)
+		}
+		fmt.Fprintf(bw, "%s and %s differ: distance %s (%s), %d divergent sections (%d unflagged%s) in %d matched goroutines, %d only in %s, %d only in %s\n",
+			na, nb, num(r.Distance), wt, s.Sections, s.Unflagged, cut, s.Matched, s.OnlyA, na, s.OnlyB, nb)
 	}
 	src := sourceCache{root: o.Root}
 	for i, sec := range r.Ranked() {
 		fmt.Fprintf(bw, "\n#%d  d=%s  goroutine %d ~ %d (%s)\n", i+1, num(sec.Distance), sec.Goroutine, sec.GoroutineB, sec.Spawn)
-		what := "block " + sec.TCP.Pos + " (no TCP: unflagged, a hole in the analysis)"
-		if !sec.Unflagged {
-			what = sec.TCP.Kind + " at " + sec.TCP.Pos
+		what := sec.TCP.Kind + " at " + sec.TCP.Pos
+		switch {
+		case sec.CutOff:
+			what = "block " + sec.TCP.Pos + " (cut off at exit: a goroutine was still running or blocked when the program ended)"
+		case sec.Unflagged:
+			what = "block " + sec.TCP.Pos + " (no TCP: unflagged, a hole in the analysis)"
 		}
 		conv := "converges at " + sec.CP.Pos
 		switch {
