@@ -143,6 +143,7 @@ type checkSummary struct {
 	lockRuns  int            // runs whose lock order differed from run 1
 	lone      int            // goroutines present in one of the two runs only
 	unresolv  int            // sections that never converged
+	cutOff    int            // sections of goroutines still running when main returned
 	anomalies int64
 }
 
@@ -238,6 +239,10 @@ func (s *checkSummary) noteFirst(rep *compare.Report, k int) {
 		if sec.Unresolved {
 			s.unresolv++
 		}
+		if sec.CutOff {
+			s.cutOff++
+			continue
+		}
 		if !sec.Unflagged {
 			s.flagged[sec.TCP.Kind]++
 			kinds[sec.TCP.Kind] = true
@@ -313,6 +318,9 @@ func (s *checkSummary) write(w io.Writer, root, pkg string, kept bool) {
 	}
 	if s.unresolv > 0 {
 		fmt.Fprintf(w, "%d sections never converged (a run ended first)\n", s.unresolv)
+	}
+	if s.cutOff > 0 {
+		fmt.Fprintf(w, "%d sections were cut off at exit (a goroutine still running when main returned; not a hole)\n", s.cutOff)
 	}
 	if s.anomalies > 0 {
 		fmt.Fprintf(w, "warning: %d events did not fit the program graph\n", s.anomalies)
