@@ -43,13 +43,23 @@ func ticket(obj uint64) uint64 {
 }
 
 // Lock acquires mu, recording whether it waited and the acquisition ticket.
-func (g *G) Lock(site uint32, mu *sync.Mutex) {
+func (g *G) Lock(site uint32, mu *sync.Mutex) { g.lock(site, mu, addr(mu)) }
+
+// tryLocker is what acquiring for writing needs of a sync.Mutex or the
+// write side of a sync.RWMutex.
+type tryLocker interface {
+	sync.Locker
+	TryLock() bool
+}
+
+// lock acquires mu, whose identity is obj, trying first so that the clock is
+// read twice only when the goroutine really waits.
+func (g *G) lock(site uint32, mu tryLocker, obj uint64) {
 	if g.off {
 		mu.Lock()
 		return
 	}
 	g.perturb()
-	obj := addr(mu)
 	t := now()
 	if mu.TryLock() {
 		g.syncEv(trace.OpLock, site, obj, false, 0, t)
@@ -60,13 +70,17 @@ func (g *G) Lock(site uint32, mu *sync.Mutex) {
 	g.Outcome(ticket(obj))
 }
 
-// Unlock releases mu.
-func (g *G) Unlock(site uint32, mu *sync.Mutex) {
+// unlock releases mu, recording the release first so that readers can name
+// it as the releaser of whoever acquires next.
+func (g *G) unlock(site uint32, mu tryLocker, obj uint64) {
 	if !g.off {
-		g.syncEv(trace.OpUnlock, site, addr(mu), false, 0, now())
+		g.syncEv(trace.OpUnlock, site, obj, false, 0, now())
 	}
 	mu.Unlock()
 }
+
+// Unlock releases mu.
+func (g *G) Unlock(site uint32, mu *sync.Mutex) { g.unlock(site, mu, addr(mu)) }
 
 // TryLock tries to acquire mu. Its outcome is the ticket, or 0 when it
 // failed.
@@ -88,30 +102,10 @@ func (g *G) TryLock(site uint32, mu *sync.Mutex) bool {
 }
 
 // RWLock acquires mu for writing.
-func (g *G) RWLock(site uint32, mu *sync.RWMutex) {
-	if g.off {
-		mu.Lock()
-		return
-	}
-	g.perturb()
-	obj := addr(mu)
-	t := now()
-	if mu.TryLock() {
-		g.syncEv(trace.OpLock, site, obj, false, 0, t)
-	} else {
-		mu.Lock()
-		g.syncEv(trace.OpLock, site, obj, true, t, now())
-	}
-	g.Outcome(ticket(obj))
-}
+func (g *G) RWLock(site uint32, mu *sync.RWMutex) { g.lock(site, mu, addr(mu)) }
 
 // RWUnlock releases mu from writing.
-func (g *G) RWUnlock(site uint32, mu *sync.RWMutex) {
-	if !g.off {
-		g.syncEv(trace.OpUnlock, site, addr(mu), false, 0, now())
-	}
-	mu.Unlock()
-}
+func (g *G) RWUnlock(site uint32, mu *sync.RWMutex) { g.unlock(site, mu, addr(mu)) }
 
 // RLock acquires mu for reading.
 func (g *G) RLock(site uint32, mu *sync.RWMutex) {
