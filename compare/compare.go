@@ -64,7 +64,7 @@ func Traces(a, b Trace, opts Options) (*Report, error) {
 					}
 					r.sections = c.sections
 					r.blocksA, r.blocksB = c.a.nblocks, c.b.nblocks
-					r.anomalies = c.a.anomalies + c.b.anomalies
+					r.anomalies = c.a.anomalies() + c.b.anomalies()
 					for blk, n := range c.locks {
 						r.locks = append(r.locks, LockOrder{Goroutine: pairs[i].a, TCP: lockPoint(p, blk), Count: n})
 					}

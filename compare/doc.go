@@ -12,9 +12,10 @@
 // parallel), streaming both goroutines' events once, front to back.
 //
 // A goroutine's events are turned into steps: the blocks it executed (the
-// implied blocks that carry no probe are put back from the graph: the path
-// between two probed blocks of a frame through implied blocks is unique),
-// calls and returns, outcome events, spawns and sync operations. While the
+// implied blocks that carry no probe are put back from the graph by
+// internal/replay, as waittime and the Perfetto export do: the path between
+// two probed blocks of a frame through implied blocks is unique), calls and
+// returns, outcome events, spawns and sync operations. While the
 // steps of both runs are equal the runs are equivalent (get_TCP). When they
 // differ, the last block both executed in the current frame decided:
 //

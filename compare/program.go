@@ -3,24 +3,20 @@ package compare
 import (
 	"fmt"
 
+	"github.com/divergo/divergo/internal/replay"
 	"github.com/divergo/divergo/internal/tbb"
 )
 
 // noBlock marks "no block": the frame has not executed a block yet, or a
 // convergence point is the function's return.
-const noBlock = -1
+const noBlock = replay.NoBlock
 
 // blockInfo is what the comparison needs of one block, flattened out of the
 // graph once so that the per-event path does no map lookups and no pointer
 // chasing through tbb.TCP.
 type blockInfo struct {
-	fn      int32
-	entry   bool // entry block of its function
-	hasPred bool // some block of the function jumps to it
 	probe   bool
-	exit    bool
 	instrs  int32
-	succs   []int32
 	ipdom   int32 // immediate post-dominator, or noBlock for the virtual exit
 	ntcp    int32 // TCPs on the block (TCP and Also)
 	cp      int32 // convergence point of the block's TCPs, or noBlock for return
@@ -29,10 +25,12 @@ type blockInfo struct {
 }
 
 // program is the graph prepared for comparison. It is shared read-only by
-// every goroutine pair.
+// every goroutine pair. Streams put implied blocks back with replay, as
+// waittime and the Perfetto export do.
 type program struct {
 	g      *tbb.Graph
 	blocks []blockInfo
+	replay *replay.Program
 }
 
 // decides reports whether a TCP kind is decided by the successor taken.
@@ -60,18 +58,12 @@ func newProgram(g *tbb.Graph) (*program, error) {
 	if err := g.Validate(); err != nil {
 		return nil, err
 	}
-	p := &program{g: g, blocks: make([]blockInfo, len(g.Blocks))}
+	p := &program{g: g, blocks: make([]blockInfo, len(g.Blocks)), replay: replay.NewProgram(g)}
 	for i, b := range g.Blocks {
 		bi := &p.blocks[i]
-		bi.fn = int32(b.Func)
 		bi.probe = b.Probe
-		bi.exit = b.Exit
 		bi.instrs = int32(b.Instrs)
 		bi.cp = noBlock
-		bi.succs = make([]int32, len(b.Succs))
-		for j, s := range b.Succs {
-			bi.succs[j] = int32(s)
-		}
 		for _, t := range append([]*tbb.TCP{b.TCP}, b.Also...) {
 			if t == nil {
 				continue
@@ -92,7 +84,6 @@ func newProgram(g *tbb.Graph) (*program, error) {
 	pred := make([]int32, len(g.Blocks))
 	for i, b := range g.Blocks {
 		for _, s := range b.Succs {
-			p.blocks[s].hasPred = true
 			npred[s]++
 			pred[s] = int32(i)
 		}
@@ -113,18 +104,9 @@ func newProgram(g *tbb.Graph) (*program, error) {
 		}
 	}
 	for _, f := range g.Funcs {
-		p.blocks[f.Entry].entry = true
 		for b, d := range postDominators(g, f) {
 			p.blocks[b].ipdom = d
 		}
 	}
 	return p, nil
-}
-
-// frameOf reports whether a block is the entry of its function and there is
-// no way to reach it again from inside the function: then seeing it in a
-// stream always means a call.
-func (p *program) isCall(b int32) bool {
-	bi := &p.blocks[b]
-	return bi.entry && !bi.hasPred
 }

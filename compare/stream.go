@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/divergo/divergo/internal/replay"
 	"github.com/divergo/divergo/internal/trace"
 )
 
@@ -12,14 +13,15 @@ import (
 // correspondence sees it, with implied blocks put back and call depth known.
 type tokKind uint8
 
+// The first three are the replay's steps, with the same values.
 const (
-	tBlock   tokKind = iota + 1 // a block of the current frame (probed or implied)
-	tCall                       // the entry block of a new frame
-	tExit                       // the frame at depth returns
-	tOutcome                    // outcome value of the last outcome TCP
-	tSpawn                      // go statement at block, val = ordinal
-	tSync                       // sync operation at block, val = op
-	tEnd                        // end of the stream
+	tBlock   = tokKind(replay.Block) // a block of the current frame (probed or implied)
+	tCall    = tokKind(replay.Call)  // the entry block of a new frame
+	tExit    = tokKind(replay.Exit)  // the frame at depth returns
+	tOutcome = tExit + 1             // outcome value of the last outcome TCP
+	tSpawn   = tExit + 2             // go statement at block, val = ordinal
+	tSync    = tExit + 3             // sync operation at block, val = op
+	tEnd     = tExit + 4             // end of the stream
 )
 
 // token is one step. For tBlock and tCall, depth is the depth of the frame
@@ -54,27 +56,9 @@ func (t *token) same(u *token) bool {
 	return t.kind == u.kind && t.block == u.block && t.depth == u.depth && t.val == u.val
 }
 
-// frame is one active function call.
-type frame struct {
-	fn    int32
-	entry int32
-	cur   int32 // last block executed in the frame
-	// lastOutcome is the last block of the frame with an outcome TCP, the
-	// owner of the next outcome event.
-	lastOutcome int32
-}
-
-// cachedPath is a path from some block to block to (noBlock for the
-// function's exit) through implied blocks.
-type cachedPath struct {
-	to   int32
-	ok   bool
-	path []int32
-}
-
 // stream turns one goroutine's events into tokens. Its state is a batch of
-// events, the call stack, a few pending tokens and a cache of implied paths:
-// nothing grows with the length of the trace.
+// events, the replayer (call stack and a cache of implied paths), a few
+// pending tokens: nothing grows with the length of the trace.
 type stream struct {
 	p   *program
 	r   EventReader
@@ -84,32 +68,29 @@ type stream struct {
 	nev int64 // events read, for error messages
 	eof bool
 
-	frames []frame
-	q      []token
-	qi     int
-	now    int64 // last timestamp seen (ns since the trace's start)
+	rp    *replay.Replayer
+	steps []replay.Step // scratch: the replayer's steps for one event
+	// lastOut is, per open frame, its last block with an outcome TCP (the
+	// owner of the next outcome event), or noBlock.
+	lastOut []int32
+	q       []token
+	qi      int
+	now     int64 // last timestamp seen (ns since the trace's start)
 	// Time between timestamps is interpolated by instruction counts, at
 	// the rate of the last interval (the stream does not look ahead).
 	instrs   int64   // instructions of the blocks emitted
 	instrsAt int64   // instrs when now was seen
 	rate     float64 // ns per instruction over the last interval
 	stamped  bool    // now is a real timestamp
-	// paths caches implied paths by source block: a block has few
-	// successors worth caching, so a short list beats a map.
-	paths [][]cachedPath
-	// anomalies counts events the graph cannot explain (a block no path
-	// reaches, an exit of no open frame); both sides handle them the same
-	// way, so they never break the alignment, but reports show the count.
-	anomalies int64
-	taken     int64 // tokens consumed
-	nblocks   int64 // block tokens emitted
-	ntcps     int64 // TCP instances in them
+	taken    int64   // tokens consumed
+	nblocks  int64   // block tokens emitted
+	ntcps    int64   // TCP instances in them
 }
 
 const batch = 4096
 
 func newStream(p *program, r EventReader) *stream {
-	return &stream{p: p, r: r, buf: make([]trace.Event, batch), paths: make([][]cachedPath, len(p.blocks)), q: make([]token, 0, 16)}
+	return &stream{p: p, r: r, buf: make([]trace.Event, batch), rp: replay.NewReplayer(replay.NewPaths(p.replay)), q: make([]token, 0, 16)}
 }
 
 // peek returns the next token without consuming it. The token is valid
@@ -131,28 +112,57 @@ func (s *stream) next() {
 	s.taken++
 }
 
-func (s *stream) depth() int32 { return int32(len(s.frames)) }
+func (s *stream) depth() int32 { return s.rp.Depth() }
 
-func (s *stream) top() *frame {
-	if len(s.frames) == 0 {
-		return nil
-	}
-	return &s.frames[len(s.frames)-1]
-}
+// anomalies counts events the graph cannot explain (a block no path
+// reaches, an exit of no open frame); both sides handle them the same way,
+// so they never break the alignment, but reports show the count.
+func (s *stream) anomalies() int64 { return s.rp.Anomalies }
 
+// emit queues a token that is no step of the replay (outcome, spawn,
+// sync, end): it continues the innermost frame.
 func (s *stream) emit(t token) {
 	t.from, t.owner = noBlock, noBlock
-	if n := len(s.frames); n > 0 {
-		f := &s.frames[n-1]
-		t.from, t.owner = f.cur, f.lastOutcome
-	}
-	if t.kind == tBlock || t.kind == tCall {
-		bi := &s.p.blocks[t.block]
-		s.nblocks++
-		s.ntcps += int64(bi.ntcp)
-		s.instrs += int64(bi.instrs)
+	if n := len(s.lastOut); n > 0 {
+		t.from, t.owner = s.rp.Cur(), s.lastOut[n-1]
 	}
 	s.q = append(s.q, t)
+}
+
+// replayed queues the replayer's steps as tokens, following each frame's
+// last outcome block on the way.
+func (s *stream) replayed(steps []replay.Step) {
+	for i := range steps {
+		st := &steps[i]
+		t := token{kind: tokKind(st.Kind), block: st.Block, depth: st.Depth, from: st.From, owner: noBlock}
+		switch st.Kind {
+		case replay.Call:
+			if n := len(s.lastOut); n > 0 {
+				t.owner = s.lastOut[n-1]
+			}
+			s.lastOut = append(s.lastOut, noBlock)
+			fallthrough
+		case replay.Block:
+			bi := &s.p.blocks[st.Block]
+			if n := len(s.lastOut); n > 0 {
+				if st.Kind == replay.Block {
+					t.owner = s.lastOut[n-1]
+				}
+				if bi.outcome != nil {
+					s.lastOut[n-1] = st.Block
+				}
+			}
+			s.nblocks++
+			s.ntcps += int64(bi.ntcp)
+			s.instrs += int64(bi.instrs)
+		case replay.Exit:
+			if n := len(s.lastOut); n > 0 {
+				t.owner = s.lastOut[n-1]
+				s.lastOut = s.lastOut[:n-1]
+			}
+		}
+		s.q = append(s.q, t)
+	}
 }
 
 // fill reads one event and appends its tokens.
@@ -189,13 +199,15 @@ func (s *stream) fill() error {
 		if err != nil {
 			return err
 		}
-		s.block(b)
+		s.steps = s.rp.Block(b, s.steps[:0])
+		s.replayed(s.steps)
 	case trace.EvExit:
 		b, err := s.blockID(ev.Block)
 		if err != nil {
 			return err
 		}
-		s.exit(b)
+		s.steps = s.rp.Exit(b, s.steps[:0])
+		s.replayed(s.steps)
 	case trace.EvOutcome:
 		s.emit(token{kind: tOutcome, depth: s.depth(), val: ev.Value})
 	case trace.EvSpawn:
@@ -240,165 +252,4 @@ func (s *stream) blockID(id uint32) (int32, error) {
 		return 0, fmt.Errorf("event %d: block %d is not in the graph (%d blocks)", s.nev, id, len(s.p.blocks))
 	}
 	return int32(id), nil
-}
-
-// block handles a probed block: a call when it is a function entry, else
-// the next block of its frame, with the implied blocks on the way.
-func (s *stream) block(b int32) {
-	bi := &s.p.blocks[b]
-	t := s.top()
-	if t == nil || s.p.isCall(b) {
-		s.call(b)
-		return
-	}
-	if bi.fn != t.fn {
-		// A block of an outer frame: the frames above returned without an
-		// exit event (the runtime lost it). Close them; or, if no frame
-		// runs this function, take it as a call.
-		i := len(s.frames) - 1
-		for i >= 0 && s.frames[i].fn != bi.fn {
-			i--
-		}
-		if i < 0 {
-			s.anomalies++
-			s.call(b)
-			return
-		}
-		s.anomalies++
-		for len(s.frames)-1 > i {
-			s.emit(token{kind: tExit, block: s.top().entry, depth: s.depth()})
-			s.frames = s.frames[:len(s.frames)-1]
-		}
-		t = s.top()
-	}
-	path, ok := s.path(t.cur, b)
-	if !ok {
-		s.anomalies++
-	}
-	for _, m := range path {
-		s.step(t, m)
-	}
-	s.step(t, b)
-	s.eager(t)
-}
-
-// call opens a frame at entry block b.
-func (s *stream) call(b int32) {
-	s.emit(token{kind: tCall, block: b, depth: s.depth() + 1})
-	s.frames = append(s.frames, frame{fn: s.p.blocks[b].fn, entry: b, cur: b, lastOutcome: noBlock})
-	t := s.top()
-	if s.p.blocks[b].outcome != nil {
-		t.lastOutcome = b
-	}
-	s.eager(t)
-}
-
-// step emits block b of frame t.
-func (s *stream) step(t *frame, b int32) {
-	s.emit(token{kind: tBlock, block: b, depth: s.depth()})
-	t.cur = b
-	if s.p.blocks[b].outcome != nil {
-		t.lastOutcome = b
-	}
-}
-
-// eager emits the implied blocks that must follow the frame's current block
-// because it has a single successor, so that whatever the block's successor
-// evaluates (a loop condition's calls) is attributed to the right block.
-func (s *stream) eager(t *frame) {
-	for n := 0; n < len(s.p.blocks); n++ {
-		bi := &s.p.blocks[t.cur]
-		if bi.exit || len(bi.succs) != 1 || s.p.blocks[bi.succs[0]].probe {
-			return
-		}
-		s.step(t, bi.succs[0])
-	}
-}
-
-// exit handles the return of the function whose entry block is e.
-func (s *stream) exit(e int32) {
-	i := len(s.frames) - 1
-	for i >= 0 && s.frames[i].entry != e {
-		i--
-	}
-	if i < 0 {
-		s.anomalies++
-		return
-	}
-	if i != len(s.frames)-1 {
-		s.anomalies++
-	}
-	for len(s.frames)-1 > i {
-		s.emit(token{kind: tExit, block: s.top().entry, depth: s.depth()})
-		s.frames = s.frames[:len(s.frames)-1]
-	}
-	t := s.top()
-	if !s.p.blocks[t.cur].exit {
-		path, _ := s.path(t.cur, noBlock)
-		for _, m := range path {
-			s.step(t, m)
-		}
-	}
-	s.emit(token{kind: tExit, block: e, depth: s.depth()})
-	s.frames = s.frames[:len(s.frames)-1]
-}
-
-// path returns the implied blocks between from and to (exclusive), or up to
-// and including an exit block when to is noBlock. The path through implied
-// blocks is unique by construction of the graph; breadth-first search takes
-// the shortest should a graph break that rule, which both sides of a
-// comparison do alike. ok is false when no such path exists.
-func (s *stream) path(from, to int32) (path []int32, ok bool) {
-	for _, c := range s.paths[from] {
-		if c.to == to {
-			return c.path, c.ok
-		}
-	}
-	p, ok := s.search(from, to)
-	s.paths[from] = append(s.paths[from], cachedPath{to: to, ok: ok, path: p})
-	return p, ok
-}
-
-func (s *stream) search(from, to int32) ([]int32, bool) {
-	prev := map[int32]int32{}
-	queue := []int32{}
-	for _, n := range s.p.blocks[from].succs {
-		if n == to && to != noBlock {
-			return nil, true
-		}
-		if _, seen := prev[n]; !seen && !s.p.blocks[n].probe {
-			prev[n] = from
-			queue = append(queue, n)
-		}
-	}
-	for len(queue) > 0 {
-		v := queue[0]
-		queue = queue[1:]
-		if to == noBlock && s.p.blocks[v].exit {
-			return unwind(prev, from, v), true
-		}
-		for _, n := range s.p.blocks[v].succs {
-			if n == to && to != noBlock {
-				return unwind(prev, from, v), true
-			}
-			if _, seen := prev[n]; !seen && n != from && !s.p.blocks[n].probe {
-				prev[n] = v
-				queue = append(queue, n)
-			}
-		}
-	}
-	return nil, false
-}
-
-// unwind returns the path from (exclusive) to last (inclusive).
-func unwind(prev map[int32]int32, from, last int32) []int32 {
-	var rev []int32
-	for v := last; v != from; v = prev[v] {
-		rev = append(rev, v)
-	}
-	out := make([]int32, len(rev))
-	for i, v := range rev {
-		out[len(rev)-1-i] = v
-	}
-	return out
 }
