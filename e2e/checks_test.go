@@ -193,7 +193,7 @@ func (r *run) checkCalls(t *testing.T) {
 var releasers = map[trace.Op][]trace.Op{
 	trace.OpLock:     {trace.OpUnlock, trace.OpRUnlock},
 	trace.OpRLock:    {trace.OpUnlock},
-	trace.OpRecv:     {trace.OpSend, trace.OpClose},
+	trace.OpRecv:     {trace.OpSend, trace.OpClose, trace.OpSelect},
 	trace.OpSend:     {trace.OpRecv, trace.OpSelect},
 	trace.OpWGWait:   {trace.OpWGDone},
 	trace.OpCondWait: {trace.OpCondSignal, trace.OpCondBroadcast},
@@ -201,8 +201,9 @@ var releasers = map[trace.Op][]trace.Op{
 }
 
 // checkReleasers checks that every wait has a releaser: another
-// goroutine's release of the same object (any object for a select, which
-// has none of its own) that happened before the wait ended. It returns
+// goroutine's release of the same object (any object for a select whose
+// channel the instrumenter could not name) that happened before the wait
+// ended. A select counts as its chosen case's send or receive. It returns
 // the number of waits.
 func (r *run) checkReleasers(t *testing.T) int {
 	t.Helper()
@@ -223,7 +224,7 @@ func (r *run) checkReleasers(t *testing.T) int {
 				if e.Waited {
 					at = e.Begin
 				}
-				rels = append(rels, rel{g.ID, e.Object, e.Op, at})
+				rels = append(rels, rel{g.ID, e.Object, trace.ReleaseOp(e), at})
 			}
 		}
 	}
@@ -237,13 +238,18 @@ func (r *run) checkReleasers(t *testing.T) int {
 			if e.Begin > e.End {
 				t.Errorf("%s: %s wait ends (%d) before it begins (%d)", g.Path, e.Op, e.End, e.Begin)
 			}
-			ops, known := releasers[e.Op]
+			op := trace.ReleaseOp(e)
+			ops, known := releasers[op]
 			if !known {
 				continue
 			}
 			found := false
 			for _, x := range rels {
-				if x.g == g.ID || x.at > e.End || !(x.obj == e.Object || e.Op == trace.OpSelect || x.op == trace.OpSelect) {
+				// A select names its chosen case's channel when the
+				// instrumenter could; one that does not (Object 0) may
+				// release or be released by anything.
+				unknown := op == trace.OpSelect || x.op == trace.OpSelect && x.obj == 0
+				if x.g == g.ID || x.at > e.End || !(x.obj == e.Object || unknown) {
 					continue
 				}
 				for _, op := range ops {

@@ -69,6 +69,18 @@ func TestPipeline(t *testing.T) {
 	expect(t, "sq receives", r.syncs(r.children("sq")[0].Path, trace.OpRecv), 11)
 	expect(t, "sq sends", r.syncs(r.children("sq")[0].Path, trace.OpSend), 10)
 	expect(t, "sink selects", r.syncs(sink.Path, trace.OpSelect), 11)
+	// Every select received from the channel sq sends on, and says so.
+	var sqChan uint64
+	for _, e := range r.children("sq")[0].evs {
+		if e.Kind == trace.EvSync && e.Op == trace.OpSend {
+			sqChan = e.Object
+		}
+	}
+	for _, e := range sink.evs {
+		if e.Kind == trace.EvSync && e.Op == trace.OpSelect && (e.Object != sqChan || e.Sends) {
+			t.Errorf("sink's select names channel %#x (sends %v), want sq's %#x", e.Object, e.Sends, sqChan)
+		}
+	}
 	// sink's last event, its send of the total, is recorded once the send
 	// completed, and main may have returned by then: at most one.
 	if n := r.syncs(sink.Path, trace.OpSend); n > 1 {

@@ -1,6 +1,7 @@
 package instrument
 
 import (
+	"fmt"
 	"go/ast"
 	"go/token"
 	"go/types"
@@ -208,7 +209,11 @@ func (r *rewriter) selectStmt(s *ast.SelectStmt) {
 		r.buf.insert(r.off(r.stmtStart(s.Pos())), prioSelect, "_dvg_t = _dvg_r.SelectBegin("+site+"); ")
 		for _, c := range s.Body.List {
 			cc := c.(*ast.CommClause)
-			r.buf.insert(r.off(cc.Colon)+1, prioSelectEnd, "_dvg_r.SelectEnd("+site+", _dvg_t); ")
+			end := "_dvg_r.SelectEnd(" + site + ", _dvg_t); "
+			if ch, sends, ok := r.caseChan(cc); ok {
+				end = fmt.Sprintf("_dvg.SelectEndOn(_dvg_r, %s, _dvg_t, %s, %t); ", site, r.text(ch), sends)
+			}
+			r.buf.insert(r.off(cc.Colon)+1, prioSelectEnd, end)
 		}
 	}
 	r.push(s)
@@ -223,6 +228,52 @@ func (r *rewriter) selectStmt(s *ast.SelectStmt) {
 	}
 	r.pop()
 	r.pop()
+}
+
+// caseChan returns the channel a select case communicates on and whether
+// it sends, when the case's body can evaluate the channel expression again
+// and get the same channel: the expression is pure and the case does not
+// assign or redeclare a variable it uses (case ch = <-ch). Then the select
+// event names the channel, and with it the select's releaser.
+func (r *rewriter) caseChan(cc *ast.CommClause) (ch ast.Expr, sends, ok bool) {
+	var lhs []ast.Expr
+	switch c := cc.Comm.(type) {
+	case *ast.SendStmt:
+		ch, sends = c.Chan, true
+	case *ast.ExprStmt:
+		if u, isRecv := ast.Unparen(c.X).(*ast.UnaryExpr); isRecv && u.Op == token.ARROW {
+			ch = u.X
+		}
+	case *ast.AssignStmt:
+		if u, isRecv := ast.Unparen(c.Rhs[0]).(*ast.UnaryExpr); isRecv && u.Op == token.ARROW {
+			ch, lhs = u.X, c.Lhs
+		}
+	}
+	if ch == nil || !r.pure(ch, true) {
+		return nil, false, false
+	}
+	// Names on the left: by object when assigned, by name when declared
+	// (the declaration shadows them in the body).
+	objs, names := map[types.Object]bool{}, map[string]bool{}
+	for _, e := range lhs {
+		ast.Inspect(e, func(n ast.Node) bool {
+			if id, isID := n.(*ast.Ident); isID {
+				names[id.Name] = true
+				if o := r.info.ObjectOf(id); o != nil {
+					objs[o] = true
+				}
+			}
+			return true
+		})
+	}
+	ok = true
+	ast.Inspect(ch, func(n ast.Node) bool {
+		if id, isID := n.(*ast.Ident); isID && (objs[r.info.ObjectOf(id)] || names[id.Name]) {
+			ok = false
+		}
+		return ok
+	})
+	return ch, sends, ok
 }
 
 // rangeStmt records the key of each iteration of a range over a map, first

@@ -289,7 +289,7 @@ func rareEvent(w uint32, p []uint32) (e trace.Event, size int, ok bool) {
 		if len(p) < size {
 			return e, 0, false
 		}
-		e = trace.Event{Kind: trace.EvSync, Op: trace.Op(aux & 0xff), Block: p[0], Object: word64(1), End: int64(word64(3)), Waited: waited}
+		e = trace.Event{Kind: trace.EvSync, Op: trace.Op(aux & 0xff), Block: p[0], Object: word64(1), End: int64(word64(3)), Waited: waited, Sends: aux>>9&1 != 0}
 		if waited {
 			e.Begin = int64(word64(5))
 		}

@@ -19,7 +19,12 @@ const waitThreshold = 2 * time.Microsecond
 // carry begin; everything carries end, the time the operation completed
 // (for a release, the time just before it released).
 func (g *G) syncEv(op trace.Op, site uint32, obj uint64, waited bool, begin, end int64) {
-	aux := uint32(op)
+	g.syncEvAux(uint32(op), site, obj, waited, begin, end)
+}
+
+// syncEvAux is syncEv with the opcode's aux bits given: the op, and bit 9
+// for a select whose chosen case sends.
+func (g *G) syncEvAux(aux uint32, site uint32, obj uint64, waited bool, begin, end int64) {
 	if waited {
 		aux |= 1 << 8
 		g.put(opSync, aux, site, lo(obj), hi(obj), lo(uint64(end)), hi(uint64(end)), lo(uint64(begin)), hi(uint64(begin)))
@@ -237,4 +242,20 @@ func (g *G) SelectEnd(site uint32, begin int64) {
 	}
 	end := now()
 	g.syncEv(trace.OpSelect, site, 0, end-begin > int64(waitThreshold), begin, end)
+}
+
+// SelectEndOn records a select that began at begin and chose the case that
+// received from ch (sends false) or sent on it (sends true): the channel
+// names the select's releaser. The instrumenter calls it only where ch can
+// be evaluated again without effects.
+func SelectEndOn[C any](g *G, site uint32, begin int64, ch C, sends bool) {
+	if g.off {
+		return
+	}
+	end := now()
+	aux := uint32(trace.OpSelect)
+	if sends {
+		aux |= 1 << 9
+	}
+	g.syncEvAux(aux, site, chanAddr(ch), end-begin > int64(waitThreshold), begin, end)
 }

@@ -65,7 +65,7 @@ func (a *analysis) recordRelease(g *gstate, ev trace.Event) {
 	} else {
 		rec = &release{}
 	}
-	*rec = release{op: ev.Op, g: g, time: ev.End, block: int32(ev.Block), snap: g.path.snapshot(rec.snap), idx: len(g.recs)}
+	*rec = release{op: trace.ReleaseOp(ev), g: g, time: ev.End, block: int32(ev.Block), snap: g.path.snapshot(rec.snap), idx: len(g.recs)}
 	g.recs = append(g.recs, rec)
 	g.refs++
 	o.recs = append(o.recs, rec)
@@ -82,7 +82,7 @@ func (a *analysis) releaser(g *gstate, ev trace.Event, late bool) *release {
 	var after *release
 	for i := len(o.recs) - 1; i >= 0; i-- {
 		rec := o.recs[i]
-		if rec.g == g || !trace.CanRelease(ev.Op, rec.op) {
+		if rec.g == g || !trace.CanRelease(trace.ReleaseOp(ev), rec.op) {
 			continue
 		}
 		if rec.time <= ev.End {

@@ -31,7 +31,7 @@ func (rs *runState) record(g *gstate, ev trace.Event, t int64) {
 		copy(o.recs, o.recs[1:])
 		o.recs = o.recs[:ringSize-1]
 	}
-	o.recs = append(o.recs, &release{g: g, op: ev.Op, block: ev.Block, time: t})
+	o.recs = append(o.recs, &release{g: g, op: trace.ReleaseOp(ev), block: ev.Block, time: t})
 }
 
 // releaser is the latest release of the waited object by another goroutine
@@ -46,7 +46,7 @@ func (rs *runState) releaser(g *gstate, ev trace.Event, end int64) *release {
 	}
 	for i := len(o.recs) - 1; i >= 0; i-- {
 		rec := o.recs[i]
-		if rec.g != g && rec.time <= end && trace.CanRelease(ev.Op, rec.op) {
+		if rec.g != g && rec.time <= end && trace.CanRelease(trace.ReleaseOp(ev), rec.op) {
 			return rec
 		}
 	}

@@ -28,6 +28,9 @@ func AppendEvent(dst []byte, e Event) []byte {
 		if e.Waited {
 			flags |= syncWaited
 		}
+		if e.Sends {
+			flags |= syncSends
+		}
 		dst = append(dst, byte(e.Op), flags)
 		dst = binary.AppendUvarint(dst, uint64(e.Block))
 		dst = binary.AppendUvarint(dst, e.Object)
@@ -75,6 +78,7 @@ func decodeEvent(b []byte) (Event, int, error) {
 		e.Op = Op(d.byte())
 		flags := d.byte()
 		e.Waited = flags&syncWaited != 0
+		e.Sends = flags&syncSends != 0
 		e.Block = d.uint32()
 		e.Object = d.uvarint()
 		e.End = d.varint()
@@ -84,7 +88,7 @@ func decodeEvent(b []byte) (Event, int, error) {
 		if d.err == nil && (e.Op == 0 || int(e.Op) >= len(opNames)) {
 			return Event{}, 0, fmt.Errorf("unknown sync operation %d", e.Op)
 		}
-		if d.err == nil && flags&^syncWaited != 0 {
+		if d.err == nil && (flags&^(syncWaited|syncSends) != 0 || e.Sends && e.Op != OpSelect) {
 			return Event{}, 0, fmt.Errorf("unknown sync flags %#x", flags)
 		}
 	case EvClock:

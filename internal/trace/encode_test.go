@@ -27,6 +27,7 @@ func TestEventEncoding(t *testing.T) {
 		{"sync no wait", Event{Kind: EvSync, Op: OpUnlock, Block: 7, Object: 0xc000012345, End: 1000}, 0},
 		{"sync waited", Event{Kind: EvSync, Op: OpLock, Block: 7, Object: math.MaxUint64, Waited: true, Begin: 5, End: math.MaxInt64}, 0},
 		{"sync negative", Event{Kind: EvSync, Op: OpSleep, Waited: true, Begin: math.MinInt64, End: -1}, 0},
+		{"select sends", Event{Kind: EvSync, Op: OpSelect, Block: 3, Object: 0xc0000a, Sends: true, Waited: true, Begin: 1, End: 9}, 0},
 		{"clock", Event{Kind: EvClock, Time: 1 << 40}, 0},
 	}
 	for _, tt := range tests {
@@ -71,5 +72,15 @@ func TestDecodeEventErrors(t *testing.T) {
 				t.Errorf("decode(%x) = %+v, want an error", tt.in, ev)
 			}
 		})
+	}
+}
+
+// The sends flag belongs to select alone: a send or receive says what it
+// does by its op.
+func TestDecodeSendsFlagOnlyOnSelect(t *testing.T) {
+	b := AppendEvent(nil, Event{Kind: EvSync, Op: OpSelect, Object: 1, Sends: true})
+	b[2] = byte(OpRecv) // the op byte follows the one-byte header
+	if _, _, err := decodeEvent(b); err == nil {
+		t.Fatal("a recv with the sends flag decoded without error")
 	}
 }

@@ -29,3 +29,6 @@ const (
 
 // syncWaited is the flag bit of an encoded sync event that really waited.
 const syncWaited = 1 << 0
+
+// syncSends is the flag bit of an encoded select whose chosen case sends.
+const syncSends = 1 << 1

@@ -24,6 +24,19 @@ func bits(ops ...Op) uint32 {
 	return s
 }
 
+// ReleaseOp is the operation e stands for when releasers are matched: a
+// select that knows its chosen case (Object is that case's channel) is
+// the send or receive of that case; other events are their own Op.
+func ReleaseOp(e Event) Op {
+	if e.Op == OpSelect && e.Object != 0 {
+		if e.Sends {
+			return OpSend
+		}
+		return OpRecv
+	}
+	return e.Op
+}
+
 // CanRelease reports whether operation op by one goroutine can end another
 // goroutine's wait in operation wait on the same object.
 func CanRelease(wait, op Op) bool {

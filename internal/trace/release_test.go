@@ -33,3 +33,25 @@ func TestReleasers(t *testing.T) {
 		t.Error("a Once releases only when it ran the function")
 	}
 }
+
+func TestReleaseOp(t *testing.T) {
+	for _, tc := range []struct {
+		ev   Event
+		want Op
+	}{
+		{Event{Op: OpSelect, Object: 8}, OpRecv},
+		{Event{Op: OpSelect, Object: 8, Sends: true}, OpSend},
+		{Event{Op: OpSelect}, OpSelect}, // default case, or a channel the instrumenter could not name
+		{Event{Op: OpLock, Object: 8}, OpLock},
+	} {
+		if got := ReleaseOp(tc.ev); got != tc.want {
+			t.Errorf("ReleaseOp(%+v) = %v, want %v", tc.ev, got, tc.want)
+		}
+	}
+	// A select that received is released by a send on its channel, not by
+	// another receive.
+	sel := ReleaseOp(Event{Op: OpSelect, Object: 8})
+	if !CanRelease(sel, OpSend) || CanRelease(sel, OpRecv) {
+		t.Error("a select's receive case is released by sends, not receives")
+	}
+}

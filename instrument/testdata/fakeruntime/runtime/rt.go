@@ -157,6 +157,13 @@ func (g *G) SelectEnd(site uint32, begin int64) {
 	}
 }
 
+func SelectEndOn[C any](g *G, site uint32, begin int64, ch C, sends bool) {
+	g.add("selected@%d on a channel, sends=%t", site, sends)
+	if begin != 42 {
+		panic("select begin lost")
+	}
+}
+
 func (g *G) WGAdd(site uint32, wg *sync.WaitGroup, n int) { g.add("wg.add@%d(%d)", site, n); wg.Add(n) }
 func (g *G) WGDone(site uint32, wg *sync.WaitGroup)       { g.add("wg.done@%d", site); wg.Done() }
 func (g *G) WGWait(site uint32, wg *sync.WaitGroup)       { g.add("wg.wait@%d", site); wg.Wait() }

@@ -51,6 +51,17 @@ loop:
 			fmt.Println("timeout")
 		}
 	}
+	pair := make(chan chan int, 1)
+	pair <- make(chan int, 1)
+	select {
+	case pair := <-pair: // redeclares the name of its channel: the case cannot name it
+		pair <- 1
+	}
+	out := make(chan int, 1)
+	select {
+	case out <- 5:
+	case <-time.After(time.Minute): // a call, evaluated by the select alone
+	}
 	m := map[int]string{7: "seven"}
 	for k := range m {
 		fmt.Println(k)
