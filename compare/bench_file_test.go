@@ -98,11 +98,49 @@ func timeCmd(b *testing.B, name string, args ...string) time.Duration {
 	return d
 }
 
+// readOnly decodes every event of the traces at paths with the reader the
+// comparison uses, without comparing: the floor for any consumer of the
+// format. It returns how long that took, opening the files included.
+func readOnly(b *testing.B, paths ...string) time.Duration {
+	start := time.Now()
+	buf := make([]trace.Event, 4096)
+	for _, path := range paths {
+		r, err := trace.Open(path)
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, g := range r.Goroutines() {
+			er, err := r.EventReader(g.ID)
+			if err != nil {
+				b.Fatal(err)
+			}
+			var n uint64
+			for {
+				k, err := er.ReadEvents(buf)
+				n += uint64(k)
+				if errors.Is(err, io.EOF) {
+					break
+				}
+				if err != nil {
+					b.Fatal(err)
+				}
+			}
+			if n != g.Events {
+				b.Fatalf("%s: goroutine %d: read %d events, index says %d", path, g.ID, n, g.Events)
+			}
+		}
+		r.Close()
+	}
+	return time.Since(start)
+}
+
 // BenchmarkCompareFiles compares two trace files of 1M and 10M block
 // executions per side with 100 divergences, and of 1M with one in 100
 // iterations diverging (dense), and reports, from the same run, how long cmp takes
 // to read two files of that size (a file against its copy: cmp stops at
-// the first difference of two different traces) as the ratio x-cmp, and
+// the first difference of two different traces) as the ratio x-cmp, how
+// long decoding both traces' events takes without comparing them as the
+// ratio x-read, and
 // at 1M (at every size with COMPARE_BENCH_DIFF=1) how long GNU diff
 // --minimal (Myers' exact diff) takes on text dumps of the two traces,
 // relative to the comparison, as diff/compare.
@@ -138,7 +176,7 @@ func BenchmarkCompareFiles(b *testing.B) {
 			st, _ := os.Stat(pa)
 			b.ReportAllocs()
 			var rep *Report
-			var cmpTime, diffTime time.Duration
+			var cmpTime, readTime, diffTime time.Duration
 			for b.Loop() {
 				var err error
 				rep, err = Traces(openTrace(b, pa), openTrace(b, pb), Options{Weights: DefaultWeights})
@@ -147,6 +185,7 @@ func BenchmarkCompareFiles(b *testing.B) {
 				}
 				b.StopTimer()
 				cmpTime += timeCmd(b, "cmp", pa, pa2)
+				readTime += readOnly(b, pa, pb)
 				if da != "" {
 					diffTime += timeCmd(b, "diff", "--minimal", da, db)
 				}
@@ -158,6 +197,7 @@ func BenchmarkCompareFiles(b *testing.B) {
 			ns := float64(b.Elapsed().Nanoseconds()) / float64(b.N)
 			b.ReportMetric(ns/float64(rep.Summary.BlocksA+rep.Summary.BlocksB), "ns/block")
 			b.ReportMetric(ns/(float64(cmpTime.Nanoseconds())/float64(b.N)), "x-cmp")
+			b.ReportMetric(ns/(float64(readTime.Nanoseconds())/float64(b.N)), "x-read")
 			if da != "" {
 				b.ReportMetric(float64(diffTime.Nanoseconds())/float64(b.N)/ns, "diff/compare")
 			}

@@ -1,8 +1,6 @@
 package compare
 
 import (
-	"io"
-
 	"github.com/divergo/divergo/internal/tbb"
 	"github.com/divergo/divergo/internal/trace"
 )
@@ -24,27 +22,15 @@ func (t readerTrace) Goroutines() []Goroutine {
 }
 
 func (t readerTrace) Events(id uint64) (EventReader, error) {
-	it, err := t.r.Events(id)
+	er, err := t.r.EventReader(id)
 	if err != nil {
 		return nil, err
 	}
-	return &iterReader{it: it}, nil
+	return batchReader{er}, nil
 }
 
-// iterReader batches a trace.EventIter.
-type iterReader struct{ it trace.EventIter }
+// batchReader adapts trace.EventReader, which decodes a batch of events
+// straight into the comparison's buffer, to [EventReader].
+type batchReader struct{ er *trace.EventReader }
 
-func (r *iterReader) Read(buf []trace.Event) (int, error) {
-	n := 0
-	for n < len(buf) && r.it.Next() {
-		buf[n] = r.it.Event()
-		n++
-	}
-	if n < len(buf) {
-		if err := r.it.Err(); err != nil {
-			return n, err
-		}
-		return n, io.EOF
-	}
-	return n, nil
-}
+func (r batchReader) Read(buf []trace.Event) (int, error) { return r.er.ReadEvents(buf) }

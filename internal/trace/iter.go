@@ -21,36 +21,71 @@ func (r *Reader) Events(id uint64) (EventIter, error) {
 	if !ok {
 		return nil, fmt.Errorf("no goroutine %d in the trace", id)
 	}
-	return &chunkIter{r: r, e: e}, nil
+	return &chunkIter{chunks: chunks{r: r, e: e}}, nil
 }
 
-type chunkIter struct {
+// chunks walks one goroutine's chunks in sequence, one in memory at a time.
+// Both [EventIter] and [EventReader] decode from it.
+type chunks struct {
 	r     *Reader
 	e     *indexEntry
 	next  int    // next chunk to load
 	buf   []byte // reused chunk buffer
 	body  []byte // undecoded events of the current chunk
 	left  uint64 // events left in the current chunk
-	ev    Event
 	err   error
 	chunk int64 // offset of the current chunk, for errors
 }
 
-func (it *chunkIter) Next() bool {
-	if it.err != nil {
+// more makes sure the current chunk has an event left, loading the next
+// chunk when it has not. It returns false at the end of the stream or on an
+// error (then c.err is set).
+func (c *chunks) more() bool {
+	for c.left == 0 {
+		if len(c.body) > 0 {
+			c.fail(fmt.Errorf("%d bytes after the last event", len(c.body)))
+			return false
+		}
+		if c.next == len(c.e.offsets) {
+			return false
+		}
+		if !c.load() {
+			return false
+		}
+	}
+	return true
+}
+
+func (c *chunks) load() bool {
+	off := c.e.offsets[c.next]
+	c.chunk = off
+	ch, _, err := c.r.readChunk(off, &c.buf)
+	if err != nil {
+		c.err = fmt.Errorf("goroutine %d: %w", c.e.ID, err)
 		return false
 	}
-	for it.left == 0 {
-		if len(it.body) > 0 {
-			it.fail(fmt.Errorf("%d bytes after the last event", len(it.body)))
-			return false
-		}
-		if it.next == len(it.e.offsets) {
-			return false
-		}
-		if !it.load() {
-			return false
-		}
+	if ch.G != c.e.ID || ch.Seq != uint64(c.next) {
+		c.fail(fmt.Errorf("holds chunk %d of goroutine %d, want chunk %d of goroutine %d", ch.Seq, ch.G, c.next, c.e.ID))
+		return false
+	}
+	c.next++
+	c.body, c.left = ch.Body, ch.Events
+	return true
+}
+
+func (c *chunks) fail(err error) {
+	c.err = fmt.Errorf("goroutine %d: chunk %d at offset %d: %w", c.e.ID, c.next-1, c.chunk, err)
+}
+
+// chunkIter is the event-at-a-time [EventIter].
+type chunkIter struct {
+	chunks
+	ev Event
+}
+
+func (it *chunkIter) Next() bool {
+	if it.err != nil || !it.more() {
+		return false
 	}
 	ev, n, err := decodeEvent(it.body)
 	if err != nil {
@@ -61,27 +96,6 @@ func (it *chunkIter) Next() bool {
 	it.left--
 	it.ev = ev
 	return true
-}
-
-func (it *chunkIter) load() bool {
-	off := it.e.offsets[it.next]
-	it.chunk = off
-	c, _, err := it.r.readChunk(off, &it.buf)
-	if err != nil {
-		it.err = fmt.Errorf("goroutine %d: %w", it.e.ID, err)
-		return false
-	}
-	if c.G != it.e.ID || c.Seq != uint64(it.next) {
-		it.fail(fmt.Errorf("holds chunk %d of goroutine %d, want chunk %d of goroutine %d", c.Seq, c.G, it.next, it.e.ID))
-		return false
-	}
-	it.next++
-	it.body, it.left = c.Body, c.Events
-	return true
-}
-
-func (it *chunkIter) fail(err error) {
-	it.err = fmt.Errorf("goroutine %d: chunk %d at offset %d: %w", it.e.ID, it.next-1, it.chunk, err)
 }
 
 func (it *chunkIter) Event() Event { return it.ev }

@@ -135,8 +135,17 @@ func (r *Reader) BytesRead() int64 { return r.read.Load() }
 
 // readAt reads exactly len(b) bytes at off, or says the file is cut short.
 func (r *Reader) readAt(b []byte, off int64) error {
+	err := r.readAtUncounted(b, off)
+	if err == nil {
+		r.read.Add(int64(len(b)))
+	}
+	return err
+}
+
+// readAtUncounted is readAt for callers that count in BytesRead only what
+// they use.
+func (r *Reader) readAtUncounted(b []byte, off int64) error {
 	n, err := r.ra.ReadAt(b, off)
-	r.read.Add(int64(n))
 	if n == len(b) {
 		return nil
 	}
@@ -308,8 +317,38 @@ var errIndexTag = errors.New("index tag")
 // encoded size. A chunk running past the end of the file gives
 // io.ErrUnexpectedEOF.
 func (r *Reader) readChunk(off int64, buf *[]byte) (*Chunk, int64, error) {
-	b, err := r.prefix(off, 1+binary.MaxVarintLen64)
+	body, total, err := r.readChunkBytes(off, buf)
 	if err != nil {
+		return nil, 0, err
+	}
+	c, err := parseChunkBody(body)
+	if err != nil {
+		return nil, 0, fmt.Errorf("chunk at offset %d: %w", off, err)
+	}
+	return c, total, nil
+}
+
+// readChunkBytes reads the chunk at off into *buf and returns its body
+// (after tag and length) and its encoded size. A buffer that already holds
+// a chunk (an iterator's previous one) takes the tag, the length and the
+// body of a chunk no longer than it in one read; otherwise the length comes
+// first and the buffer grows to exactly the chunk, so that what the reader
+// allocates follows what the file holds. Only the chunk's own bytes count
+// in BytesRead.
+func (r *Reader) readChunkBytes(off int64, buf *[]byte) ([]byte, int64, error) {
+	const head = 1 + binary.MaxVarintLen64 // tag and length
+	var b []byte
+	if cap(*buf) > head {
+		b = (*buf)[:cap(*buf)]
+	} else {
+		b = make([]byte, head)
+	}
+	n := min(int64(len(b)), r.size-off)
+	if n <= 0 {
+		return nil, 0, fmt.Errorf("reading chunk at offset %d: %w", off, io.ErrUnexpectedEOF)
+	}
+	b = b[:n]
+	if err := r.readAtUncounted(b, off); err != nil {
 		return nil, 0, fmt.Errorf("reading chunk at offset %d: %w", off, err)
 	}
 	if b[0] == tagIndex {
@@ -318,33 +357,33 @@ func (r *Reader) readChunk(off int64, buf *[]byte) (*Chunk, int64, error) {
 	if b[0] != tagChunk {
 		return nil, 0, fmt.Errorf("reading chunk at offset %d: tag %#x, want %#x", off, b[0], tagChunk)
 	}
-	d := decoder{b: b, off: 1}
-	n := d.uvarint()
+	d := decoder{b: b[:min(len(b), head)], off: 1}
+	size := d.uvarint()
 	if errors.Is(d.err, errShort) {
 		return nil, 0, io.ErrUnexpectedEOF
 	}
 	if d.err != nil {
 		return nil, 0, fmt.Errorf("reading chunk length at offset %d: %w", off, d.err)
 	}
-	if n > maxChunkBytes {
-		return nil, 0, fmt.Errorf("chunk at offset %d is %d bytes, more than the %d allowed", off, n, maxChunkBytes)
+	if size > maxChunkBytes {
+		return nil, 0, fmt.Errorf("chunk at offset %d is %d bytes, more than the %d allowed", off, size, maxChunkBytes)
 	}
-	total := int64(d.off) + int64(n)
+	total := int64(d.off) + int64(size)
 	if total > r.size-off {
 		return nil, 0, io.ErrUnexpectedEOF
 	}
-	if cap(*buf) < int(n) {
-		*buf = make([]byte, n)
+	if total > n {
+		// Longer than what was read, so longer than the buffer: grow it
+		// to the chunk, keep what was read, read the rest.
+		*buf = make([]byte, total)
+		copy(*buf, b)
+		b = *buf
+		if err := r.readAtUncounted(b[n:], off+n); err != nil {
+			return nil, 0, fmt.Errorf("reading chunk at offset %d: %w", off, err)
+		}
 	}
-	body := (*buf)[:n]
-	if err := r.readAt(body, off+int64(d.off)); err != nil {
-		return nil, 0, fmt.Errorf("reading chunk at offset %d: %w", off, err)
-	}
-	c, err := parseChunkBody(body)
-	if err != nil {
-		return nil, 0, fmt.Errorf("chunk at offset %d: %w", off, err)
-	}
-	return c, total, nil
+	r.read.Add(total)
+	return b[d.off:total], total, nil
 }
 
 // Sorted returns the goroutines ordered by spawn path, for stable output.

@@ -1,0 +1,92 @@
+package trace
+
+import (
+	"fmt"
+	"io"
+)
+
+// EventReader reads the events of one goroutine in batches: one call
+// decodes many events straight into the caller's buffer. It reads the same
+// events and meets the same errors as [EventIter], at a fraction of the
+// cost per event, for consumers that go through whole streams (compare).
+// Like an EventIter it belongs to one goroutine.
+type EventReader struct {
+	chunks
+}
+
+// EventReader returns a batch reader over the events of goroutine id (a
+// recorder id from [Reader.Goroutines]).
+func (r *Reader) EventReader(id uint64) (*EventReader, error) {
+	e, ok := r.byID[id]
+	if !ok {
+		return nil, fmt.Errorf("no goroutine %d in the trace", id)
+	}
+	return &EventReader{chunks: chunks{r: r, e: e}}, nil
+}
+
+// ReadEvents decodes up to len(buf) events into buf and returns how many.
+// The error is io.EOF once the stream has ended, possibly together with
+// its last events, or the first error met: the events before it are in
+// buf[:n], and every later call returns 0 and the same error.
+func (er *EventReader) ReadEvents(buf []Event) (int, error) {
+	n := 0
+	for n < len(buf) {
+		if er.err != nil {
+			return n, er.err
+		}
+		if !er.more() {
+			if er.err != nil {
+				return n, er.err
+			}
+			return n, io.EOF
+		}
+		want := buf[n:]
+		if uint64(len(want)) > er.left {
+			want = want[:er.left]
+		}
+		k, used, err := decodeEvents(want, er.body)
+		n += k
+		er.body = er.body[used:]
+		er.left -= uint64(k)
+		if err != nil {
+			er.fail(err)
+		}
+	}
+	if er.left == 0 && len(er.body) == 0 && er.next == len(er.e.offsets) && er.err == nil {
+		return n, io.EOF
+	}
+	return n, nil
+}
+
+// decodeEvents decodes len(dst) events from the start of b and returns how
+// many it decoded and the bytes they used, stopping at the first error.
+// Block events whose id fits one or two bytes (ids below 64 and 8192: every
+// block of most programs) are decoded inline; every other event goes
+// through decodeEvent, which makes every check.
+func decodeEvents(dst []Event, b []byte) (n, off int, err error) {
+	for n < len(dst) {
+		if off+1 < len(b) {
+			c0, c1 := b[off], b[off+1]
+			switch {
+			case c0&0x81 == 0: // one byte, even: a block
+				dst[n] = Event{Kind: EvBlock, Block: uint32(c0 >> 1)}
+				n++
+				off++
+				continue
+			case c0&0x81 == 0x80 && c1 < 0x80: // two bytes, even: a block
+				dst[n] = Event{Kind: EvBlock, Block: uint32(c0&0x7f)>>1 | uint32(c1)<<6}
+				n++
+				off += 2
+				continue
+			}
+		}
+		e, k, err := decodeEvent(b[off:])
+		if err != nil {
+			return n, off, err
+		}
+		dst[n] = e
+		n++
+		off += k
+	}
+	return n, off, nil
+}
