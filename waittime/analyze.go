@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/divergo/divergo/internal/replay"
 	"github.com/divergo/divergo/internal/tbb"
 	"github.com/divergo/divergo/internal/trace"
 )
@@ -15,6 +16,11 @@ type analysis struct {
 	graph  *tbb.Graph
 	opts   Options
 	weight []float64 // per block: instructions, at least 1
+	// paths are the implied paths of the graph, shared by the goroutines'
+	// replayers (the analysis runs on one goroutine); steps is scratch for
+	// one event's replayed steps.
+	paths *replay.Paths
+	steps []replay.Step
 
 	gs    map[uint64]*gstate // live goroutines and dead ones still referenced
 	infos map[uint64]*ginfo  // every goroutine, for names
@@ -49,6 +55,7 @@ func Analyze(t Trace, opts Options) (*Report, error) {
 		graph:  g,
 		opts:   opts,
 		weight: make([]float64, len(g.Blocks)),
+		paths:  replay.NewPaths(replay.NewProgram(g)),
 		gs:     make(map[uint64]*gstate),
 		infos:  make(map[uint64]*ginfo),
 		objs:   make(map[uint64]*object),
@@ -95,7 +102,7 @@ func Analyze(t Trace, opts Options) (*Report, error) {
 				return nil, fmt.Errorf("opening events of goroutine %d: %w", g.info.ID, err)
 			}
 			g.it = it
-			g.alloc(&a.epoch)
+			g.alloc(a)
 			if err := a.step(g); err != nil {
 				return nil, err
 			}
@@ -360,7 +367,7 @@ func (a *analysis) maybeFree(g *gstate) {
 		p.kids--
 		a.maybeFree(p)
 	}
-	g.path, g.snaps, g.spawnSnaps, g.holders, g.pending, g.runIdx, g.recs = nil, nil, nil, nil, nil, nil, nil
+	g.path, g.snaps, g.spawnSnaps, g.holders, g.pending, g.runIdx, g.recs, g.rep = nil, nil, nil, nil, nil, nil, nil, nil
 }
 
 // queue is a min-heap of goroutines by the time of their head event; at

@@ -40,7 +40,11 @@
 // distributed over the blocks it executed in that interval in proportion to
 // their instruction counts ([tbb.Block.Instrs], at least 1 per block), so a
 // block executed twice as often or twice as long in instructions gets twice
-// the time. docs/FORMAT.md states the same rule for the trace format. A wait
+// the time. docs/FORMAT.md states the same rule for the trace format. The
+// blocks executed include the implied ones, which have no probe: they are
+// put back between the recorded blocks as compare puts them back
+// (internal/replay), so a loop whose head and post are implied still has
+// its time on them, and steps and explanations name them. A wait
 // ends the running interval at its Begin; the time from Begin to End is the
 // waiting time.
 //

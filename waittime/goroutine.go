@@ -3,6 +3,7 @@ package waittime
 import (
 	"fmt"
 
+	"github.com/divergo/divergo/internal/replay"
 	"github.com/divergo/divergo/internal/trace"
 )
 
@@ -29,6 +30,9 @@ type gstate struct {
 	pending []run
 	runIdx  map[int32]int32
 	marks   []mark
+	// rep puts back the implied blocks between the recorded ones, as
+	// compare does, so that each executed block gets its share of time.
+	rep *replay.Replayer
 
 	path  *cpath
 	snaps map[uint64]*snap // partner → snapshot of path at their last common sync
@@ -64,11 +68,13 @@ func newGState(info trace.GoroutineInfo) *gstate {
 
 // alloc gives g its maps and path on first use: goroutines that have not
 // started yet cost only their gstate.
-func (g *gstate) alloc(clock *uint64) {
+func (g *gstate) alloc(a *analysis) {
+	clock := &a.epoch
 	if g.path != nil {
 		return
 	}
 	g.runIdx = make(map[int32]int32)
+	g.rep = replay.NewReplayer(a.paths)
 	g.path = newPath(clock)
 	g.snaps = make(map[uint64]*snap)
 	g.spawnSnaps = make(map[uint64]*snap)
@@ -96,13 +102,12 @@ func (a *analysis) advance(g *gstate) (bool, error) {
 			if g.fn < 0 {
 				g.fn = b.Func
 			}
-			id := int32(ev.Block)
-			if i, ok := g.runIdx[id]; ok {
-				g.pending[i].count++
-			} else {
-				g.runIdx[id] = int32(len(g.pending))
-				g.pending = append(g.pending, run{id, 1})
-			}
+			a.steps = g.rep.Block(int32(ev.Block), a.steps[:0])
+			g.ran(a.steps)
+		case trace.EvExit:
+			// The blocks from the last one recorded to the return.
+			a.steps = g.rep.Exit(int32(ev.Block), a.steps[:0])
+			g.ran(a.steps)
 		case trace.EvSpawn:
 			g.marks = append(g.marks, mark{len(g.pending), ev.Child})
 			clear(g.runIdx) // blocks after the go statement form a new stretch
@@ -120,10 +125,25 @@ func (a *analysis) advance(g *gstate) (bool, error) {
 			g.head, g.hasHead = ev, true
 			g.key, g.late = ev.Time, false
 			return true, nil
-		case trace.EvExit, trace.EvOutcome:
-			// Neither takes time of its own nor synchronizes.
+		case trace.EvOutcome:
+			// It takes no time of its own and does not synchronize.
 		default:
 			return false, fmt.Errorf("goroutine %d event %d: unknown event kind %d", g.info.ID, g.n, ev.Kind)
+		}
+	}
+}
+
+// ran adds the blocks of replayed steps to the pending ones.
+func (g *gstate) ran(steps []replay.Step) {
+	for _, st := range steps {
+		if st.Kind == replay.Exit {
+			continue
+		}
+		if i, ok := g.runIdx[st.Block]; ok {
+			g.pending[i].count++
+		} else {
+			g.runIdx[st.Block] = int32(len(g.pending))
+			g.pending = append(g.pending, run{st.Block, 1})
 		}
 	}
 }
@@ -172,7 +192,7 @@ func (a *analysis) spawned(parent *gstate, child uint64, at int64) {
 	if c == nil {
 		return // gone: it released no one still waiting
 	}
-	c.alloc(&a.epoch)
+	c.alloc(a)
 	parent.snaps[child] = parent.path.snapshot(parent.snaps[child])
 	parent.spawnSnaps[child] = parent.path.snapshot(parent.spawnSnaps[child])
 	c.holders[parent.info.ID] = struct{}{}
