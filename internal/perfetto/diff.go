@@ -5,7 +5,6 @@ import (
 	"math"
 
 	"github.com/divergo/divergo/compare"
-	"github.com/divergo/divergo/internal/tbb"
 	"github.com/divergo/divergo/internal/trace"
 )
 
@@ -24,7 +23,7 @@ func WriteDiff(w io.Writer, a, b Run, copts compare.Options, opts Options) (*com
 	if b.Name == "" {
 		b.Name = "run B"
 	}
-	t := newTracker(a.Reader.Graph(), a.Reader.Goroutines())
+	t := newTracker(a.Reader.Goroutines())
 	user := copts.Observe
 	copts.Observe = func(s compare.Step) {
 		t.observe(s)
@@ -42,8 +41,8 @@ func WriteDiff(w io.Writer, a, b Run, copts compare.Options, opts Options) (*com
 	return rep, nil
 }
 
-// mark is a slice to draw over a range of a goroutine's events: from the
-// start-th to before the end-th, counting every event but clocks.
+// mark is a slice to draw over a range of a goroutine's tokens: from the
+// start-th to before the end-th, counting them as compare does.
 type mark struct {
 	start, end int64
 	name, cat  string
@@ -80,10 +79,11 @@ func (g *gstate) marksAt(k, at int64) {
 
 // tracker follows the comparison's steps to find where each divergent
 // section starts and ends in each side's stream. A step is one token of the
-// comparison; every token but an implied block (a block without probe) is
-// one event of the stream, clocks aside.
+// comparison; the writer replays each goroutine's events into the same
+// tokens (internal/replay: implied blocks put back, calls and returns
+// followed), so a section begins and ends at the block it names even when
+// that block has no probe.
 type tracker struct {
-	probe []bool
 	// pairs is filled before the comparison starts and only read during
 	// it: each pair's steps come from one goroutine, so its pairTrack needs
 	// no lock.
@@ -91,7 +91,7 @@ type tracker struct {
 }
 
 type pairTrack struct {
-	na, nb int64 // events consumed on each side
+	na, nb int64 // tokens consumed on each side
 	sa, sb int64 // at the start of the current section
 	in     bool
 	secs   []secSpan
@@ -102,28 +102,18 @@ type secSpan struct {
 	sec            compare.Section
 }
 
-func newTracker(g *tbb.Graph, gs []trace.GoroutineInfo) *tracker {
+func newTracker(gs []trace.GoroutineInfo) *tracker {
 	t := &tracker{pairs: make(map[uint64]*pairTrack, len(gs))}
-	if g != nil {
-		t.probe = make([]bool, len(g.Blocks))
-		for i, b := range g.Blocks {
-			t.probe[i] = b.Probe
-		}
-	}
 	for _, gi := range gs {
 		t.pairs[gi.ID] = &pairTrack{}
 	}
 	return t
 }
 
-func (t *tracker) isEvent(s compare.Step) bool {
-	switch s.Token {
-	case "call", "exit", "outcome", "spawn", "sync":
-		return true
-	case "block":
-		return s.Block >= 0 && s.Block < len(t.probe) && t.probe[s.Block]
-	}
-	return false
+// isToken reports whether a step consumed a token the writer counts: all
+// but the end of the stream, after which nothing is drawn.
+func (t *tracker) isToken(s compare.Step) bool {
+	return s.Token != "" && s.Token != "end"
 }
 
 func (t *tracker) observe(s compare.Step) {
@@ -138,18 +128,18 @@ func (t *tracker) observe(s compare.Step) {
 	}
 	switch s.Kind {
 	case compare.StepSame, compare.StepLockOrder:
-		if t.isEvent(s) {
+		if t.isToken(s) {
 			p.na++
 			p.nb++
 		}
 	case compare.StepA:
 		begin()
-		if t.isEvent(s) {
+		if t.isToken(s) {
 			p.na++
 		}
 	case compare.StepB:
 		begin()
-		if t.isEvent(s) {
+		if t.isToken(s) {
 			p.nb++
 		}
 	case compare.StepSection:

@@ -17,11 +17,11 @@
 //     goroutine start and end and chunk flushes, and the time between two
 //     timestamps is spread over the blocks executed in between by their
 //     instruction counts (docs/FORMAT.md, "Durations"). Implied blocks
-//     (those without a probe) are not put back, so their instructions count
-//     for nothing here and the estimates can differ a little from those of
-//     compare and waittime. Frames say "estimated" in their args. Frames
-//     shorter than [Options.MinFrame] that hold nothing else worth drawing
-//     are left out, to keep the file small;
+//     (those without a probe) are put back between the recorded ones as
+//     compare puts them back (internal/replay), so their instructions take
+//     their share of the time, as in waittime. Frames say "estimated" in
+//     their args. Frames shorter than [Options.MinFrame] that hold nothing
+//     else worth drawing are left out, to keep the file small;
 //   - waits as complete slices named "op @ file:line", from the time the
 //     goroutine blocked to the time it resumed (exact timestamps), with the
 //     object, the waiting time and the releaser in their args;
@@ -44,9 +44,11 @@
 // on the goroutine's track in each run, named "divergent: KIND at
 // file:line", or "divergent (unflagged): at file:line" where the analyzer
 // did not mark the block, with the section's distances in their args.
-// Sections are placed by counting the events the comparison consumed on each
-// side ([compare.Options.Observe]), so their ends are the estimated times of
-// those events.
+// Sections are placed by counting the steps the comparison consumed on each
+// side ([compare.Options.Observe]); the writer replays each goroutine into
+// the same steps, implied blocks included, so a section starts and ends at
+// the estimated time of the block where it does, even one without a probe
+// (a loop's head or its done block).
 //
 // # Memory
 //

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/divergo/divergo/internal/replay"
 	"github.com/divergo/divergo/internal/trace"
 )
 
@@ -12,10 +13,13 @@ import (
 // that does not gets the excess drawn at the last timestamp.
 const maxPending = 1 << 16
 
-// pend is an event seen since the goroutine's last timestamp.
+// pend is a step seen since the goroutine's last timestamp: a step of the
+// replay (a block, probed or implied, a call or a return) when st.Kind is
+// set, else the event ev (outcome, spawn).
 type pend struct {
+	st  replay.Step
 	ev  trace.Event
-	tok int64 // index among the goroutine's events that are not clocks
+	tok int64 // index among the goroutine's tokens, as compare counts them
 	cum int64 // instructions of the blocks before it since the timestamp
 }
 
@@ -50,6 +54,12 @@ type gstate struct {
 	cum     int64
 	pending []pend
 	ntok    int64
+
+	// rep puts the implied blocks back and follows calls, as compare does,
+	// so that their instructions take their share of time and tokens are
+	// counted alike on both sides of a diff.
+	rep   *replay.Replayer
+	steps []replay.Step // scratch for one event's steps
 
 	frames []frame
 	out    []slot
@@ -87,17 +97,32 @@ func (g *gstate) step(ev trace.Event) {
 		g.stamp(t)
 		tok := g.ntok
 		g.ntok++
-		g.apply(ev, tok, g.t0)
+		g.apply(&pend{ev: ev, tok: tok}, g.t0)
+	case trace.EvBlock, trace.EvExit:
+		if ev.Kind == trace.EvBlock {
+			g.steps = g.rep.Block(int32(ev.Block), g.steps[:0])
+		} else {
+			g.steps = g.rep.Exit(int32(ev.Block), g.steps[:0])
+		}
+		for _, st := range g.steps {
+			g.pend(pend{st: st})
+			if st.Kind != replay.Exit {
+				g.cum += g.rs.block[st.Block].instrs
+			}
+		}
 	default:
-		if len(g.pending) == maxPending {
-			g.stamp(g.t0)
-		}
-		g.pending = append(g.pending, pend{ev: ev, tok: g.ntok, cum: g.cum})
-		g.ntok++
-		if ev.Kind == trace.EvBlock && int(ev.Block) < len(g.rs.block) {
-			g.cum += g.rs.block[ev.Block].instrs
-		}
+		g.pend(pend{ev: ev})
 	}
+}
+
+// pend keeps a token until the next timestamp.
+func (g *gstate) pend(p pend) {
+	if len(g.pending) == maxPending {
+		g.stamp(g.t0)
+	}
+	p.tok, p.cum = g.ntok, g.cum
+	g.pending = append(g.pending, p)
+	g.ntok++
 }
 
 // stamp spreads the time from the last timestamp to t over the events seen
@@ -105,65 +130,37 @@ func (g *gstate) step(ev trace.Event) {
 func (g *gstate) stamp(t int64) {
 	t = max(t, g.t0)
 	span := float64(t - g.t0)
-	for _, p := range g.pending {
+	for i := range g.pending {
+		p := &g.pending[i]
 		at := g.t0
 		if g.cum > 0 {
 			at += int64(math.Round(span * float64(p.cum) / float64(g.cum)))
 		}
-		g.apply(p.ev, p.tok, min(at, t))
+		g.apply(p, min(at, t))
 	}
 	g.pending, g.cum, g.t0 = g.pending[:0], 0, t
 }
 
-// apply draws event ev, token tok of the stream, at time at.
-func (g *gstate) apply(ev trace.Event, tok int64, at int64) {
-	g.marksAt(tok, at)
-	switch ev.Kind {
-	case trace.EvBlock:
-		g.block(ev.Block, at)
-	case trace.EvExit:
-		g.exit(ev.Block, at)
+// apply draws token p at time at.
+func (g *gstate) apply(p *pend, at int64) {
+	g.marksAt(p.tok, at)
+	switch p.st.Kind {
+	case replay.Call:
+		g.frames = append(g.frames, frame{fn: g.rs.block[p.st.Block].fn, entry: uint32(p.st.Block), start: at})
+		return
+	case replay.Exit:
+		if len(g.frames) > 0 {
+			g.popFrame(at)
+		}
+		return
+	case replay.Block:
+		return
+	}
+	switch p.ev.Kind {
 	case trace.EvSpawn:
-		g.spawn(ev, at)
+		g.spawn(p.ev, at)
 	case trace.EvSync:
-		g.sync(ev, at)
-	}
-}
-
-// block follows the call stack as compare does: an entry block no block
-// jumps to is a call; a block of an outer frame's function means the frames
-// above returned without their exit events.
-func (g *gstate) block(b uint32, at int64) {
-	if int(b) >= len(g.rs.block) {
-		return
-	}
-	bi := g.rs.block[b]
-	if n := len(g.frames); n > 0 && !bi.call {
-		i := n - 1
-		for i >= 0 && g.frames[i].fn != bi.fn {
-			i--
-		}
-		if i >= 0 {
-			for len(g.frames)-1 > i {
-				g.popFrame(at)
-			}
-			return
-		}
-	}
-	g.frames = append(g.frames, frame{fn: bi.fn, entry: b, start: at})
-}
-
-// exit closes the frame whose entry block is e, and any left open above it.
-func (g *gstate) exit(e uint32, at int64) {
-	i := len(g.frames) - 1
-	for i >= 0 && g.frames[i].entry != e {
-		i--
-	}
-	if i < 0 {
-		return
-	}
-	for len(g.frames) > i {
-		g.popFrame(at)
+		g.sync(p.ev, at)
 	}
 }
 

@@ -26,18 +26,14 @@ import (
 //	func compute() {}             // block 9, line 26
 func testGraph(t testing.TB) *tbb.Graph {
 	t.Helper()
-	pos := func(line int) tbb.Pos { return tbb.Pos{File: "main.go", Line: line} }
-	g := &tbb.Graph{
-		Version:  tbb.Version,
-		Module:   "example.com/m",
-		Packages: []string{"example.com/m"},
-		Funcs: []*tbb.Func{
+	return mkGraph(t,
+		[]*tbb.Func{
 			{ID: 0, Name: "example.com/m.main", Pkg: "example.com/m", Pos: pos(4), Entry: 0, Blocks: []int{0, 1, 2}},
 			{ID: 1, Name: "example.com/m.worker", Pkg: "example.com/m", Pos: pos(11), Entry: 3, Blocks: []int{3, 4, 5}},
 			{ID: 2, Name: "example.com/m.other", Pkg: "example.com/m", Pos: pos(19), Entry: 6, Blocks: []int{6, 7, 8}},
 			{ID: 3, Name: "example.com/m.compute", Pkg: "example.com/m", Pos: pos(25), Entry: 9, Blocks: []int{9}},
 		},
-		Blocks: []*tbb.Block{
+		[]*tbb.Block{
 			{ID: 0, Func: 0, Kind: "entry", Pos: pos(5), Probe: true, Instrs: 4, Succs: []int{1}},
 			{ID: 1, Func: 0, Kind: "for.body", Pos: pos(6), Probe: true, Instrs: 10, Succs: []int{1, 2},
 				TCP: &tbb.TCP{Kind: tbb.Spawn, Pos: tbb.Pos{File: "main.go", Line: 6, Col: 3}, CP: 2, CPPos: pos(8)}},
@@ -50,8 +46,17 @@ func testGraph(t testing.TB) *tbb.Graph {
 			{ID: 7, Func: 2, Kind: "if.then", Pos: pos(21), Probe: true, Instrs: 3, Succs: []int{8}},
 			{ID: 8, Func: 2, Kind: "if.done", Pos: pos(22), Probe: true, Instrs: 1, Succs: []int{}, Exit: true},
 			{ID: 9, Func: 3, Kind: "entry", Pos: pos(26), Probe: true, Instrs: 7, Succs: []int{}, Exit: true},
-		},
-	}
+		})
+}
+
+// pos is a position in main.go.
+func pos(line int) tbb.Pos { return tbb.Pos{File: "main.go", Line: line} }
+
+// mkGraph makes a graph of package example.com/m, through its JSON form
+// as a trace carries it.
+func mkGraph(t testing.TB, funcs []*tbb.Func, blocks []*tbb.Block) *tbb.Graph {
+	t.Helper()
+	g := &tbb.Graph{Version: tbb.Version, Module: "example.com/m", Packages: []string{"example.com/m"}, Funcs: funcs, Blocks: blocks}
 	data, err := tbb.Marshal(g)
 	if err != nil {
 		t.Fatal(err)

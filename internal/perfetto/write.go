@@ -7,6 +7,7 @@ import (
 	"sort"
 	"time"
 
+	"github.com/divergo/divergo/internal/replay"
 	"github.com/divergo/divergo/internal/tbb"
 	"github.com/divergo/divergo/internal/trace"
 )
@@ -94,7 +95,6 @@ func write(out io.Writer, opts Options, runs []Run, marks []map[uint64][]mark) e
 // binfo is what the drawing needs of one block.
 type binfo struct {
 	fn     int32
-	call   bool // entry block no block jumps to: seeing it means a call
 	instrs int64
 }
 
@@ -106,6 +106,9 @@ type runState struct {
 	pid   int
 	name  string
 	block []binfo
+	// paths are the implied paths of the graph, shared by the goroutines'
+	// replayers: the run is drawn by one goroutine.
+	paths *replay.Paths
 	short []string // short function names by func id
 	gs    map[uint64]*gstate
 	order []*gstate // main first, then spawn-tree order
@@ -117,27 +120,17 @@ func newRunState(w *writer, r *trace.Reader, pid int, name string, tid *int) *ru
 	g := r.Graph()
 	rs := &runState{w: w, r: r, g: g, pid: pid, name: name, gs: map[uint64]*gstate{}, objs: map[uint64]*object{}}
 	rs.block = make([]binfo, len(g.Blocks))
-	hasPred := make([]bool, len(g.Blocks))
-	for _, b := range g.Blocks {
-		for _, s := range b.Succs {
-			if s >= 0 && s < len(hasPred) {
-				hasPred[s] = true
-			}
-		}
-	}
+	rs.paths = replay.NewPaths(replay.NewProgram(g))
 	for i, b := range g.Blocks {
 		rs.block[i] = binfo{fn: int32(b.Func), instrs: int64(max(b.Instrs, 1))}
 	}
 	rs.short = make([]string, len(g.Funcs))
 	for i, f := range g.Funcs {
 		rs.short[i] = trace.ShortFuncName(f.Name)
-		if f.Entry >= 0 && f.Entry < len(rs.block) {
-			rs.block[f.Entry].call = !hasPred[f.Entry]
-		}
 	}
 	for _, gi := range treeOrder(g, r.Goroutines()) {
 		*tid++
-		gs := &gstate{rs: rs, info: gi, tid: *tid, open: -1}
+		gs := &gstate{rs: rs, info: gi, tid: *tid, open: -1, rep: replay.NewReplayer(rs.paths)}
 		rs.gs[gi.ID] = gs
 		rs.order = append(rs.order, gs)
 	}
