@@ -123,3 +123,53 @@ func BenchmarkEncode(b *testing.B) {
 		encode(words, &c)
 	}
 }
+
+// mixedWords is a buffer as testdata/wordcount fills it: a producer's lines
+// (small blocks, an index outcome per word, a call and a send per line) and
+// a worker's (a receive, then per word a block, the 32-bit hash of the word
+// as a map outcome, and another block).
+func mixedWords() []uint32 {
+	return mixedWordsOut(func(w []uint32, v uint32) []uint32 { return append(w, opBit|opOutcome<<16|outcome32, v) })
+}
+
+func mixedWordsOut(out func(w []uint32, v uint32) []uint32) []uint32 {
+	var w []uint32
+	x := uint32(1)
+	for len(w) < maxWords-64 {
+		w = append(w, 0)
+		for i := 0; i < 12; i++ {
+			if i > 0 {
+				w = append(w, 3)
+			}
+			x ^= x << 13
+			x ^= x >> 17
+			x ^= x << 5
+			w = out(append(w, 4), x%34)
+		}
+		w = append(w, 6, opBit|opExit<<16, 0, 30, opBit|opSync<<16|uint32(trace.OpSend), 30, 0xc000, 0x10, 12345678+x%1000, 0)
+		w = append(w, opBit|opSync<<16|uint32(trace.OpRecv), 7, 0xc000, 0x10, 12345678+x%999, 0, 9)
+		for i := 0; i < 12; i++ {
+			x ^= x << 13
+			x ^= x >> 17
+			x ^= x << 5
+			if x%4 != 0 {
+				w = out(append(w, 12), x)
+			}
+			w = append(w, 14)
+		}
+		w = append(w, 17)
+	}
+	return w
+}
+
+// BenchmarkEncodeMixed is the cost per word of encoding buffers of
+// interleaved blocks, outcomes and sync events (mixedWords).
+func BenchmarkEncodeMixed(b *testing.B) {
+	words := mixedWords()
+	var c trace.Chunk
+	b.SetBytes(int64(4 * len(words)))
+	for i := 0; i < b.N; i++ {
+		encode(words, &c)
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(len(words)), "ns/word")
+}

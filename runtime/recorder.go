@@ -1,8 +1,6 @@
 package runtime
 
 import (
-	"encoding/binary"
-
 	"github.com/divergo/divergo/internal/trace"
 )
 
@@ -44,11 +42,16 @@ const (
 // Opcodes of rare events: opBit | op<<16 | aux, then payload words.
 const (
 	opExit    = 1 // entry
-	opOutcome = 2 // lo, hi
+	opOutcome = 2 // lo, hi; with aux outcome32: lo
 	opSpawn   = 3 // site, ordinal, child lo, child hi
 	opSync    = 4 // aux = trace.Op | waited<<8; site, obj lo, obj hi, end lo, end hi [, begin lo, begin hi]
 	opClock   = 5 // lo, hi
 )
+
+// outcome32 marks an outcome that fits in 32 bits: one payload word. Hashed
+// map keys and most index values do, and every word saved is one the
+// goroutine does not store and encode does not read.
+const outcome32 = 1
 
 // maxEventWords is the longest event: a sync that waited.
 const maxEventWords = 8
@@ -142,192 +145,24 @@ func (g *G) Exit(entry uint32) {
 }
 
 // Outcome records the outcome of the TCP of the last block: an index
-// value, a map key hash or a lock ticket.
+// value, a map key hash or a lock ticket. Values of 32 bits (hashed keys,
+// most indexes) take two words, others three.
 func (g *G) Outcome(v uint64) {
+	if v>>32 == 0 && g.n+2 <= len(g.buf) {
+		g.buf[g.n], g.buf[g.n+1] = opBit|opOutcome<<16|outcome32, uint32(v)
+		g.n += 2
+		return
+	}
 	if g.off {
 		return
 	}
-	if len(g.buf)-g.n < 3 {
-		g.room(3)
+	if v>>32 == 0 {
+		g.room(2)
+		g.buf[g.n], g.buf[g.n+1] = opBit|opOutcome<<16|outcome32, uint32(v)
+		g.n += 2
+		return
 	}
+	g.room(3)
 	g.buf[g.n], g.buf[g.n+1], g.buf[g.n+2] = opBit|opOutcome<<16, lo(v), hi(v)
 	g.n += 3
-}
-
-// encode turns words into the chunk's body. It stops at a word that would
-// read past the end (a buffer read while its goroutine was writing).
-//
-// It is the runtime's hottest code after the probe: every block word passes
-// here once. Five bytes per word always suffice (a block id takes at most 5,
-// and every other event at most 5 per word it occupies), so the body is
-// sized once and block ids are written by index, not appended.
-func encode(words []uint32, c *trace.Chunk) {
-	b := c.Body[:0]
-	if need := 5 * len(words); cap(b) < need {
-		b = make([]byte, 0, need)
-	}
-	b = b[:cap(b)]
-	n := 0
-	var blocks, others, waits uint64
-	for i := 0; i < len(words); {
-		// Eight one-byte block ids at once: loops mostly run small ids.
-		for i+8 <= len(words) && n+8 <= len(b) {
-			w := words[i : i+8 : i+8]
-			if w[0]|w[1]|w[2]|w[3]|w[4]|w[5]|w[6]|w[7] >= 64 {
-				break
-			}
-			binary.LittleEndian.PutUint64(b[n:], uint64(w[0])<<1|uint64(w[1])<<9|uint64(w[2])<<17|uint64(w[3])<<25|
-				uint64(w[4])<<33|uint64(w[5])<<41|uint64(w[6])<<49|uint64(w[7])<<57)
-			n += 8
-			i += 8
-			blocks += 8
-		}
-		if i == len(words) {
-			break
-		}
-		w := words[i]
-		if w < 64 {
-			b[n] = byte(w << 1)
-			n++
-			blocks++
-			i++
-			continue
-		}
-		if w&opBit == 0 {
-			n += binary.PutUvarint(b[n:], uint64(w)<<1)
-			blocks++
-			i++
-			continue
-		}
-		if w == opBit|opExit<<16 && i+1 < len(words) {
-			// Exits are as frequent as calls: encoded here, not through
-			// an Event. The layout is trace.AppendEvent's.
-			b[n] = byte(trace.EvExit)<<1 | 1
-			n++
-			n += binary.PutUvarint(b[n:], uint64(words[i+1]))
-			others++
-			i += 2
-			continue
-		}
-		if w == opBit|opOutcome<<16 && i+2 < len(words) {
-			// Index and map outcomes can be as frequent as blocks.
-			b[n] = byte(trace.EvOutcome)<<1 | 1
-			n++
-			n += binary.PutUvarint(b[n:], uint64(words[i+1])|uint64(words[i+2])<<32)
-			others++
-			i += 3
-			continue
-		}
-		if w>>16 == opBit>>16|opSync && i+6 < len(words) {
-			// Sync events come with every lock, send and receive.
-			waited := w>>8&1 != 0
-			if !waited || i+8 < len(words) {
-				p := words[i+1:]
-				b[n], b[n+1] = byte(trace.EvSync)<<1|1, byte(w)
-				b[n+2] = 0
-				if waited {
-					b[n+2] = 1
-				}
-				n += 3
-				n += binary.PutUvarint(b[n:], uint64(p[0]))
-				n += binary.PutUvarint(b[n:], uint64(p[1])|uint64(p[2])<<32)
-				n += binary.PutVarint(b[n:], int64(uint64(p[3])|uint64(p[4])<<32))
-				i += 6
-				if waited {
-					n += binary.PutVarint(b[n:], int64(uint64(p[5])|uint64(p[6])<<32))
-					i += 2
-					waits++
-				}
-				others++
-				continue
-			}
-		}
-		e, size, ok := rareEvent(w, words[i+1:])
-		if !ok {
-			break // torn read: drop the rest
-		}
-		n = len(trace.AppendEvent(b[:n], e))
-		others++
-		if e.Waited {
-			waits++
-		}
-		i += 1 + size
-	}
-	c.Body = b[:n]
-	c.Events, c.Blocks, c.Waits = blocks+others, blocks, waits
-}
-
-// rareEvent decodes the opcode word w and its payload p.
-func rareEvent(w uint32, p []uint32) (e trace.Event, size int, ok bool) {
-	op, aux := (w>>16)&0x7fff, w&0xffff
-	word64 := func(j int) uint64 { return uint64(p[j]) | uint64(p[j+1])<<32 }
-	switch op {
-	case opExit:
-		size = 1
-		if len(p) < size {
-			return e, 0, false
-		}
-		e = trace.Event{Kind: trace.EvExit, Block: p[0]}
-	case opOutcome:
-		size = 2
-		if len(p) < size {
-			return e, 0, false
-		}
-		e = trace.Event{Kind: trace.EvOutcome, Value: word64(0)}
-	case opSpawn:
-		size = 4
-		if len(p) < size {
-			return e, 0, false
-		}
-		e = trace.Event{Kind: trace.EvSpawn, Block: p[0], Ordinal: p[1], Child: word64(2)}
-	case opSync:
-		waited := aux>>8&1 != 0
-		size = 5
-		if waited {
-			size = 7
-		}
-		if len(p) < size {
-			return e, 0, false
-		}
-		e = trace.Event{Kind: trace.EvSync, Op: trace.Op(aux & 0xff), Block: p[0], Object: word64(1), End: int64(word64(3)), Waited: waited, Sends: aux>>9&1 != 0}
-		if waited {
-			e.Begin = int64(word64(5))
-		}
-	case opClock:
-		size = 2
-		if len(p) < size {
-			return e, 0, false
-		}
-		e = trace.Event{Kind: trace.EvClock, Time: int64(word64(0))}
-	default:
-		return e, 0, false
-	}
-	return e, size, true
-}
-
-// firstBlock returns the first block word of words.
-func firstBlock(words []uint32) (uint32, bool) {
-	for i := 0; i < len(words); {
-		w := words[i]
-		if w&opBit == 0 {
-			return w, true
-		}
-		switch (w >> 16) & 0x7fff {
-		case opExit:
-			i += 2
-		case opOutcome, opClock:
-			i += 3
-		case opSpawn:
-			i += 5
-		case opSync:
-			if w>>8&1 != 0 {
-				i += 8
-			} else {
-				i += 6
-			}
-		default:
-			return 0, false
-		}
-	}
-	return 0, false
 }

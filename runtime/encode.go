@@ -1,0 +1,216 @@
+package runtime
+
+import (
+	"encoding/binary"
+	"math/bits"
+
+	"github.com/divergo/divergo/internal/trace"
+)
+
+// First bytes of the frequent events, as trace.AppendEvent writes them.
+const (
+	hExit    = byte(trace.EvExit)<<1 | 1
+	hOutcome = byte(trace.EvOutcome)<<1 | 1
+	hSync    = byte(trace.EvSync)<<1 | 1
+)
+
+// slack is room kept past the encoded events for putUvarint32's 8-byte
+// store.
+const slack = 8
+
+// encode turns words into the chunk's body. It stops at a word that would
+// read past the end (a buffer read while its goroutine was writing).
+//
+// It is the runtime's hottest code after the probes: every word passes here
+// once, on the recorded goroutine's own time. Five bytes per word always
+// suffice (a block id takes at most 5, and every other event at most 5 per
+// word it occupies), so the body is sized once and bytes are written by
+// index, not appended. A run of one-byte block ids goes eight at a time
+// while it lasts, then one at a time: the eight-word test is tried once
+// per run, not once per word, so that buffers where outcomes and sync
+// events interleave with blocks (a word-counting loop) do not pay it at
+// every block.
+func encode(words []uint32, c *trace.Chunk) {
+	b := c.Body[:0]
+	if need := 5*len(words) + slack; cap(b) < need {
+		b = make([]byte, 0, need)
+	}
+	b = b[:cap(b)]
+	n, i := 0, 0
+	var blocks, others, waits uint64
+	for i < len(words) {
+		w := words[i]
+		if w < 64 {
+			j := i
+			for j+8 <= len(words) {
+				r := words[j : j+8 : j+8]
+				if r[0]|r[1]|r[2]|r[3]|r[4]|r[5]|r[6]|r[7] >= 64 || n+8 > len(b) {
+					break
+				}
+				binary.LittleEndian.PutUint64(b[n:], uint64(r[0])<<1|uint64(r[1])<<9|uint64(r[2])<<17|uint64(r[3])<<25|
+					uint64(r[4])<<33|uint64(r[5])<<41|uint64(r[6])<<49|uint64(r[7])<<57)
+				n += 8
+				j += 8
+			}
+			for ; j < len(words) && n < len(b); j++ {
+				v := words[j]
+				if v >= 64 {
+					break
+				}
+				b[n] = byte(v << 1)
+				n++
+			}
+			blocks += uint64(j - i)
+			i = j
+			continue
+		}
+		if w&opBit == 0 {
+			n = putUvarint32(b, n, w<<1) // w < 1<<31: w<<1 does not overflow
+			blocks++
+			i++
+			continue
+		}
+		op := w >> 16 & 0x7fff
+		if (op == opExit || op == opOutcome && w&outcome32 != 0) && i+1 < len(words) {
+			// Exits (as frequent as calls) and 32-bit outcomes (as frequent
+			// as blocks in index and map loops): a byte and a uvarint.
+			b[n] = hExit
+			if op == opOutcome {
+				b[n] = hOutcome
+			}
+			n = putUvarint32(b, n+1, words[i+1])
+			others++
+			i += 2
+			continue
+		}
+		size := 6 // a sync event's opcode and payload, when it did not wait
+		waited := w>>8&1 != 0
+		if waited {
+			size = 8
+		}
+		if op == opSync && w>>9&1 == 0 && i+size <= len(words) {
+			// Sync events come with every lock, send and receive. (Torn ones
+			// and selects that send take the general path.)
+			p := words[i+1 : i+size : i+size]
+			b[n], b[n+1], b[n+2] = hSync, byte(w), 0
+			if waited {
+				b[n+2] = 1
+				waits++
+			}
+			n = putUvarint32(b, n+3, p[0])
+			n += binary.PutUvarint(b[n:], uint64(p[1])|uint64(p[2])<<32)
+			n += binary.PutVarint(b[n:], int64(uint64(p[3])|uint64(p[4])<<32))
+			if waited {
+				n += binary.PutVarint(b[n:], int64(uint64(p[5])|uint64(p[6])<<32))
+			}
+			others++
+			i += size
+			continue
+		}
+		e, size, ok := rareEvent(w, words[i+1:])
+		if !ok {
+			break // torn read: drop the rest
+		}
+		n = len(trace.AppendEvent(b[:n], e))
+		others++
+		if e.Waited {
+			waits++
+		}
+		i += 1 + size
+	}
+	c.Body = b[:n]
+	c.Events, c.Blocks, c.Waits = blocks+others, blocks, waits
+}
+
+// putUvarint32 writes v as a uvarint at b[n:] and returns the new end. b
+// must have slack bytes past the encoding: the five bytes of any uint32 are
+// built in a register and stored at once, without a loop whose exit a
+// hash's varying length would mispredict.
+func putUvarint32(b []byte, n int, v uint32) int {
+	if v < 1<<7 {
+		b[n] = byte(v)
+		return n + 1
+	}
+	x := uint64(v)
+	enc := x&0x7f | x<<1&0x7f00 | x<<2&0x7f0000 | x<<3&0x7f000000 | x<<4&0xf00000000
+	l := uvarintLen32[bits.Len32(v)]
+	binary.LittleEndian.PutUint64(b[n:], enc|uvarintMore[l])
+	return n + int(l)
+}
+
+// uvarintLen32[k] is the length of the uvarint of a k-bit number;
+// uvarintMore[l] the continuation bits of an l-byte uvarint.
+var (
+	uvarintLen32 = [33]uint8{1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 5, 5, 5, 5}
+	uvarintMore  = [6]uint64{0, 0, 0x80, 0x8080, 0x808080, 0x80808080}
+)
+
+// payloadWords is the number of words that follow opcode word w, or -1
+// for an unknown opcode.
+func payloadWords(w uint32) int {
+	switch (w >> 16) & 0x7fff {
+	case opExit:
+		return 1
+	case opOutcome:
+		if w&outcome32 != 0 {
+			return 1
+		}
+		return 2
+	case opClock:
+		return 2
+	case opSpawn:
+		return 4
+	case opSync:
+		if w>>8&1 != 0 {
+			return 7
+		}
+		return 5
+	}
+	return -1
+}
+
+// rareEvent decodes the opcode word w and its payload p.
+func rareEvent(w uint32, p []uint32) (e trace.Event, size int, ok bool) {
+	size = payloadWords(w)
+	if size < 0 || len(p) < size {
+		return e, 0, false
+	}
+	aux := w & 0xffff
+	word64 := func(j int) uint64 { return uint64(p[j]) | uint64(p[j+1])<<32 }
+	switch (w >> 16) & 0x7fff {
+	case opExit:
+		e = trace.Event{Kind: trace.EvExit, Block: p[0]}
+	case opOutcome:
+		e = trace.Event{Kind: trace.EvOutcome, Value: uint64(p[0])}
+		if size == 2 {
+			e.Value = word64(0)
+		}
+	case opSpawn:
+		e = trace.Event{Kind: trace.EvSpawn, Block: p[0], Ordinal: p[1], Child: word64(2)}
+	case opSync:
+		waited := aux>>8&1 != 0
+		e = trace.Event{Kind: trace.EvSync, Op: trace.Op(aux & 0xff), Block: p[0], Object: word64(1), End: int64(word64(3)), Waited: waited, Sends: aux>>9&1 != 0}
+		if waited {
+			e.Begin = int64(word64(5))
+		}
+	case opClock:
+		e = trace.Event{Kind: trace.EvClock, Time: int64(word64(0))}
+	}
+	return e, size, true
+}
+
+// firstBlock returns the first block word of words.
+func firstBlock(words []uint32) (uint32, bool) {
+	for i := 0; i < len(words); {
+		w := words[i]
+		if w&opBit == 0 {
+			return w, true
+		}
+		k := payloadWords(w)
+		if k < 0 {
+			return 0, false
+		}
+		i += 1 + k
+	}
+	return 0, false
+}

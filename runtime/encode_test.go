@@ -1,0 +1,84 @@
+package runtime
+
+import (
+	"bytes"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/divergo/divergo/internal/trace"
+)
+
+// TestEncodeRandom encodes random mixes of every event the recorder writes,
+// in every word form (32-bit and 64-bit outcomes, sync events that waited
+// or not, selects that send), and compares with trace.AppendEvent; then cuts
+// the buffer at every length and checks that encode keeps exactly the
+// events that are whole.
+func TestEncodeRandom(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	var words []uint32
+	var ref []byte
+	var ends []int    // word index after each event
+	var refEnds []int // byte offset after each event
+	for range 1000 {
+		var e trace.Event
+		var ws []uint32
+		v := rng.Uint64() >> rng.IntN(64)
+		switch k := rng.IntN(8); k {
+		case 0, 1, 2:
+			id := uint32(v) & (1<<31 - 1)
+			if k > 0 {
+				id %= 64 // runs of one-byte ids
+			}
+			e, ws = trace.Event{Kind: trace.EvBlock, Block: id}, []uint32{id}
+		case 3:
+			id := uint32(v) & (1<<31 - 1)
+			e, ws = trace.Event{Kind: trace.EvExit, Block: id}, []uint32{opBit | opExit<<16, id}
+		case 4:
+			e = trace.Event{Kind: trace.EvOutcome, Value: v}
+			if v>>32 == 0 && rng.IntN(2) == 0 {
+				ws = []uint32{opBit | opOutcome<<16 | outcome32, uint32(v)}
+			} else {
+				ws = []uint32{opBit | opOutcome<<16, lo(v), hi(v)}
+			}
+		case 5:
+			e, ws = trace.Event{Kind: trace.EvClock, Time: int64(v)}, []uint32{opBit | opClock<<16, lo(v), hi(v)}
+		case 6:
+			e = trace.Event{Kind: trace.EvSpawn, Block: uint32(v) % 1000, Ordinal: 3, Child: v}
+			ws = []uint32{opBit | opSpawn<<16, e.Block, 3, lo(v), hi(v)}
+		case 7:
+			op := trace.Op(1 + rng.IntN(int(trace.OpSleep)))
+			e = trace.Event{Kind: trace.EvSync, Op: op, Block: uint32(v) % 5000, Object: v * 3, End: int64(v >> 1), Waited: rng.IntN(2) == 0}
+			aux := uint32(op)
+			if op == trace.OpSelect && rng.IntN(2) == 0 {
+				e.Sends, aux = true, aux|1<<9
+			}
+			ws = []uint32{0, e.Block, lo(e.Object), hi(e.Object), lo(uint64(e.End)), hi(uint64(e.End))}
+			if e.Waited {
+				e.Begin, aux = int64(v>>2), aux|1<<8
+				ws = append(ws, lo(uint64(e.Begin)), hi(uint64(e.Begin)))
+			}
+			ws[0] = opBit | opSync<<16 | aux
+		}
+		words = append(words, ws...)
+		ref = trace.AppendEvent(ref, e)
+		ends, refEnds = append(ends, len(words)), append(refEnds, len(ref))
+	}
+	var c trace.Chunk
+	encode(words, &c)
+	if !bytes.Equal(c.Body, ref) || c.Events != uint64(len(ends)) {
+		t.Fatalf("encode differs from trace.AppendEvent (%d events, want %d)", c.Events, len(ends))
+	}
+	for cut, k := 0, 0; cut <= len(words); cut++ {
+		for k < len(ends) && ends[k] <= cut {
+			k++
+		}
+		want := 0
+		if k > 0 {
+			want = refEnds[k-1]
+		}
+		encode(words[:cut], &c)
+		if !bytes.Equal(c.Body, ref[:want]) || c.Events != uint64(k) {
+			t.Fatalf("cut at word %d: %d events, %d bytes; want %d, %d", cut, c.Events, len(c.Body), k, want)
+		}
+	}
+}
