@@ -27,9 +27,9 @@ const slack = 8
 // word it occupies), so the body is sized once and bytes are written by
 // index, not appended. A run of one-byte block ids goes eight at a time
 // while it lasts, then one at a time: the eight-word test is tried once
-// per run, not once per word, so that buffers where outcomes and sync
-// events interleave with blocks (a word-counting loop) do not pay it at
-// every block.
+// per run, not once per word, and only when the run's third word is a
+// small id too, so that buffers where outcomes and sync events interleave
+// with short runs of blocks (a word-counting loop) hardly pay for it.
 func encode(words []uint32, c *trace.Chunk) {
 	b := c.Body[:0]
 	if need := 5*len(words) + slack; cap(b) < need {
@@ -44,7 +44,7 @@ func encode(words []uint32, c *trace.Chunk) {
 			j := i
 			for j+8 <= len(words) {
 				r := words[j : j+8 : j+8]
-				if r[0]|r[1]|r[2]|r[3]|r[4]|r[5]|r[6]|r[7] >= 64 || n+8 > len(b) {
+				if r[2] >= 64 || r[0]|r[1]|r[3]|r[4]|r[5]|r[6]|r[7] >= 64 || n+8 > len(b) {
 					break
 				}
 				binary.LittleEndian.PutUint64(b[n:], uint64(r[0])<<1|uint64(r[1])<<9|uint64(r[2])<<17|uint64(r[3])<<25|
