@@ -77,26 +77,26 @@ func (c *chunks) fail(err error) {
 	c.err = fmt.Errorf("goroutine %d: chunk %d at offset %d: %w", c.e.ID, c.next-1, c.chunk, err)
 }
 
-// chunkIter is the event-at-a-time [EventIter].
+// chunkIter is the event-at-a-time [EventIter]. It decodes as
+// [EventReader] does, into a batch of one.
 type chunkIter struct {
 	chunks
-	ev Event
+	ev [1]Event
 }
 
 func (it *chunkIter) Next() bool {
-	if it.err != nil || !it.more() {
+	if it.err != nil || it.left == 0 && !it.more() {
 		return false
 	}
-	ev, n, err := decodeEvent(it.body)
+	_, n, err := decodeEvents(it.ev[:], it.body)
 	if err != nil {
 		it.fail(err)
 		return false
 	}
 	it.body = it.body[n:]
 	it.left--
-	it.ev = ev
 	return true
 }
 
-func (it *chunkIter) Event() Event { return it.ev }
+func (it *chunkIter) Event() Event { return it.ev[0] }
 func (it *chunkIter) Err() error   { return it.err }
