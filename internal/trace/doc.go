@@ -20,6 +20,10 @@
 //		if err := it.Err(); err != nil { ... }
 //	}
 //
+// Consumers that read every event of long streams (compare) use
+// [Reader.EventReader] instead: its ReadEvents decodes a chunk's events
+// straight into the caller's buffer, one call per batch, not per event.
+//
 // Memory is proportional to the number of goroutines and chunks, never to the
 // number of events: [Reader.Events] reads one chunk at a time, and several
 // iterators may run at once (in different goroutines). [Reader.Truncated]
