@@ -52,15 +52,28 @@ func encode(words []uint32, c *trace.Chunk) {
 				n += 8
 				j += 8
 			}
-			for ; j < len(words) && n < len(b); j++ {
+			var outs uint64
+			// One at a time, with the 32-bit outcomes that interleave with
+			// short runs in index and map loops: the loop's commonest words
+			// without a trip through the general tests.
+			for j < len(words) && n < len(b) {
 				v := words[j]
-				if v >= 64 {
+				if v < 64 {
+					b[n] = byte(v << 1)
+					n++
+					j++
+					continue
+				}
+				if v != opBit|opOutcome<<16|outcome32 || j+1 >= len(words) {
 					break
 				}
-				b[n] = byte(v << 1)
-				n++
+				b[n] = hOutcome
+				n = putUvarint32(b, n+1, words[j+1])
+				outs++
+				j += 2
 			}
-			blocks += uint64(j - i)
+			blocks += uint64(j-i) - 2*outs
+			others += outs
 			i = j
 			continue
 		}
