@@ -9,6 +9,10 @@
 # execution.
 #
 # Usage: scripts/bench-overhead.sh [RUNS]   (default 5)
+#        BASE=REV scripts/bench-overhead.sh [RUNS]
+# With BASE, divergo as of git revision REV instruments the same programs
+# too, and its build is timed in the same rounds: a before/after pair whose
+# ratios share one plain baseline.
 # Output: a Markdown table for docs/PERFORMANCE.md.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -19,6 +23,21 @@ trap 'rm -rf "$tmp"' EXIT
 export GOFLAGS= GOWORK=off
 go build -o "$tmp/bin/divergo" ./cmd/divergo
 export PATH="$tmp/bin:$PATH"
+base="${BASE:-}"
+if [[ -n $base ]]; then
+	mkdir -p "$tmp/base"
+	git archive "$base" | tar -x -C "$tmp/base"
+	(cd "$tmp/base" && go build -o "$tmp/basebin/divergo" ./cmd/divergo)
+fi
+
+# module DIR PROG ROOT: a module in DIR holding testdata/PROG, requiring
+# divergo from the tree at ROOT.
+module() {
+	mkdir -p "$1"
+	cp testdata/$2/*.go "$1/"
+	printf 'module example.com/%s\n\ngo 1.26.8\n\nrequire github.com/divergo/divergo v0.0.0\n\nreplace github.com/divergo/divergo => %s\n' "$2" "$3" >"$1/go.mod"
+	cp go.sum "$1/"
+}
 
 # timeit CMD...: the wall time of one run, in microseconds.
 timeit() {
@@ -38,7 +57,7 @@ bestof() {
 	local v t
 	for ((i = 0; i < n; i++)); do
 		for v in "$@"; do
-			t=$(timeit "./$v" "${args[@]}")
+			t=$(DIVERGO_TRACE="$PWD/$v.dvt" timeit "./$v" "${args[@]}")
 			if [[ -z ${b[$v]:-} || $t -lt ${b[$v]} ]]; then b[$v]=$t; fi
 		done
 	done
@@ -67,16 +86,28 @@ func init() {
 }
 '
 
-echo "| program | plain | divergo | cover count | cover atomic | runtime/trace | trace bytes / block |"
-echo "|---|---|---|---|---|---|---|"
+if [[ -n $base ]]; then
+	echo "| program | plain | divergo $base | divergo | cover count | cover atomic | runtime/trace | trace bytes / block |"
+	echo "|---|---|---|---|---|---|---|---|"
+else
+	echo "| program | plain | divergo | cover count | cover atomic | runtime/trace | trace bytes / block |"
+	echo "|---|---|---|---|---|---|---|"
+fi
 declare -A progArgs=([cpuloop]="-n 300000" [wordcount]="-lines 100000")
 for prog in cpuloop wordcount; do
 	read -r -a args <<<"${progArgs[$prog]}"
 	mod="$tmp/$prog"
-	mkdir -p "$mod"
-	cp testdata/$prog/*.go "$mod/"
-	printf 'module example.com/%s\n\ngo 1.26.8\n\nrequire github.com/divergo/divergo v0.0.0\n\nreplace github.com/divergo/divergo => %s\n' "$prog" "$root" >"$mod/go.mod"
-	cp go.sum "$mod/"
+	module "$mod" "$prog" "$root"
+	variants=(plain dvg count atomic rttrace)
+	if [[ -n $base ]]; then
+		module "$tmp/$prog-base" "$prog" "$tmp/base"
+		(
+			cd "$tmp/$prog-base"
+			PATH="$tmp/basebin:$PATH" go generate ./... >/dev/null
+			go build -overlay="$tmp/$prog-base/.divergo/overlay.json" -o "$mod/dvgbase" .
+		)
+		variants+=(dvgbase)
+	fi
 	(
 		cd "$mod"
 		go build -o plain .
@@ -87,13 +118,15 @@ for prog in cpuloop wordcount; do
 		go build -overlay=rt.json -o rttrace .
 		go generate ./... >/dev/null
 		go build -overlay="$mod/.divergo/overlay.json" -o dvg .
-		export GOCOVERDIR="$mod/cov" RT_TRACE="$mod/rt.out" DIVERGO_TRACE="$mod/run.dvt"
+		export GOCOVERDIR="$mod/cov" RT_TRACE="$mod/rt.out" # each variant's DIVERGO_TRACE is VARIANT.dvt
 		mkdir -p cov
-		read -r p d c a r <<<"$(bestof "$runs" plain dvg count atomic rttrace)"
-		size=$(stat -c %s run.dvt)
+		read -r p d c a r db <<<"$(bestof "$runs" "${variants[@]}")"
+		size=$(stat -c %s dvg.dvt)
 		[[ -s rt.out ]] || { echo "runtime/trace wrote nothing" >&2; exit 1; }
-		blocks=$(divergo show --json run.dvt | python3 -c 'import json,sys; print(sum(g["blocks"] for g in json.load(sys.stdin)["goroutines"]))' 2>/dev/null || echo 0)
+		blocks=$(divergo show --json dvg.dvt | python3 -c 'import json,sys; print(sum(g["blocks"] for g in json.load(sys.stdin)["goroutines"]))' 2>/dev/null || echo 0)
 		bpb=$(awk -v s="$size" -v b="$blocks" 'BEGIN{ if (b > 0) printf "%.2f (%d B / %d blocks)", s/b, s, b; else printf "n/a (%d B)", s }')
-		printf '| %s | %s s | %s (%s s) | %s | %s | %s | %s |\n' "$prog" "$p" "$(ratio "$d" "$p")" "$d" "$(ratio "$c" "$p")" "$(ratio "$a" "$p")" "$(ratio "$r" "$p")" "$bpb"
+		before=
+		if [[ -n $base ]]; then before=" $(ratio "$db" "$p") ($db s) |"; fi
+		printf '| %s | %s s |%s %s (%s s) | %s | %s | %s | %s |\n' "$prog" "$p" "$before" "$(ratio "$d" "$p")" "$d" "$(ratio "$c" "$p")" "$(ratio "$a" "$p")" "$(ratio "$r" "$p")" "$bpb"
 	)
 done
