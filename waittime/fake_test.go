@@ -55,7 +55,11 @@ func newBuilder(file string) *builder {
 }
 
 // block adds a block of function fn (created on first use, the block being
-// its entry) at line.
+// its entry) at line. Every block of a function is a successor of every
+// other and of itself, so any order of a function's blocks is a path of the
+// graph: scripts run blocks in whatever order they like without the
+// replay (internal/replay) taking a block for an anomaly or the entry for a
+// new call.
 func (b *builder) block(fn string, line, instrs int) uint32 {
 	g := b.tr.graph
 	f, ok := b.funcs[fn]
@@ -67,8 +71,15 @@ func (b *builder) block(fn string, line, instrs int) uint32 {
 			Pos: tbb.Pos{File: b.file, Line: line - 1}, Entry: id})
 	}
 	g.Funcs[f].Blocks = append(g.Funcs[f].Blocks, id)
-	g.Blocks = append(g.Blocks, &tbb.Block{ID: id, Func: f, Kind: "body", Pos: tbb.Pos{File: b.file, Line: line, Col: 2},
-		Probe: true, Instrs: instrs})
+	blk := &tbb.Block{ID: id, Func: f, Kind: "body", Pos: tbb.Pos{File: b.file, Line: line, Col: 2},
+		Probe: true, Instrs: instrs}
+	g.Blocks = append(g.Blocks, blk)
+	for _, o := range g.Funcs[f].Blocks {
+		blk.Succs = append(blk.Succs, o)
+		if o != id {
+			g.Blocks[o].Succs = append(g.Blocks[o].Succs, id)
+		}
+	}
 	return uint32(id)
 }
 

@@ -32,6 +32,9 @@ func impliedTrace(full bool) (tr *fakeTrace, recv, post, body uint32) {
 	post = b.block("work", 23, 40)
 	done := b.block("work", 25, 2)
 	g := b.tr.graph
+	for _, blk := range g.Blocks {
+		blk.Succs = nil // the builder's complete graph has no implied path
+	}
 	succ := func(from uint32, to ...uint32) {
 		for _, t := range to {
 			g.Blocks[from].Succs = append(g.Blocks[from].Succs, int(t))
