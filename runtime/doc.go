@@ -12,9 +12,11 @@
 // entry block. [G.B] then records a block with one store and an increment:
 // no lock, no atomic operation, no clock. Rarer events (exits, outcomes,
 // spawns, sync operations, clocks) are an opcode word and payload words in
-// the same buffer. A full buffer is encoded into one chunk of the trace file
-// (internal/trace, docs/FORMAT.md) and written with one write call, under a
-// mutex held only for the write.
+// the same buffer. A full buffer is handed to a writer goroutine, which
+// encodes it into one chunk of the trace file (internal/trace,
+// docs/FORMAT.md) and writes it with one write call; the goroutine that
+// filled it goes on at once with an empty buffer (writer.go says why and
+// how order is kept).
 //
 // Time (nanoseconds since recording started, from the Go runtime's
 // monotonic clock) is taken at goroutine start and end, at every chunk, and
@@ -33,7 +35,8 @@
 // flush the signal is raised again with its default action, so the exit
 // status is what it would have been). After SIGKILL or a fatal runtime
 // error, every chunk written before is whole and readable; buffers not yet
-// written are lost.
+// written are lost, including full ones still queued for the writer (at
+// most 1 MiB of them).
 //
 // # Schedule exploration
 //

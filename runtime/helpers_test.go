@@ -73,11 +73,40 @@ func resetSession() {
 	sess.mainTaken = false
 	sess.regMu.Unlock()
 	sess.mu.Lock()
+	for sess.writing {
+		sess.idle.Wait()
+	}
+	sess.jobs, sess.queued, sess.free = nil, 0, nil
 	sess.file, sess.w, sess.pending, sess.closed, sess.failed = nil, nil, nil, false, false
 	sess.pendingBytes, sess.dropped = 0, false
 	sess.mu.Unlock()
 	sess.mainEntry = 0
 	sess.state.Store(stateIdle)
+}
+
+// goWorker records block bSpawn and a spawn in g, and starts a goroutine
+// that runs body inside the worker function (entry bWorker), the way the
+// instrumenter rewrites a go statement.
+func goWorker(g *G, body func(w *G)) {
+	g.B(bSpawn)
+	c := g.Spawn(bSpawn)
+	go func() {
+		c.Start()
+		defer c.Done()
+		w := Enter(bWorker)
+		defer w.Exit(bWorker)
+		body(w)
+	}()
+}
+
+// waitWritten waits until the writer has written every buffer queued so
+// far.
+func waitWritten() {
+	sess.mu.Lock()
+	for len(sess.jobs) > 0 || sess.inflight {
+		sess.idle.Wait()
+	}
+	sess.mu.Unlock()
 }
 
 type goroutine struct {

@@ -35,19 +35,13 @@ func childMain(mode string) {
 	case "wait": // workers work, then block; main says ready and waits for a signal
 		started := make(chan bool)
 		for range 3 {
-			g.B(bSpawn)
-			c := g.Spawn(bSpawn)
-			go func() {
-				c.Start()
-				defer c.Done()
-				w := Enter(bWorker)
-				defer w.Exit(bWorker)
+			goWorker(g, func(w *G) {
 				started <- true // after Enter: its entry block is in the buffer
 				for range 100000 {
 					w.B(bWorkerL)
 				}
 				select {} // alive, but not filling the disk
-			}()
+			})
 		}
 		for range 3 {
 			<-started
@@ -55,6 +49,7 @@ func childMain(mode string) {
 		for range 200000 { // several chunks on disk before the kill
 			g.B(bDone)
 		}
+		waitWritten()
 		fmt.Println("ready")
 		time.Sleep(time.Minute)
 	case "exit":

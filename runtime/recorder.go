@@ -1,9 +1,5 @@
 package runtime
 
-import (
-	"github.com/divergo/divergo/internal/trace"
-)
-
 // G is the recorder of one goroutine. Only that goroutine uses it, except
 // when the program ends and every buffer is flushed.
 type G struct {
@@ -23,7 +19,6 @@ type G struct {
 	ended    bool   // final chunk written; guarded by sess.mu
 	isMain   bool
 	spawns   map[uint32]uint32 // ordinals per go statement
-	chunk    trace.Chunk       // reused encoding buffer
 	children int
 	ident    uint64 // spawn identity, for DIVERGO_PERTURB (perturb.go)
 	rng      uint64 // perturbation PRNG state, starts at ident

@@ -43,6 +43,15 @@ type session struct {
 	closed       bool
 	failed       bool
 
+	// The writer (writer.go); guarded by mu.
+	jobs     []job      // full buffers waiting, in order
+	queued   int        // words in jobs
+	writing  bool       // the writer goroutine runs
+	inflight bool       // it has taken a job from jobs and not written it yet
+	work     sync.Cond  // on mu: a job was queued, or the trace closed
+	idle     sync.Cond  // on mu: a job was written, or the trace closed
+	free     [][]uint32 // full-size buffers to reuse
+
 	regMu sync.Mutex
 	live  map[*G]struct{} // recorders whose goroutine may still run
 
@@ -50,6 +59,8 @@ type session struct {
 }
 
 var sess session
+
+func init() { sess.work.L, sess.idle.L = &sess.mu, &sess.mu }
 
 // tracePath is where the trace goes: $DIVERGO_TRACE, or
 // divergo-<program>-<pid>.dvt in the working directory.
@@ -272,18 +283,15 @@ func writeLocked(g *G, c *trace.Chunk, words []uint32, final bool, end int64) {
 	}
 }
 
-// flush writes g's buffer as a chunk, closed by a clock event, and empties
-// it. Only g's goroutine calls it.
+// flush closes g's buffer with a clock event and hands it to the writer
+// (writer.go); g goes on with an empty buffer. Only g's goroutine calls it.
 func (g *G) flush(final bool) {
 	t := now()
 	full := g.buf[:cap(g.buf)]
 	n := g.n
 	full[n], full[n+1], full[n+2] = opBit|opClock<<16, lo(uint64(t)), hi(uint64(t))
-	words := full[:n+3]
-	encode(words, &g.chunk)
 	sess.mu.Lock()
-	writeLocked(g, &g.chunk, words, final, t)
-	g.n = 0 // under the mutex: finish reads n under it too
+	g.queueLocked(full[:n+3], final, t) // g.n = 0 under the mutex: finish reads n under it too
 	sess.mu.Unlock()
 }
 
@@ -294,11 +302,8 @@ func finish(caller *G, final bool) {
 		return
 	}
 	var t int64
-	var words []uint32
 	if caller != nil && !caller.off {
-		t = caller.clock()
-		words = caller.buf[:caller.n]
-		encode(words, &caller.chunk)
+		t = caller.clock() // may queue a full buffer: written below, first
 	}
 	sess.regMu.Lock()
 	live := make([]*G, 0, len(sess.live))
@@ -314,11 +319,14 @@ func finish(caller *G, final bool) {
 	if sess.closed {
 		return
 	}
+	drainLocked()
+	var c trace.Chunk
 	if caller != nil && !caller.off {
-		writeLocked(caller, &caller.chunk, words, final, t)
+		words := caller.buf[:caller.n]
+		encode(words, &c)
+		writeLocked(caller, &c, words, final, t)
 		caller.n = 0
 	}
-	var c trace.Chunk
 	for _, g := range live {
 		if g.ended {
 			continue
@@ -341,6 +349,8 @@ func finish(caller *G, final bool) {
 		}
 	}
 	sess.closed = true
+	sess.work.Broadcast() // the writer returns
+	sess.idle.Broadcast() // flushes waiting for room drop their words
 }
 
 // snapshot copies the words another goroutine may still be writing. The

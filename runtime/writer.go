@@ -1,0 +1,110 @@
+package runtime
+
+import "github.com/divergo/divergo/internal/trace"
+
+// Full buffers are encoded and written by a writer goroutine, not by the
+// goroutine that filled them. Encoding and writing are most of what
+// recording costs beyond the probes themselves, and on the program's own
+// goroutines they lengthen whichever of them is the critical path (the
+// producer of a pipeline, testdata/wordcount's main) while the other core
+// is often idle. The goroutine hands its buffer over under sess.mu with
+// one slice append and goes on with an empty buffer.
+//
+// Order: jobs are written in the order they were queued, one at a time, so
+// a goroutine's chunks stay in sequence. finish waits for the job in
+// flight, writes the queued ones itself, and only then reads the live
+// buffers: every word a goroutine recorded is in exactly one of a written
+// chunk, a queued job or its current buffer.
+//
+// The writer goroutine is started by the first full buffer (a program that
+// never fills one never has it), then waits on sess.work for more, and
+// returns when the trace is complete.
+
+// job is a buffer waiting for the writer.
+type job struct {
+	g     *G
+	words []uint32 // ends with the closing clock
+	final bool
+	end   int64
+}
+
+// maxQueued bounds the words waiting in jobs (8 full buffers, 1 MiB): a
+// goroutine that fills buffers faster than they can be written waits for
+// the writer rather than grow memory without end, and a run killed by
+// SIGKILL or a fatal error loses at most this much more than its
+// goroutines' current buffers.
+const maxQueued = 8 * maxWords
+
+// maxFree bounds the full-size buffers kept for reuse.
+const maxFree = 8
+
+// queueLocked hands g's words to the writer and gives g an empty buffer.
+// sess.mu is held.
+func (g *G) queueLocked(words []uint32, final bool, end int64) {
+	for sess.queued > maxQueued && !sess.closed {
+		sess.idle.Wait()
+	}
+	if sess.closed {
+		g.n = 0
+		return
+	}
+	sess.jobs = append(sess.jobs, job{g, words, final, end})
+	sess.queued += len(words)
+	if !sess.writing {
+		sess.writing = true
+		go writeJobs()
+	}
+	sess.work.Signal()
+	if !final {
+		if k := len(sess.free); k > 0 && cap(g.buf) == maxWords {
+			g.buf, sess.free = sess.free[k-1], sess.free[:k-1]
+		} else {
+			g.buf = make([]uint32, cap(g.buf)-reserve, cap(g.buf))
+		}
+	}
+	g.n = 0
+}
+
+// writeJobs is the writer goroutine.
+func writeJobs() {
+	var c trace.Chunk
+	sess.mu.Lock()
+	defer sess.mu.Unlock()
+	for !sess.closed {
+		if len(sess.jobs) == 0 {
+			sess.work.Wait()
+			continue
+		}
+		j := sess.jobs[0]
+		sess.jobs[0] = job{}
+		sess.jobs = sess.jobs[1:]
+		sess.inflight = true
+		sess.mu.Unlock()
+		encode(j.words, &c)
+		sess.mu.Lock()
+		sess.inflight = false
+		sess.queued -= len(j.words)
+		writeLocked(j.g, &c, j.words, j.final, j.end)
+		if cap(j.words) == maxWords && len(sess.free) < maxFree {
+			sess.free = append(sess.free, j.words[:maxWords-reserve])
+		}
+		sess.idle.Broadcast()
+	}
+	sess.writing = false
+	sess.idle.Broadcast()
+}
+
+// drainLocked waits for the job in flight and writes the queued ones, in
+// order, on the caller's goroutine. sess.mu is held.
+func drainLocked() {
+	for sess.inflight {
+		sess.idle.Wait()
+	}
+	var c trace.Chunk
+	for _, j := range sess.jobs {
+		encode(j.words, &c)
+		writeLocked(j.g, &c, j.words, j.final, j.end)
+	}
+	sess.jobs, sess.queued = nil, 0
+	sess.idle.Broadcast()
+}

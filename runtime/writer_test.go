@@ -1,0 +1,93 @@
+package runtime
+
+import (
+	"testing"
+
+	"github.com/divergo/divergo/internal/trace"
+)
+
+// TestWriterOrder has four goroutines fill about six buffers each at once
+// (more than the writer queues before flushes wait for room), then ends
+// the program while they are still alive, with jobs still queued: every
+// stream must hold each of its goroutine's outcomes exactly once, in order.
+func TestWriterOrder(t *testing.T) {
+	const workers, n = 4, 100000
+	path := startSession(t)
+	g := Main(testGraphJSON(t), bMain)
+	ready := make(chan bool)
+	release := make(chan struct{})
+	defer close(release)
+	for range workers {
+		goWorker(g, func(w *G) {
+			for k := range n {
+				w.Outcome(uint64(k))
+			}
+			ready <- true
+			<-release // alive when main ends
+		})
+	}
+	for range workers {
+		<-ready
+	}
+	g.B(bDone)
+	g.Exit(bMain)
+
+	r, gs := readTrace(t, path)
+	if r.Truncated() || len(gs) != workers+1 {
+		t.Fatalf("truncated %v, %d goroutines", r.Truncated(), len(gs))
+	}
+	for p, w := range gs {
+		if p == "main" {
+			continue
+		}
+		var k uint64
+		for _, e := range w.events {
+			if e.Kind != trace.EvOutcome {
+				continue
+			}
+			if e.Value != k {
+				t.Fatalf("%s: outcome %d is %d", p, k, e.Value)
+			}
+			k++
+		}
+		if k != n || w.info.Chunks < 5 {
+			t.Errorf("%s: %d outcomes in %d chunks, want %d in several", p, k, w.info.Chunks, n)
+		}
+	}
+}
+
+// TestWriterDrain ends the program with full buffers still queued (a
+// writer that has not run yet): finish writes them, before the buffer of
+// the goroutine that ends the program.
+func TestWriterDrain(t *testing.T) {
+	const n = 3 * maxWords / 2 // outcomes of about three full buffers
+	path := startSession(t)
+	g := Main(testGraphJSON(t), bMain)
+	sess.mu.Lock()
+	sess.writing = true // as if a writer ran: queued jobs wait
+	sess.mu.Unlock()
+	for k := range n {
+		g.Outcome(uint64(k))
+	}
+	sess.mu.Lock()
+	queued := len(sess.jobs)
+	sess.writing = false
+	sess.mu.Unlock()
+	g.Exit(bMain)
+	if queued < 2 {
+		t.Fatalf("%d jobs queued, want several", queued)
+	}
+	_, gs := readTrace(t, path)
+	var k uint64
+	for _, e := range gs["main"].events {
+		if e.Kind == trace.EvOutcome {
+			if e.Value != k {
+				t.Fatalf("outcome %d is %d", k, e.Value)
+			}
+			k++
+		}
+	}
+	if k != n {
+		t.Errorf("%d outcomes, want %d", k, n)
+	}
+}
