@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 
 	"github.com/divergo/divergo/internal/replay"
 	"github.com/divergo/divergo/internal/trace"
@@ -130,39 +131,43 @@ func (s *stream) emit(t token) {
 }
 
 // replayed queues the replayer's steps as tokens, following each frame's
-// last outcome block on the way.
+// last outcome block on the way. It is the per-block path of the
+// comparison: tokens are written in place and counters kept in locals.
 func (s *stream) replayed(steps []replay.Step) {
+	n0 := len(s.q)
+	s.q = slices.Grow(s.q, len(steps))[:n0+len(steps)]
+	q := s.q[n0:]
+	lo := s.lastOut
+	var nblocks, ntcps, instrs int64
 	for i := range steps {
 		st := &steps[i]
-		t := token{kind: tokKind(st.Kind), block: st.Block, depth: st.Depth, from: st.From, owner: noBlock}
-		switch st.Kind {
-		case replay.Call:
-			if n := len(s.lastOut); n > 0 {
-				t.owner = s.lastOut[n-1]
+		t := &q[i]
+		t.kind, t.block, t.depth, t.from, t.owner, t.val = tokKind(st.Kind), st.Block, st.Depth, st.From, noBlock, 0
+		if st.Kind == replay.Exit {
+			if n := len(lo); n > 0 {
+				t.owner = lo[n-1]
+				lo = lo[:n-1]
 			}
-			s.lastOut = append(s.lastOut, noBlock)
-			fallthrough
-		case replay.Block:
-			bi := &s.p.blocks[st.Block]
-			if n := len(s.lastOut); n > 0 {
-				if st.Kind == replay.Block {
-					t.owner = s.lastOut[n-1]
-				}
-				if bi.outcome != nil {
-					s.lastOut[n-1] = st.Block
-				}
-			}
-			s.nblocks++
-			s.ntcps += int64(bi.ntcp)
-			s.instrs += int64(bi.instrs)
-		case replay.Exit:
-			if n := len(s.lastOut); n > 0 {
-				t.owner = s.lastOut[n-1]
-				s.lastOut = s.lastOut[:n-1]
-			}
+			continue
 		}
-		s.q = append(s.q, t)
+		if n := len(lo); n > 0 {
+			t.owner = lo[n-1]
+		}
+		if st.Kind == replay.Call {
+			lo = append(lo, noBlock)
+		}
+		bi := &s.p.blocks[st.Block]
+		if bi.outcome != nil && len(lo) > 0 {
+			lo[len(lo)-1] = st.Block
+		}
+		nblocks++
+		ntcps += int64(bi.ntcp)
+		instrs += int64(bi.instrs)
 	}
+	s.lastOut = lo
+	s.nblocks += nblocks
+	s.ntcps += ntcps
+	s.instrs += instrs
 }
 
 // fill reads one event and appends its tokens.
