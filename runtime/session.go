@@ -36,6 +36,7 @@ type session struct {
 
 	mu           sync.Mutex // guards the file and every G's seq, wrote, ended
 	file         *os.File
+	removed      chan struct{} // closed when the previous trace is removed (file.go)
 	w            *trace.Writer
 	pending      []trace.Chunk // chunks written before Main gave the graph
 	pendingBytes int
@@ -197,7 +198,8 @@ func openTrace(graph []byte) {
 		failLocked(fmt.Errorf("reading the program's graph: %w", err))
 		return
 	}
-	f, err := os.Create(sess.path)
+	f, removed, err := createTrace(sess.path)
+	sess.removed = removed
 	if err != nil {
 		failLocked(err)
 		return
@@ -347,6 +349,9 @@ func finish(caller *G, final bool) {
 		if err := sess.file.Close(); err != nil {
 			failLocked(err)
 		}
+	}
+	if sess.removed != nil {
+		<-sess.removed // the previous run's trace (file.go)
 	}
 	sess.closed = true
 	sess.work.Broadcast() // the writer returns
