@@ -164,3 +164,53 @@ func (r *Replayer) Exit(e int32, out []Step) []Step {
 	}
 	return r.popTo(i, out)
 }
+
+// SameState reports whether r and o are in the same state: the same call
+// stack, each frame at the same block. Given the same events from there,
+// two replayers in the same state append the same steps, so a reader that
+// walks two equal streams can replay one of them only (see [Replayer.SetState]).
+func (r *Replayer) SameState(o *Replayer) bool {
+	if len(r.frames) != len(o.frames) {
+		return false
+	}
+	for i := len(r.frames) - 1; i >= 0; i-- {
+		if r.frames[i] != o.frames[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// SetState puts r in o's state: o's call stack, with r's own buffers. The
+// anomaly count is r's and is left alone.
+func (r *Replayer) SetState(o *Replayer) {
+	r.frames = append(r.frames[:0], o.frames...)
+}
+
+// Continues reports whether a block event of b continues the innermost
+// frame, the common case: b is a block of the frame's function and no call.
+// It returns the frame's current block. For such an event Block appends
+// only blocks of that frame, and which ones depends on the current block
+// and b alone, so a reader that only counts can cache what they add up to
+// per pair and move the frame with [Replayer.Moved] instead.
+func (r *Replayer) Continues(b int32) (cur int32, ok bool) {
+	n := len(r.frames)
+	if n == 0 || b < 0 || int(b) >= len(r.p.blocks) {
+		return NoBlock, false
+	}
+	bi := &r.p.blocks[b]
+	t := &r.frames[n-1]
+	if bi.call || bi.fn != t.fn {
+		return NoBlock, false
+	}
+	return t.cur, true
+}
+
+// Moved takes a block event that [Replayer.Continues] accepted, whose
+// steps Block gave before from the same current block: the innermost frame
+// moves to cur, the last of those steps, and anomalies are the anomalies
+// Block counted on the way.
+func (r *Replayer) Moved(cur int32, anomalies int64) {
+	r.frames[len(r.frames)-1].cur = cur
+	r.Anomalies += anomalies
+}
