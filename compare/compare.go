@@ -164,6 +164,7 @@ func comparePair(p *program, a, b Trace, pr gPair, opts Options) (*pairCmp, erro
 		p: p, a: newStream(p, ra), b: newStream(p, rb), w: opts.Weights,
 		ga: pr.a, gb: pr.b, spawn: pr.spawn, observe: opts.Observe,
 		unfinA: pr.unfinA, unfinB: pr.unfinB,
+		lock:  opts.Observe == nil && !opts.tokensOnly,
 		locks: map[int32]int64{},
 	}
 	if err := c.run(); err != nil {

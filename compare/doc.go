@@ -15,8 +15,8 @@
 // implied blocks that carry no probe are put back from the graph by
 // internal/replay, as waittime and the Perfetto export do: the path between
 // two probed blocks of a frame through implied blocks is unique), calls and
-// returns, outcome events, spawns and sync operations. While the
-// steps of both runs are equal the runs are equivalent (get_TCP). When they
+// returns, outcome events, spawns and sync operations. While the steps of
+// both runs are equal the runs are equivalent (get_TCP). When the steps
 // differ, the last block both executed in the current frame decided:
 //
 //   - a branch, loop, switch or select TCP: its outcome (the successor, and
@@ -42,6 +42,21 @@
 // the process ended under it, no block chose, and it is never unflagged. Loops are corresponded iteration
 // by iteration from the first, as the paper chooses (§8): extra iterations
 // on one side form one section.
+//
+// # Lockstep
+//
+// While both sides are in the same state (the same call stack, each frame
+// at the same block and with the same last outcome block, no step
+// pending), equal events give equal steps, so the pair walks in lockstep:
+// it compares the decoded events themselves (kind, block, outcome value,
+// spawn ordinal, sync operation; not times, objects or goroutine ids),
+// replays side a only, and takes a block event that continues its frame
+// from a cache, per pair of blocks, of the blocks, TCPs and instructions
+// it adds up to. Clocks are stamped on each side with that side's count.
+// At the first pair of events that differ, or at the end of a stream, b
+// takes a's state and the steps take over from that event; lockstep
+// resumes once the states are equal again (after a section converged).
+// The report is the same to the last field either way.
 //
 // # Distances
 //
@@ -73,6 +88,7 @@
 // the distance; its JSON form is what "divergo diff -json" prints. [Compare]
 // gives the pairwise matrix of several traces and the most representative.
 //
-// Memory is the graph, the implied paths met so far, and per pair a batch
-// of events and the call stack: it does not grow with the trace.
+// Memory is the graph, the implied paths and lockstep's block pairs met so
+// far, and per pair a batch of events and the call stack: it does not grow
+// with the trace.
 package compare

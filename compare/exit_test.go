@@ -47,6 +47,12 @@ func toFile(t *testing.T, m *memTrace) Trace {
 	if err := trace.WriteFile(path, m.g, gs); err != nil {
 		t.Fatal(err)
 	}
+	return openFile(t, path)
+}
+
+// openFile opens the trace file at path for the rest of the test.
+func openFile(t *testing.T, path string) Trace {
+	t.Helper()
 	r, err := trace.Open(path)
 	if err != nil {
 		t.Fatal(err)

@@ -283,3 +283,19 @@ func (p *gprog) execute(shared, own, div uint64, holes bool) ([]trace.Event, []i
 	items := g.call(0)
 	return g.events, items
 }
+
+// generatedPairs calls f on programs random programs and four pairs of
+// executions of each, which decide alike except at about a third of the
+// flagged sites (with holes, of any site).
+func generatedPairs(t testing.TB, programs int, holes bool, f func(p *gprog, seed, run uint64, evA, evB []trace.Event, itA, itB []item)) {
+	for seed := range uint64(programs) {
+		r := rand.New(rand.NewPCG(seed, 42))
+		p := genProgram(r, 1+r.IntN(4), 4, 3)
+		p.compile(t)
+		for run := range uint64(4) {
+			evA, itA := p.execute(seed, 1000+run, 3, holes)
+			evB, itB := p.execute(seed, 2000+run, 3, holes)
+			f(p, seed, run, evA, evB, itA, itB)
+		}
+	}
+}

@@ -27,6 +27,9 @@ type pairCmp struct {
 	observe func(Step)
 	// unfinA and unfinB: that run's goroutine was cut off at exit.
 	unfinA, unfinB bool
+	// lock: walk equal stretches in lockstep (lockstep.go). Off when
+	// observing, because lockstep makes no tokens to show.
+	lock bool
 
 	ma, mb   sideMeasure
 	sections []Section
@@ -49,6 +52,11 @@ func (c *pairCmp) step(k StepKind, t token) {
 
 func (c *pairCmp) run() error {
 	for {
+		if c.lock && c.inStep() {
+			if err := c.lockstep(); err != nil {
+				return err
+			}
+		}
 		ta, err := c.a.peek()
 		if err != nil {
 			return sideErr("a", err)

@@ -2,11 +2,11 @@ package compare
 
 import (
 	"fmt"
-	"math/rand/v2"
 	"reflect"
 	"testing"
 
 	"github.com/divergo/divergo/internal/tbb"
+	"github.com/divergo/divergo/internal/trace"
 )
 
 // refSection is what the reference and the streaming comparison must agree
@@ -205,22 +205,15 @@ func TestAgainstReference(t *testing.T) {
 	}
 	for _, holes := range []bool{false, true} {
 		sections := 0
-		for seed := range uint64(programs) {
-			r := rand.New(rand.NewPCG(seed, 42))
-			p := genProgram(r, 1+r.IntN(4), 4, 3)
-			p.compile(t)
-			for run := range uint64(4) {
-				evA, itA := p.execute(seed, 1000+run, 3, holes)
-				evB, itB := p.execute(seed, 2000+run, 3, holes)
-				ref := &reference{p: p}
-				ref.list(itA, itB, nil, nil)
-				got := streamingSections(t, p, newMem(p.g).add(1, 0, 0, 0, evA...), newMem(p.g).add(1, 0, 0, 0, evB...))
-				sections += len(got)
-				if !reflect.DeepEqual(got, ref.out) {
-					t.Fatalf("holes=%v program %d run %d:\nstreaming %v\nreference %v", holes, seed, run, got, ref.out)
-				}
+		generatedPairs(t, programs, holes, func(p *gprog, seed, run uint64, evA, evB []trace.Event, itA, itB []item) {
+			ref := &reference{p: p}
+			ref.list(itA, itB, nil, nil)
+			got := streamingSections(t, p, newMem(p.g).add(1, 0, 0, 0, evA...), newMem(p.g).add(1, 0, 0, 0, evB...))
+			sections += len(got)
+			if !reflect.DeepEqual(got, ref.out) {
+				t.Fatalf("holes=%v program %d run %d:\nstreaming %v\nreference %v", holes, seed, run, got, ref.out)
 			}
-		}
+		})
 		if sections < programs {
 			t.Errorf("holes=%v: only %d sections over %d programs: the generator does not diverge enough", holes, sections, programs)
 		}

@@ -23,6 +23,9 @@ type Options struct {
 	// may run concurrently). It exists for tests and for tools that draw the
 	// correspondence; the report does not need it.
 	Observe func(Step)
+	// tokensOnly turns lockstep off, for tests that check it changes
+	// nothing.
+	tokensOnly bool
 }
 
 // Report is the result of comparing two traces.

@@ -76,7 +76,10 @@ type stream struct {
 	lastOut []int32
 	q       []token
 	qi      int
-	now     int64 // last timestamp seen (ns since the trace's start)
+	// moves caches, by current block, what block events that continue
+	// their frame add up to, for lockstep (allocated on first use).
+	moves [][]move
+	now   int64 // last timestamp seen (ns since the trace's start)
 	// Time between timestamps is interpolated by instruction counts, at
 	// the rate of the last interval (the stream does not look ahead).
 	instrs   int64   // instructions of the blocks emitted
@@ -136,22 +139,30 @@ func (s *stream) emit(t token) {
 func (s *stream) replayed(steps []replay.Step) {
 	n0 := len(s.q)
 	s.q = slices.Grow(s.q, len(steps))[:n0+len(steps)]
-	q := s.q[n0:]
+	s.account(steps, s.q[n0:])
+}
+
+// account follows the replayer's steps: each frame's last outcome block,
+// the blocks, TCPs and instructions executed. With q set it also writes
+// step i's token to q[i]; in lockstep (see lockstep.go) q is nil, because
+// the tokens of equal events are equal and nobody reads them.
+func (s *stream) account(steps []replay.Step, q []token) {
 	lo := s.lastOut
 	var nblocks, ntcps, instrs int64
 	for i := range steps {
 		st := &steps[i]
-		t := &q[i]
-		t.kind, t.block, t.depth, t.from, t.owner, t.val = tokKind(st.Kind), st.Block, st.Depth, st.From, noBlock, 0
+		owner := int32(noBlock)
+		if n := len(lo); n > 0 {
+			owner = lo[n-1]
+		}
+		if q != nil {
+			q[i] = token{kind: tokKind(st.Kind), block: st.Block, depth: st.Depth, from: st.From, owner: owner}
+		}
 		if st.Kind == replay.Exit {
 			if n := len(lo); n > 0 {
-				t.owner = lo[n-1]
 				lo = lo[:n-1]
 			}
 			continue
-		}
-		if n := len(lo); n > 0 {
-			t.owner = lo[n-1]
 		}
 		if st.Kind == replay.Call {
 			lo = append(lo, noBlock)
@@ -173,26 +184,10 @@ func (s *stream) replayed(steps []replay.Step) {
 // fill reads one event and appends its tokens.
 func (s *stream) fill() error {
 	if s.bi == s.bn {
-		if s.eof {
-			s.emit(token{kind: tEnd, depth: s.depth()})
-			return nil
+		if !s.eof {
+			return s.refill()
 		}
-		n, err := s.r.Read(s.buf)
-		if n < 0 || n > len(s.buf) {
-			return fmt.Errorf("event reader returned %d events for a buffer of %d", n, len(s.buf))
-		}
-		s.bi, s.bn = 0, n
-		if errors.Is(err, io.EOF) {
-			s.eof = true
-		} else if err != nil {
-			return fmt.Errorf("reading events after event %d: %w", s.nev, err)
-		}
-		if n == 0 {
-			if !s.eof {
-				return fmt.Errorf("reading events after event %d: reader returned no events and no error", s.nev)
-			}
-			s.emit(token{kind: tEnd, depth: s.depth()})
-		}
+		s.emit(token{kind: tEnd, depth: s.depth()})
 		return nil
 	}
 	ev := &s.buf[s.bi]
@@ -232,6 +227,25 @@ func (s *stream) fill() error {
 		s.stamp(ev.Time)
 	default:
 		return fmt.Errorf("event %d: unknown event kind %d", s.nev, ev.Kind)
+	}
+	return nil
+}
+
+// refill reads the next batch of events. At the end of the stream it
+// leaves the batch empty with eof set, for fill to emit the end token.
+func (s *stream) refill() error {
+	n, err := s.r.Read(s.buf)
+	if n < 0 || n > len(s.buf) {
+		return fmt.Errorf("event reader returned %d events for a buffer of %d", n, len(s.buf))
+	}
+	s.bi, s.bn = 0, n
+	if errors.Is(err, io.EOF) {
+		s.eof = true
+	} else if err != nil {
+		return fmt.Errorf("reading events after event %d: %w", s.nev, err)
+	}
+	if n == 0 && !s.eof {
+		return fmt.Errorf("reading events after event %d: reader returned no events and no error", s.nev)
 	}
 	return nil
 }

@@ -1,0 +1,194 @@
+package compare
+
+import "github.com/divergo/divergo/internal/trace"
+
+// Lockstep: while the two streams of a pair are in the same state (the
+// same call stack, each frame at the same block, the same last outcome
+// block per frame, no token pending), equal events give equal tokens, so
+// the token walk of run would only find them same. lockstep compares the
+// decoded events themselves instead, replays side a only and counts for
+// both, and at the first pair of events that differ (or at the end of a
+// stream) gives b a's state and returns: the token walk takes over at that
+// event, exactly where it would have been, and hands back once both sides
+// are in the same state again after a section converged.
+//
+// Clocks are the one thing each side keeps for itself: they are stamped on
+// their own side, with that side's instruction count, in stream order as
+// fill would.
+
+// inStep reports whether the pair can walk in lockstep: nothing pending on
+// either side and both in the same state.
+func (c *pairCmp) inStep() bool {
+	a, b := c.a, c.b
+	if a.qi != len(a.q) || b.qi != len(b.q) || len(a.lastOut) != len(b.lastOut) {
+		return false
+	}
+	for i := range a.lastOut {
+		if a.lastOut[i] != b.lastOut[i] {
+			return false
+		}
+	}
+	return a.rp.SameState(b.rp)
+}
+
+// lockstep walks both streams over equal events, replaying a only. It
+// returns with both in a's state, the differing events (or the end)
+// unread.
+func (c *pairCmp) lockstep() error {
+	a, b := c.a, c.b
+	an0 := a.rp.Anomalies
+	defer func() {
+		b.rp.SetState(a.rp)
+		b.lastOut = append(b.lastOut[:0], a.lastOut...)
+		b.rp.Anomalies += a.rp.Anomalies - an0
+	}()
+	nb := len(c.p.blocks)
+	for {
+		ea, err := a.event()
+		if err != nil {
+			return sideErr("a", err)
+		}
+		if ea == nil || !valid(ea, nb) {
+			// fill reports a bad event, with a's position.
+			return nil
+		}
+		eb, err := b.event()
+		if err != nil {
+			return sideErr("b", err)
+		}
+		if eb == nil || !sameEvent(ea, eb) {
+			return nil
+		}
+		a.bi++
+		a.nev++
+		b.bi++
+		b.nev++
+		switch ea.Kind {
+		case trace.EvBlock, trace.EvExit:
+			nblocks, ntcps, instrs := a.nblocks, a.ntcps, a.instrs
+			if ea.Kind == trace.EvBlock {
+				a.block(int32(ea.Block))
+			} else {
+				a.steps = a.rp.Exit(int32(ea.Block), a.steps[:0])
+				a.account(a.steps, nil)
+			}
+			b.nblocks += a.nblocks - nblocks
+			b.ntcps += a.ntcps - ntcps
+			b.instrs += a.instrs - instrs
+		case trace.EvSync:
+			a.stamp(ea.End)
+			b.stamp(eb.End)
+		}
+	}
+}
+
+// move is what a block event that continues its frame adds up to from a
+// given current block: the implied path to the event's block, the block,
+// the implied blocks that follow it. It depends on the two blocks alone,
+// so lockstep replays such an event once per pair of blocks and then only
+// adds it up.
+type move struct {
+	to        int32 // the event's block
+	end       int32 // the frame's current block after the event
+	lastOut   int32 // the last block on the way with an outcome TCP, or noBlock
+	anomalies int32 // the replayer's, on the way (no implied path)
+	blocks    int32
+	tcps      int32
+	instrs    int64
+}
+
+// block takes a block event in lockstep, where no tokens are needed.
+func (s *stream) block(b int32) {
+	cur, ok := s.rp.Continues(b)
+	if !ok {
+		s.steps = s.rp.Block(b, s.steps[:0])
+		s.account(s.steps, nil)
+		return
+	}
+	if s.moves == nil {
+		s.moves = make([][]move, len(s.p.blocks))
+	}
+	for i := range s.moves[cur] {
+		if m := &s.moves[cur][i]; m.to == b {
+			s.rp.Moved(m.end, int64(m.anomalies))
+			if n := len(s.lastOut); n > 0 && m.lastOut != noBlock {
+				s.lastOut[n-1] = m.lastOut
+			}
+			s.nblocks += int64(m.blocks)
+			s.ntcps += int64(m.tcps)
+			s.instrs += m.instrs
+			return
+		}
+	}
+	an := s.rp.Anomalies
+	s.steps = s.rp.Block(b, s.steps[:0])
+	s.account(s.steps, nil)
+	m := move{to: b, end: cur, lastOut: noBlock, anomalies: int32(s.rp.Anomalies - an)}
+	for _, st := range s.steps {
+		bi := &s.p.blocks[st.Block]
+		m.end = st.Block
+		if bi.outcome != nil {
+			m.lastOut = st.Block
+		}
+		m.blocks++
+		m.tcps += bi.ntcp
+		m.instrs += int64(bi.instrs)
+	}
+	s.moves[cur] = append(s.moves[cur], m)
+}
+
+// event returns the stream's next event that is not a clock, unread,
+// stamping the clocks before it as fill does. It returns nil at the end of
+// the stream, leaving the end token to fill, which makes it from the
+// stream's state once lockstep has handed it over.
+func (s *stream) event() (*trace.Event, error) {
+	for {
+		if s.bi == s.bn {
+			if s.eof {
+				return nil, nil
+			}
+			if err := s.refill(); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		ev := &s.buf[s.bi]
+		if ev.Kind != trace.EvClock {
+			return ev, nil
+		}
+		s.bi++
+		s.nev++
+		s.stamp(ev.Time)
+	}
+}
+
+// valid reports whether fill takes ev without an error.
+func valid(ev *trace.Event, nblocks int) bool {
+	switch ev.Kind {
+	case trace.EvBlock, trace.EvExit, trace.EvSpawn, trace.EvSync:
+		return int64(ev.Block) < int64(nblocks)
+	case trace.EvOutcome:
+		return true
+	}
+	return false
+}
+
+// sameEvent reports whether two valid events give the same tokens from
+// the same state: what token.same compares of them (block, outcome value,
+// spawn ordinal, sync operation), not times, objects or goroutine ids.
+func sameEvent(x, y *trace.Event) bool {
+	if x.Kind != y.Kind {
+		return false
+	}
+	switch x.Kind {
+	case trace.EvBlock, trace.EvExit:
+		return x.Block == y.Block
+	case trace.EvOutcome:
+		return x.Value == y.Value
+	case trace.EvSpawn:
+		return x.Block == y.Block && x.Ordinal == y.Ordinal
+	case trace.EvSync:
+		return x.Block == y.Block && x.Op == y.Op
+	}
+	return false
+}
