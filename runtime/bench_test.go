@@ -173,3 +173,18 @@ func BenchmarkEncodeMixed(b *testing.B) {
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(len(words)), "ns/word")
 }
+
+// BenchmarkSendRecv is a send and a receive through the wrappers on a
+// buffered channel, neither of which waits: what a pipeline pays per item.
+func BenchmarkSendRecv(b *testing.B) {
+	startSession(b)
+	g := Main(testGraphJSON(b), bMain)
+	ch := make(chan int, 1)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		Send(g, bSpawn, ch, i)
+		Recv(g, bSpawn, ch)
+	}
+	b.StopTimer()
+	g.Exit(bMain)
+}

