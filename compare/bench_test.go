@@ -137,3 +137,54 @@ func BenchmarkCompare(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkCompareMany compares two runs of 2000 short goroutines (a
+// worker pool's) on a graph of 20000 blocks: what a pair costs apart from
+// its length, the caches sized by the graph included.
+func BenchmarkCompareMany(b *testing.B) {
+	const nblocks, workers = 20000, 2000
+	bl := newBuilder("many/main.go")
+	main := bl.fn("example.com/m.main", 1)
+	site := bl.block(main, "entry", 2, true, "")
+	bl.exit(site)
+	bl.tcp(site, tbb.Spawn, 3, tbb.Return)
+	work := bl.fn("example.com/m.work", 10)
+	prev := bl.block(work, "entry", 11, true, "")
+	first := prev
+	for i := 1; i < nblocks; i++ {
+		// Every other block implied: replay puts it back.
+		blk := bl.block(work, "plain", 12+i, i%2 == 0, "")
+		bl.edge(prev, blk)
+		prev = blk
+	}
+	bl.exit(prev)
+	g := bl.graph(b)
+	run := func(side int) *memTrace {
+		m := newMem(g).add(1, 0, 0, 0, blk(site), ret(site))
+		for w := range workers {
+			evs := []trace.Event{blk(first)}
+			for k := 2; k <= 40; k += 2 {
+				evs = append(evs, blk(first+k))
+			}
+			if w%100 == 0 && side == 1 {
+				evs = evs[:len(evs)-1]
+			}
+			m.add(uint64(w+2), 1, uint32(site), uint32(w+1), append(evs, ret(first))...)
+		}
+		return m
+	}
+	x, y := run(0), run(1)
+	b.ReportAllocs()
+	var rep *Report
+	for b.Loop() {
+		var err error
+		rep, err = Traces(x, y, Options{Weights: DefaultWeights})
+		if err != nil {
+			b.Fatal(err)
+		}
+	}
+	if rep.Summary.Matched != workers+1 || rep.Summary.Anomalies != 0 {
+		b.Fatalf("%d pairs, %d anomalies", rep.Summary.Matched, rep.Summary.Anomalies)
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(rep.Summary.Matched), "ns/pair")
+}

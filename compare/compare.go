@@ -11,8 +11,10 @@ import (
 // Traces compares two traces of the same program and reports where and how
 // far their goroutines diverged. It reads every goroutine's events once,
 // front to back, comparing up to Options.Parallel pairs at a time; its
-// memory is the graph plus, per pair being compared, a batch of events and
-// the call depth.
+// memory is the graph plus, per pair being compared, two batches of events,
+// the caches of what the streams learnt of the graph (kept from one pair to
+// the next) and
+// the call stacks.
 func Traces(a, b Trace, opts Options) (*Report, error) {
 	ga, gb := a.Graph(), b.Graph()
 	if ga == nil || gb == nil {
@@ -53,11 +55,12 @@ func Traces(a, b Trace, opts Options) (*Report, error) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			c := newCache(p)
 			for i := range jobs {
 				r := &results[i]
 				switch {
 				case i < nPairs:
-					c, err := comparePair(p, a, b, pairs[i], opts)
+					c, err := comparePair(p, c, a, b, pairs[i], opts)
 					if err != nil {
 						r.err = fmt.Errorf("goroutine %d (%s): %w", pairs[i].a, pairs[i].spawn, err)
 						continue
@@ -70,13 +73,13 @@ func Traces(a, b Trace, opts Options) (*Report, error) {
 					}
 				case i < nPairs+len(onlyA):
 					l := onlyA[i-nPairs]
-					r.blocksA, r.tcps, r.err = size(p, a, l.id)
+					r.blocksA, r.tcps, r.err = size(p, c, a, l.id)
 					if r.err != nil {
 						r.err = fmt.Errorf("trace a: goroutine %d: %w", l.id, r.err)
 					}
 				default:
 					l := onlyB[i-nPairs-len(onlyA)]
-					r.blocksB, r.tcps, r.err = size(p, b, l.id)
+					r.blocksB, r.tcps, r.err = size(p, c, b, l.id)
 					if r.err != nil {
 						r.err = fmt.Errorf("trace b: goroutine %d: %w", l.id, r.err)
 					}
@@ -149,7 +152,7 @@ func lockPoint(p *program, blk int32) Point {
 }
 
 // comparePair opens both streams of a pair and runs Algorithm 1 on them.
-func comparePair(p *program, a, b Trace, pr gPair, opts Options) (*pairCmp, error) {
+func comparePair(p *program, pc *cache, a, b Trace, pr gPair, opts Options) (*pairCmp, error) {
 	ra, err := a.Events(pr.a)
 	if err != nil {
 		return nil, fmt.Errorf("trace a: %w", err)
@@ -161,7 +164,7 @@ func comparePair(p *program, a, b Trace, pr gPair, opts Options) (*pairCmp, erro
 	}
 	defer closeReader(rb)
 	c := &pairCmp{
-		p: p, a: newStream(p, ra), b: newStream(p, rb), w: opts.Weights,
+		p: p, a: newStream(p, pc, 0, ra), b: newStream(p, pc, 1, rb), w: opts.Weights,
 		ga: pr.a, gb: pr.b, spawn: pr.spawn, observe: opts.Observe,
 		unfinA: pr.unfinA, unfinB: pr.unfinB,
 		lock:  opts.Observe == nil && !opts.tokensOnly,
@@ -174,13 +177,13 @@ func comparePair(p *program, a, b Trace, pr gPair, opts Options) (*pairCmp, erro
 }
 
 // size reads a lone goroutine's stream for its block and TCP counts.
-func size(p *program, t Trace, id uint64) (blocks, tcps int64, err error) {
+func size(p *program, c *cache, t Trace, id uint64) (blocks, tcps int64, err error) {
 	r, err := t.Events(id)
 	if err != nil {
 		return 0, 0, err
 	}
 	defer closeReader(r)
-	s := newStream(p, r)
+	s := newStream(p, c, 0, r)
 	for {
 		tok, err := s.peek()
 		if err != nil {

@@ -88,7 +88,8 @@
 // the distance; its JSON form is what "divergo diff -json" prints. [Compare]
 // gives the pairwise matrix of several traces and the most representative.
 //
-// Memory is the graph, the implied paths and lockstep's block pairs met so
-// far, and per pair a batch of events and the call stack: it does not grow
-// with the trace.
+// Memory is the graph and, per worker comparing pairs, two batches of
+// events, the implied paths and lockstep's block pairs met so far, and the
+// call stacks of the pair at hand: it does not grow with the trace, and a
+// trace of many short goroutines does not pay for the caches per goroutine.
 package compare

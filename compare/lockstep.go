@@ -105,11 +105,12 @@ func (s *stream) block(b int32) {
 		s.account(s.steps, nil)
 		return
 	}
-	if s.moves == nil {
-		s.moves = make([][]move, len(s.p.blocks))
+	c := s.c
+	if c.moves == nil {
+		c.moves = make([][]move, len(s.p.blocks))
 	}
-	for i := range s.moves[cur] {
-		if m := &s.moves[cur][i]; m.to == b {
+	for i := range c.moves[cur] {
+		if m := &c.moves[cur][i]; m.to == b {
 			s.rp.Moved(m.end, int64(m.anomalies))
 			if n := len(s.lastOut); n > 0 && m.lastOut != noBlock {
 				s.lastOut[n-1] = m.lastOut
@@ -134,7 +135,7 @@ func (s *stream) block(b int32) {
 		m.tcps += bi.ntcp
 		m.instrs += int64(bi.instrs)
 	}
-	s.moves[cur] = append(s.moves[cur], m)
+	c.moves[cur] = append(c.moves[cur], m)
 }
 
 // event returns the stream's next event that is not a clock, unread,

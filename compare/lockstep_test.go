@@ -171,9 +171,9 @@ func TestLockstepStreamState(t *testing.T) {
 	check := func(name string, p *program, a, b Trace) {
 		t.Helper()
 		opts := Options{Weights: DefaultWeights}
-		on, errOn := comparePair(p, a, b, gPair{a: 1, b: 1}, opts)
+		on, errOn := comparePair(p, newCache(p), a, b, gPair{a: 1, b: 1}, opts)
 		opts.tokensOnly = true
-		off, errOff := comparePair(p, a, b, gPair{a: 1, b: 1}, opts)
+		off, errOff := comparePair(p, newCache(p), a, b, gPair{a: 1, b: 1}, opts)
 		if errOn != nil || errOff != nil {
 			if (errOn == nil) != (errOff == nil) || errOn.Error() != errOff.Error() {
 				t.Fatalf("%s: errors %v and %v", name, errOn, errOff)

@@ -76,10 +76,8 @@ type stream struct {
 	lastOut []int32
 	q       []token
 	qi      int
-	// moves caches, by current block, what block events that continue
-	// their frame add up to, for lockstep (allocated on first use).
-	moves [][]move
-	now   int64 // last timestamp seen (ns since the trace's start)
+	c       *cache
+	now     int64 // last timestamp seen (ns since the trace's start)
 	// Time between timestamps is interpolated by instruction counts, at
 	// the rate of the last interval (the stream does not look ahead).
 	instrs   int64   // instructions of the blocks emitted
@@ -93,8 +91,28 @@ type stream struct {
 
 const batch = 4096
 
-func newStream(p *program, r EventReader) *stream {
-	return &stream{p: p, r: r, buf: make([]trace.Event, batch), rp: replay.NewReplayer(replay.NewPaths(p.replay)), q: make([]token, 0, 16)}
+// cache is what a worker of Traces keeps from one stream to the next: the
+// two streams' batches of events, and what streams learn of the program as
+// they go (implied paths, and for lockstep, by current block, what block
+// events that continue their frame add up to). The batches are 300 KB
+// each and the rest costs a slice per block of the graph, so a trace of
+// many short goroutines would otherwise spend its time allocating them.
+// The worker's streams are read one pair at a time.
+type cache struct {
+	bufs  [2][]trace.Event
+	paths *replay.Paths
+	moves [][]move // allocated on first use
+}
+
+func newCache(p *program) *cache { return &cache{paths: replay.NewPaths(p.replay)} }
+
+// newStream reads r with the cache's batch for side (0 or 1: each stream
+// of a pair has its own).
+func newStream(p *program, c *cache, side int, r EventReader) *stream {
+	if c.bufs[side] == nil {
+		c.bufs[side] = make([]trace.Event, batch)
+	}
+	return &stream{p: p, r: r, c: c, buf: c.bufs[side], rp: replay.NewReplayer(c.paths), q: make([]token, 0, 16)}
 }
 
 // peek returns the next token without consuming it. The token is valid
