@@ -13,8 +13,7 @@ import (
 // front to back, comparing up to Options.Parallel pairs at a time; its
 // memory is the graph plus, per pair being compared, two batches of events,
 // the caches of what the streams learnt of the graph (kept from one pair to
-// the next) and
-// the call stacks.
+// the next) and the call stacks.
 func Traces(a, b Trace, opts Options) (*Report, error) {
 	ga, gb := a.Graph(), b.Graph()
 	if ga == nil || gb == nil {
