@@ -42,13 +42,25 @@ func (c *pairCmp) lockstep() error {
 		b.lastOut = append(b.lastOut[:0], a.lastOut...)
 		b.rp.Anomalies += a.rp.Anomalies - an0
 	}()
-	nb := len(c.p.blocks)
+	nb := int64(len(c.p.blocks))
 	for {
+		if a.bi < a.bn && b.bi < b.bn {
+			// The common case: a block event on each side, in the batch.
+			ea, eb := &a.buf[a.bi], &b.buf[b.bi]
+			if ea.Kind == trace.EvBlock && eb.Kind == trace.EvBlock && ea.Block == eb.Block && int64(ea.Block) < nb {
+				a.bi++
+				a.nev++
+				b.bi++
+				b.nev++
+				replayBoth(a, b, ea)
+				continue
+			}
+		}
 		ea, err := a.event()
 		if err != nil {
 			return sideErr("a", err)
 		}
-		if ea == nil || !valid(ea, nb) {
+		if ea == nil || !valid(ea, int(nb)) {
 			// fill reports a bad event, with a's position.
 			return nil
 		}
@@ -65,21 +77,27 @@ func (c *pairCmp) lockstep() error {
 		b.nev++
 		switch ea.Kind {
 		case trace.EvBlock, trace.EvExit:
-			nblocks, ntcps, instrs := a.nblocks, a.ntcps, a.instrs
-			if ea.Kind == trace.EvBlock {
-				a.block(int32(ea.Block))
-			} else {
-				a.steps = a.rp.Exit(int32(ea.Block), a.steps[:0])
-				a.account(a.steps, nil)
-			}
-			b.nblocks += a.nblocks - nblocks
-			b.ntcps += a.ntcps - ntcps
-			b.instrs += a.instrs - instrs
+			replayBoth(a, b, ea)
 		case trace.EvSync:
 			a.stamp(ea.End)
 			b.stamp(eb.End)
 		}
 	}
+}
+
+// replayBoth takes a block or exit event that both sides have: a replays
+// it, b gets the counts.
+func replayBoth(a, b *stream, ev *trace.Event) {
+	nblocks, ntcps, instrs := a.nblocks, a.ntcps, a.instrs
+	if ev.Kind == trace.EvBlock {
+		a.block(int32(ev.Block))
+	} else {
+		a.steps = a.rp.Exit(int32(ev.Block), a.steps[:0])
+		a.account(a.steps, nil)
+	}
+	b.nblocks += a.nblocks - nblocks
+	b.ntcps += a.ntcps - ntcps
+	b.instrs += a.instrs - instrs
 }
 
 // move is what a block event that continues its frame adds up to from a
