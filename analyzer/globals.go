@@ -13,8 +13,11 @@ import (
 // order, they are read-only, so reading them is not reading shared data.
 //
 // Only variables that no other package can write qualify: unexported ones,
-// or any of package main. Their type must hold no pointers, so that nothing
-// reached through them can be written without their address.
+// or any of package main. What is read-only is the variable's own memory: a
+// slice's header, a pointer, an array's elements. Memory reached through a
+// pointer loaded from it (a slice's elements, a map, a pointee) can be
+// written through any copy of that pointer, so reading it still reads
+// shared data: base stops at the load, which is not the variable.
 func (ps *pkgState) findInitOnly() {
 	ps.initOnly = map[*ssa.Global]bool{}
 	for _, m := range ps.ssa.Pkg.Members {
@@ -22,7 +25,7 @@ func (ps *pkgState) findInitOnly() {
 		if !ok || g.Object() == nil {
 			continue
 		}
-		if (g.Object().Exported() && !ps.isMain) || hasPointers(g.Type().(*types.Pointer).Elem(), 0) {
+		if g.Object().Exported() && !ps.isMain {
 			continue
 		}
 		ps.initOnly[g] = true

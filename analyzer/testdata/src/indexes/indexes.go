@@ -23,3 +23,27 @@ func local(s []int) int {
 }
 
 func set(v int, k string) { i, key = v, k }
+
+// words is written only while the package initializes, but its elements
+// can be written through any copy of the slice: reading them reads shared
+// data.
+var words = []string{"a", "b", "c"}
+
+func firstIsA(j int) bool {
+	w := words[j%3]
+	if w == "a" { // want `\(branch\): w depends on memory through a pointer read`
+		return true
+	}
+	return false
+}
+
+func setWord(s string) { ws := words; ws[0] = s }
+
+// grown is reassigned after initialization: its length is shared.
+var grown = []int{1}
+
+func grow() { grown = append(grown, 2) }
+
+func lastGrown(s []int) int {
+	return s[len(grown)-1] // want `\(index\): index .* depends on package variable grown`
+}

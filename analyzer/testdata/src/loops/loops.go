@@ -40,3 +40,6 @@ func appendLoop() {
 }
 
 func setN(v int) { n = v }
+
+// setItems makes items shared: other goroutines may call it.
+func setItems(s []string) { items = s }

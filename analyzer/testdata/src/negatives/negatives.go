@@ -87,3 +87,11 @@ func makeTable(n int) []int {
 }
 
 var squares = makeTable(8)
+
+// A slice written only while the package initializes: its header (length,
+// array) is read-only, so an index computed from its length is not shared.
+var words = []string{"the", "quick", "brown", "fox"}
+
+func pickWord(x uint32) string {
+	return words[int(x%uint32(len(words)))]
+}

@@ -39,3 +39,6 @@ func local() {
 }
 
 func setMode(v int) { mode = v }
+
+// setVal makes val shared: other goroutines may call it.
+func setVal(v any) { val = v }
