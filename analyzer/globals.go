@@ -1,7 +1,6 @@
 package analyzer
 
 import (
-	"go/types"
 	"strings"
 
 	"golang.org/x/tools/go/ssa"
@@ -81,25 +80,4 @@ func readOnlyUse(v ssa.Value, u ssa.Instruction, inInit bool, depth int) bool {
 		return true
 	}
 	return false
-}
-
-// hasPointers reports whether a value of type t can hold a pointer.
-func hasPointers(t types.Type, depth int) bool {
-	if depth > 10 {
-		return true
-	}
-	switch u := t.Underlying().(type) {
-	case *types.Basic:
-		return u.Kind() == types.UnsafePointer
-	case *types.Array:
-		return hasPointers(u.Elem(), depth+1)
-	case *types.Struct:
-		for i := 0; i < u.NumFields(); i++ {
-			if hasPointers(u.Field(i).Type(), depth+1) {
-				return true
-			}
-		}
-		return false
-	}
-	return true
 }
