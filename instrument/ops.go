@@ -249,7 +249,9 @@ func (r *rewriter) caseChan(cc *ast.CommClause) (ch ast.Expr, sends, ok bool) {
 			ch, lhs = u.X, c.Lhs
 		}
 	}
-	if ch == nil || !r.pure(ch, true) {
+	// The expression is copied as written: one that spans lines or holds a
+	// comment would shift the lines after it in the generated file.
+	if ch == nil || !r.pure(ch, true) || strings.ContainsAny(r.text(ch), "\n/") {
 		return nil, false, false
 	}
 	// Names on the left: by object when assigned, by name when declared

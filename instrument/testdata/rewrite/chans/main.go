@@ -62,6 +62,10 @@ loop:
 	case out <- 5:
 	case <-time.After(time.Minute): // a call, evaluated by the select alone
 	}
+	select {
+	case <-( /* a comment: the case is not copied */ out):
+	default:
+	}
 	m := map[int]string{7: "seven"}
 	for k := range m {
 		fmt.Println(k)
