@@ -76,7 +76,7 @@ func resetSession() {
 	for sess.writing {
 		sess.idle.Wait()
 	}
-	sess.jobs, sess.queued, sess.free, sess.removed = nil, 0, nil, nil
+	sess.jobs, sess.queued, sess.free, sess.removed, sess.draining = nil, 0, nil, nil, false
 	sess.file, sess.w, sess.pending, sess.closed, sess.failed = nil, nil, nil, false, false
 	sess.pendingBytes, sess.dropped = 0, false
 	sess.mu.Unlock()

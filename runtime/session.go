@@ -49,6 +49,7 @@ type session struct {
 	queued   int        // words in jobs
 	writing  bool       // the writer goroutine runs
 	inflight bool       // it has taken a job from jobs and not written it yet
+	draining bool       // finish writes the queue: the writer takes no more jobs
 	work     sync.Cond  // on mu: a job was queued, or the trace closed
 	idle     sync.Cond  // on mu: a job was written, or the trace closed
 	free     [][]uint32 // full-size buffers to reuse

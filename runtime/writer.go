@@ -71,7 +71,7 @@ func writeJobs() {
 	sess.mu.Lock()
 	defer sess.mu.Unlock()
 	for !sess.closed {
-		if len(sess.jobs) == 0 {
+		if len(sess.jobs) == 0 || sess.draining {
 			sess.work.Wait()
 			continue
 		}
@@ -95,8 +95,11 @@ func writeJobs() {
 }
 
 // drainLocked waits for the job in flight and writes the queued ones, in
-// order, on the caller's goroutine. sess.mu is held.
+// order, on the caller's goroutine. sess.mu is held. The writer takes no
+// job after the one in flight: goroutines that go on filling buffers would
+// otherwise keep it busy, and the queue might never be found empty.
 func drainLocked() {
+	sess.draining = true
 	for sess.inflight {
 		sess.idle.Wait()
 	}
