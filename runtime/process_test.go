@@ -75,6 +75,8 @@ func childMain(mode string) {
 			panic("boom in worker")
 		}()
 		time.Sleep(time.Minute)
+	case "uninstrumented-exit": // os.Exit from code the instrumenter did not rewrite (log.Fatal, flag)
+		os.Exit(1)
 	case "mainpanic":
 		g.B(bDone)
 		panic("boom in main")
@@ -185,5 +187,29 @@ func TestExitPaths(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestExitLeavesNoOldTrace replaces a large trace and exits at once through
+// an os.Exit the recorder does not see, a few times (whether the previous
+// trace was still being removed is up to the scheduler): it must not be
+// left next to the new one.
+func TestExitLeavesNoOldTrace(t *testing.T) {
+	for range 3 {
+		cmd, path := child(t, "uninstrumented-exit")
+		if err := os.WriteFile(path, make([]byte, 64<<20), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		var ee *exec.ExitError
+		if err := cmd.Run(); !errors.As(err, &ee) || ee.ExitCode() != 1 {
+			t.Fatalf("child: %v, want exit status 1", err)
+		}
+		ents, err := os.ReadDir(filepath.Dir(path))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(ents) != 1 || ents[0].Name() != filepath.Base(path) {
+			t.Fatalf("directory holds %v, want only the trace", ents)
+		}
 	}
 }
