@@ -38,6 +38,12 @@
 // written are lost, including full ones still queued for the writer (at
 // most 1 MiB of them).
 //
+// Catching SIGINT and SIGTERM has a price: the Go runtime never reports a
+// deadlock in a program that catches signals, so a deadlocked program
+// hangs instead of dying with "all goroutines are asleep". With
+// DIVERGO_SIGNALS=off the runtime catches nothing: a deadlock is reported
+// as usual, and a signal kills the program with its trace truncated.
+//
 // # Schedule exploration
 //
 // DIVERGO_PERTURB=SEED (an integer) makes every sync wrapper, and the

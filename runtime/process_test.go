@@ -75,6 +75,12 @@ func childMain(mode string) {
 			panic("boom in worker")
 		}()
 		time.Sleep(time.Minute)
+	case "deadlock": // every goroutine blocked for good
+		for range 200000 { // full buffers: the writer has them on disk before all sleep
+			g.B(bDone)
+		}
+		var never chan int
+		<-never
 	case "uninstrumented-exit": // os.Exit from code the instrumenter did not rewrite (log.Fatal, flag)
 		os.Exit(1)
 	case "mainpanic":
@@ -211,5 +217,48 @@ func TestExitLeavesNoOldTrace(t *testing.T) {
 		if len(ents) != 1 || ents[0].Name() != filepath.Base(path) {
 			t.Fatalf("directory holds %v, want only the trace", ents)
 		}
+	}
+}
+
+// TestDeadlockReported checks that with DIVERGO_SIGNALS=off a deadlocked
+// program dies as Go makes it die, "all goroutines are asleep", with what
+// was written readable. With the signal handler it would hang: the Go
+// runtime does not report deadlocks once signals are caught.
+func TestDeadlockReported(t *testing.T) {
+	cmd, path := child(t, "deadlock")
+	if raceEnabled {
+		// The race detector's runtime keeps Go from ever reporting a
+		// deadlock: the child is this test binary built without it.
+		bin := filepath.Join(t.TempDir(), "child.test")
+		build := exec.Command("go", "test", "-c", "-o", bin, ".")
+		build.Env = append(os.Environ(), "GOFLAGS=")
+		if out, err := build.CombinedOutput(); err != nil {
+			t.Fatalf("building the child without -race: %v\n%s", err, out)
+		}
+		cmd.Path, cmd.Args[0] = bin, bin
+	}
+	cmd.Env = append(cmd.Env, "DIVERGO_SIGNALS=off")
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	var err error
+	select {
+	case err = <-done:
+	case <-time.After(time.Minute):
+		cmd.Process.Kill()
+		<-done
+		t.Fatal("the deadlocked program hung")
+	}
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() != 2 || !strings.Contains(stderr.String(), "all goroutines are asleep - deadlock!") {
+		t.Fatalf("child: %v, stderr:\n%s", err, stderr.String())
+	}
+	r, gs := readTrace(t, path)
+	if !r.Truncated() || gs["main"].info.Blocks < maxWords {
+		t.Errorf("trace after the deadlock: truncated %v, main %+v; want the whole chunks written", r.Truncated(), gs["main"].info)
 	}
 }

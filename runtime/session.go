@@ -100,7 +100,13 @@ func begin() bool {
 	sess.live = map[*G]struct{}{}
 	sess.nextID.Store(1) // 1 is main's
 	goidOffset = detectGoidOffset()
-	sess.stopSignals = installSignals()
+	// Catching SIGINT and SIGTERM completes the trace, but a program with
+	// a signal handler is never reported deadlocked by the Go runtime: a
+	// deadlocked program hangs instead of dying with "all goroutines are
+	// asleep". DIVERGO_SIGNALS=off trades the first for the second.
+	if os.Getenv("DIVERGO_SIGNALS") != "off" {
+		sess.stopSignals = installSignals()
+	}
 	// Time 0 after the setup, so that it does not count as main's time.
 	sess.base.Store(nanotime())
 	sess.wall = time.Now()
