@@ -30,12 +30,17 @@ const slack = 8
 // per run, not once per word, and only when the run's third word is a
 // small id too, so that buffers where outcomes and sync events interleave
 // with short runs of blocks (a word-counting loop) hardly pay for it.
+//
+// The body is encoded into c.Frame, after trace.ChunkHeadroom bytes where
+// the writer puts the chunk's header: the body goes to the file without
+// being copied again.
 func encode(words []uint32, c *trace.Chunk) {
-	b := c.Body[:0]
-	if need := 5*len(words) + slack; cap(b) < need {
-		b = make([]byte, 0, need)
+	const h = trace.ChunkHeadroom
+	frame := c.Frame[:0]
+	if need := h + 5*len(words) + slack; cap(frame) < need {
+		frame = make([]byte, 0, need)
 	}
-	b = b[:cap(b)]
+	b := frame[h:cap(frame)]
 	n, i := 0, 0
 	var blocks, others, waits uint64
 	for i < len(words) {
@@ -131,7 +136,7 @@ func encode(words []uint32, c *trace.Chunk) {
 		}
 		i += 1 + size
 	}
-	c.Body = b[:n]
+	c.Frame, c.Body = frame[:h+n], b[:n]
 	c.Events, c.Blocks, c.Waits = blocks+others, blocks, waits
 }
 

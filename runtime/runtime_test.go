@@ -199,6 +199,7 @@ func TestBeforeMain(t *testing.T) {
 		w.Exit(bWorker)
 	}()
 	<-done
+	waitWritten() // the worker's full buffers meet the bound before Main, not after
 	g := Main(testGraphJSON(t), bMain)
 	g.Exit(bMain)
 	r, gs := readTrace(t, path)
@@ -304,6 +305,7 @@ func TestPendingBound(t *testing.T) {
 		w.Exit(bWorker)
 	}()
 	<-done
+	waitWritten() // the worker's full buffers meet the bound before Main, not after
 	g := Main(testGraphJSON(t), bMain)
 	g.Exit(bMain)
 	r, gs := readTrace(t, path)

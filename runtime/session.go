@@ -254,9 +254,11 @@ func failLocked(err error) {
 	sess.failed = true
 }
 
-// writeLocked writes chunk c of g, filling in what the chunk header says
-// about g. words are the chunk's words (for the first block).
-func writeLocked(g *G, c *trace.Chunk, words []uint32, final bool, end int64) {
+// writeChunk writes chunk c of g, filling in what the chunk header says
+// about g. words are the chunk's words (for the first block). The caller
+// holds sess.mu, or is the writer goroutine with a job in flight while the
+// file is open: nothing else writes then (writer.go).
+func writeChunk(g *G, c *trace.Chunk, words []uint32, final bool, end int64) {
 	if sess.closed || g.ended {
 		return
 	}
@@ -282,7 +284,7 @@ func writeLocked(g *G, c *trace.Chunk, words []uint32, final bool, end int64) {
 	case sess.failed:
 	case sess.w == nil:
 		cp := *c
-		cp.Body = append([]byte(nil), c.Body...)
+		cp.Body, cp.Frame = append([]byte(nil), c.Body...), nil
 		sess.pending = append(sess.pending, cp)
 		sess.pendingBytes += len(cp.Body)
 	default:
@@ -333,7 +335,7 @@ func finish(caller *G, final bool) {
 	if caller != nil && !caller.off {
 		words := caller.buf[:caller.n]
 		encode(words, &c)
-		writeLocked(caller, &c, words, final, t)
+		writeChunk(caller, &c, words, final, t)
 		caller.n = 0
 	}
 	for _, g := range live {
@@ -345,7 +347,7 @@ func finish(caller *G, final bool) {
 			continue
 		}
 		encode(ws, &c)
-		writeLocked(g, &c, ws, false, 0)
+		writeChunk(g, &c, ws, false, 0)
 	}
 	if sess.w != nil && !sess.failed {
 		if err := sess.w.Close(); err != nil {

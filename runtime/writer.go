@@ -79,12 +79,22 @@ func writeJobs() {
 		sess.jobs[0] = job{}
 		sess.jobs = sess.jobs[1:]
 		sess.inflight = true
+		// Once the file is open the write needs no lock: finish and
+		// drainLocked wait for the job in flight before they write, and
+		// openTrace has nothing left to do. A goroutine handing over a full
+		// buffer then does not wait for the write system call.
+		open := sess.w != nil && !sess.failed
 		sess.mu.Unlock()
 		encode(j.words, &c)
+		if open {
+			writeChunk(j.g, &c, j.words, j.final, j.end)
+		}
 		sess.mu.Lock()
 		sess.inflight = false
 		sess.queued -= len(j.words)
-		writeLocked(j.g, &c, j.words, j.final, j.end)
+		if !open {
+			writeChunk(j.g, &c, j.words, j.final, j.end)
+		}
 		if cap(j.words) == maxWords && len(sess.free) < maxFree {
 			sess.free = append(sess.free, j.words[:maxWords-reserve])
 		}
@@ -106,7 +116,7 @@ func drainLocked() {
 	var c trace.Chunk
 	for _, j := range sess.jobs {
 		encode(j.words, &c)
-		writeLocked(j.g, &c, j.words, j.final, j.end)
+		writeChunk(j.g, &c, j.words, j.final, j.end)
 	}
 	sess.jobs, sess.queued = nil, 0
 	sess.idle.Broadcast()

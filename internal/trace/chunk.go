@@ -29,6 +29,26 @@ type Chunk struct {
 	Blocks uint64 // EvBlock events in Body
 	Waits  uint64 // EvSync events in Body that waited
 	Body   []byte // events, each encoded by AppendEvent
+
+	// Frame, when set, is Body with room before it: Body is the tail of
+	// Frame and at least ChunkHeadroom bytes precede it. Writer.WriteChunk
+	// then puts the chunk's tag, length and header in that room and writes
+	// Frame's tail as it is, instead of copying Body after a header.
+	Frame []byte
+}
+
+// ChunkHeadroom is the room a Frame keeps before Body: the most a chunk's
+// tag, length and header can take (1 + 10 + 10 + 10 + 1 + 45 + 10 + 30).
+const ChunkHeadroom = 128
+
+// framed returns the room before c.Body in c.Frame, or nil when c has no
+// usable frame.
+func (c *Chunk) framed() []byte {
+	room := len(c.Frame) - len(c.Body)
+	if room < ChunkHeadroom || len(c.Body) == 0 || &c.Frame[room] != &c.Body[0] {
+		return nil
+	}
+	return c.Frame[:room]
 }
 
 // Add appends e to c.Body, keeping the counts.
@@ -45,7 +65,14 @@ func (c *Chunk) Add(e Event) {
 
 // appendChunk appends the complete encoding of c (tag, length, body).
 func appendChunk(dst []byte, c *Chunk) []byte {
-	var h []byte
+	return append(appendChunkHead(dst, c), c.Body...)
+}
+
+// appendChunkHead appends c's encoding up to its body: tag, length and
+// header.
+func appendChunkHead(dst []byte, c *Chunk) []byte {
+	var hb [ChunkHeadroom]byte
+	h := hb[:0]
 	h = binary.AppendUvarint(h, c.G)
 	h = binary.AppendUvarint(h, c.Seq)
 	var flags byte
@@ -74,8 +101,7 @@ func appendChunk(dst []byte, c *Chunk) []byte {
 	h = binary.AppendUvarint(h, c.Waits)
 	dst = append(dst, tagChunk)
 	dst = binary.AppendUvarint(dst, uint64(len(h)+len(c.Body)))
-	dst = append(dst, h...)
-	return append(dst, c.Body...)
+	return append(dst, h...)
 }
 
 // parseChunkBody decodes a chunk body (after tag and length). Body aliases b.

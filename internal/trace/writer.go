@@ -69,11 +69,22 @@ func (w *Writer) WriteChunk(c *Chunk) error {
 	case e != nil && e.Ended:
 		return fmt.Errorf("writing chunk %d of goroutine %d: goroutine already ended", c.Seq, c.G)
 	}
-	w.scratch = appendChunk(w.scratch[:0], c)
-	if len(w.scratch) > maxChunkBytes {
-		return fmt.Errorf("writing chunk %d of goroutine %d: %d bytes is more than the %d allowed", c.Seq, c.G, len(w.scratch), maxChunkBytes)
+	// One Write call either way; a framed chunk takes its header in the
+	// room before its body, so that the body (the bulk of the trace) is
+	// not copied once more on its way to the file.
+	w.scratch = appendChunkHead(w.scratch[:0], c)
+	out := w.scratch
+	if room := c.framed(); room != nil && len(w.scratch) <= len(room) {
+		out = c.Frame[len(room)-len(w.scratch):]
+		copy(out, w.scratch)
+	} else {
+		out = append(out, c.Body...)
+		w.scratch = out
 	}
-	if _, err := w.w.Write(w.scratch); err != nil {
+	if len(out) > maxChunkBytes {
+		return fmt.Errorf("writing chunk %d of goroutine %d: %d bytes is more than the %d allowed", c.Seq, c.G, len(out), maxChunkBytes)
+	}
+	if _, err := w.w.Write(out); err != nil {
 		return fmt.Errorf("writing chunk %d of goroutine %d: %w", c.Seq, c.G, err)
 	}
 	if e == nil {
@@ -83,7 +94,7 @@ func (w *Writer) WriteChunk(c *Chunk) error {
 		w.order = append(w.order, c.G)
 	}
 	e.add(c, w.off)
-	w.off += int64(len(w.scratch))
+	w.off += int64(len(out))
 	return nil
 }
 
