@@ -120,7 +120,7 @@ func BenchmarkEncode(b *testing.B) {
 	var c trace.Chunk
 	b.SetBytes(int64(4 * len(words)))
 	for i := 0; i < b.N; i++ {
-		encode(words, &c)
+		encode(words, &c, rawTimes())
 	}
 }
 
@@ -169,7 +169,7 @@ func BenchmarkEncodeMixed(b *testing.B) {
 	var c trace.Chunk
 	b.SetBytes(int64(4 * len(words)))
 	for i := 0; i < b.N; i++ {
-		encode(words, &c)
+		encode(words, &c, rawTimes())
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(len(words)), "ns/word")
 }
@@ -187,4 +187,22 @@ func BenchmarkSendRecv(b *testing.B) {
 	}
 	b.StopTimer()
 	g.Exit(bMain)
+}
+
+var sinkTime int64
+
+// BenchmarkClock compares the stamp sync events take (the TSC where it is
+// usable, clock.go) with nanotime, which they took before.
+func BenchmarkClock(b *testing.B) {
+	useTSC = tscUsable()
+	b.Run("stamp", func(b *testing.B) {
+		for b.Loop() {
+			sinkTime += stamp()
+		}
+	})
+	b.Run("nanotime", func(b *testing.B) {
+		for b.Loop() {
+			sinkTime += nanotime()
+		}
+	})
 }

@@ -21,6 +21,9 @@ const slack = 8
 // encode turns words into the chunk's body. It stops at a word that would
 // read past the end (a buffer read while its goroutine was writing).
 //
+// Times in words are stamps (clock.go); cv turns them into the file's
+// nanoseconds.
+//
 // It is the runtime's hottest code after the probes: every word passes here
 // once, on the recorded goroutine's own time. Five bytes per word always
 // suffice (a block id takes at most 5, and every other event at most 5 per
@@ -34,7 +37,7 @@ const slack = 8
 // The body is encoded into c.Frame, after trace.ChunkHeadroom bytes where
 // the writer puts the chunk's header: the body goes to the file without
 // being copied again.
-func encode(words []uint32, c *trace.Chunk) {
+func encode(words []uint32, c *trace.Chunk, cv *stampConv) {
 	const h = trace.ChunkHeadroom
 	frame := c.Frame[:0]
 	if need := h + 5*len(words) + slack; cap(frame) < need {
@@ -117,9 +120,13 @@ func encode(words []uint32, c *trace.Chunk) {
 			}
 			n = putUvarint32(b, n+3, p[0])
 			n += binary.PutUvarint(b[n:], uint64(p[1])|uint64(p[2])<<32)
-			n += binary.PutVarint(b[n:], int64(uint64(p[3])|uint64(p[4])<<32))
+			var begin int64
+			if waited { // before end: cv.ns keeps times in order
+				begin = cv.ns(int64(uint64(p[5]) | uint64(p[6])<<32))
+			}
+			n += binary.PutVarint(b[n:], cv.ns(int64(uint64(p[3])|uint64(p[4])<<32)))
 			if waited {
-				n += binary.PutVarint(b[n:], int64(uint64(p[5])|uint64(p[6])<<32))
+				n += binary.PutVarint(b[n:], begin)
 			}
 			others++
 			i += size
@@ -128,6 +135,15 @@ func encode(words []uint32, c *trace.Chunk) {
 		e, size, ok := rareEvent(w, words[i+1:])
 		if !ok {
 			break // torn read: drop the rest
+		}
+		switch e.Kind {
+		case trace.EvSync:
+			if e.Waited {
+				e.Begin = cv.ns(e.Begin)
+			}
+			e.End = cv.ns(e.End)
+		case trace.EvClock:
+			e.Time = cv.ns(e.Time)
 		}
 		n = len(trace.AppendEvent(b[:n], e))
 		others++

@@ -2,8 +2,10 @@ package runtime
 
 import (
 	"bytes"
+	"math"
 	"math/rand/v2"
 	"testing"
+	"time"
 
 	"github.com/divergo/divergo/internal/trace"
 )
@@ -64,7 +66,7 @@ func TestEncodeRandom(t *testing.T) {
 		ends, refEnds = append(ends, len(words)), append(refEnds, len(ref))
 	}
 	var c trace.Chunk
-	encode(words, &c)
+	encode(words, &c, rawTimes())
 	if !bytes.Equal(c.Body, ref) || c.Events != uint64(len(ends)) {
 		t.Fatalf("encode differs from trace.AppendEvent (%d events, want %d)", c.Events, len(ends))
 	}
@@ -76,9 +78,41 @@ func TestEncodeRandom(t *testing.T) {
 		if k > 0 {
 			want = refEnds[k-1]
 		}
-		encode(words[:cut], &c)
+		encode(words[:cut], &c, rawTimes())
 		if !bytes.Equal(c.Body, ref[:want]) || c.Events != uint64(k) {
 			t.Fatalf("cut at word %d: %d events, %d bytes; want %d, %d", cut, c.Events, len(c.Body), k, want)
 		}
+	}
+}
+
+// TestStampConv: stamps of the session's clock, converted the way the
+// writer converts them, agree with nanotime; and a goroutine's times never
+// go back, within a chunk or across chunks.
+func TestStampConv(t *testing.T) {
+	startSession(t)
+	if !begin() {
+		t.Fatal("recording did not start")
+	}
+	n0, s0 := nanotime(), stamp()
+	time.Sleep(2 * time.Millisecond)
+	s1, n1 := stamp(), nanotime()
+	cv := newStampConv(math.MinInt64)
+	t.Logf("useTSC %v, %.4f ns per unit", useTSC, cv.k)
+	a := cv.ns(s0)
+	got, want := cv.ns(s1)-a, n1-n0
+	if d := got - want; d < -int64(20*time.Microsecond) || d > int64(20*time.Microsecond) {
+		t.Errorf("useTSC %v: %d ns between two stamps, nanotime says %d", useTSC, got, want)
+	}
+	if at := cv.raw(s1); at < n1-sess.base.Load()-int64(20*time.Microsecond) || at > n1-sess.base.Load()+int64(20*time.Microsecond) {
+		t.Errorf("useTSC %v: stamp at %d ns, nanotime at %d", useTSC, at, n1-sess.base.Load())
+	}
+
+	cv = stampConv{t0: 100, n0: 0, k: 2, floor: math.MinInt64, ordered: true}
+	if a, b, c := cv.ns(150), cv.ns(120), cv.ns(160); a != 100 || b != 100 || c != 120 {
+		t.Errorf("ns(150, 120, 160) = %d, %d, %d; want 100, 100, 120 (never back)", a, b, c)
+	}
+	next := stampConv{t0: 100, n0: 0, k: 1.9, floor: cv.floor, start: cv.floor, ordered: true}
+	if v := next.ns(161); v != 120 {
+		t.Errorf("first time of the next chunk converts to %d, below the last chunk's 120", v)
 	}
 }

@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	"math"
 	"path/filepath"
 	"strconv"
 	"testing"
@@ -162,3 +163,9 @@ func kinds(evs []trace.Event) []string {
 }
 
 func itoa(v uint64) string { return strconv.FormatUint(v, 10) }
+
+// rawTimes is the conversion for words written by hand: their times are
+// nanoseconds already.
+func rawTimes() *stampConv {
+	return &stampConv{k: 1, floor: math.MinInt64, start: math.MinInt64}
+}

@@ -1,5 +1,7 @@
 package runtime
 
+import "math"
+
 // G is the recorder of one goroutine. Only that goroutine uses it, except
 // when the program ends and every buffer is flushed.
 type G struct {
@@ -13,7 +15,8 @@ type G struct {
 	parent   uint64
 	site     uint32
 	ordinal  uint32
-	start    int64
+	start    int64  // stamp (clock.go)
+	floor    int64  // latest time in ns written for this goroutine; guarded like seq
 	seq      uint64 // next chunk's sequence number; guarded by sess.mu
 	wrote    bool   // first chunk written; guarded by sess.mu
 	ended    bool   // final chunk written; guarded by sess.mu
@@ -57,7 +60,7 @@ const maxEventWords = 8
 var offG = &G{off: true}
 
 func newG(id, goid uint64) *G {
-	return &G{id: id, goid: goid, buf: make([]uint32, minWords-reserve, minWords)}
+	return &G{id: id, goid: goid, buf: make([]uint32, minWords-reserve, minWords), floor: math.MinInt64}
 }
 
 // B records that block id began. It must stay small enough to inline

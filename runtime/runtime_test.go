@@ -221,11 +221,11 @@ func TestBeforeMain(t *testing.T) {
 func TestEncodeTorn(t *testing.T) {
 	words := []uint32{5, 300, opBit | opSync<<16 | uint32(trace.OpLock) | 1<<8, 7, 1, 0, 9, 0}
 	var c trace.Chunk
-	encode(words, &c)
+	encode(words, &c, rawTimes())
 	if c.Events != 2 || c.Blocks != 2 {
 		t.Errorf("torn sync: %d events, %d blocks; want the 2 blocks before it", c.Events, c.Blocks)
 	}
-	encode(append(words[:2:2], opBit|0x7000<<16), &c)
+	encode(append(words[:2:2], opBit|0x7000<<16), &c, rawTimes())
 	if c.Events != 2 {
 		t.Errorf("unknown opcode: %d events, want 2", c.Events)
 	}
@@ -252,7 +252,7 @@ func TestEncodeMatchesTrace(t *testing.T) {
 		ref = trace.AppendEvent(ref, e)
 	}
 	var c trace.Chunk
-	encode(words, &c)
+	encode(words, &c, rawTimes())
 	if !bytes.Equal(c.Body, ref) || c.Events != uint64(len(want)) || c.Blocks != 6 || c.Waits != 1 {
 		t.Errorf("encode: %x (%d events, %d blocks)\nwant %x (%d events, 6 blocks)", c.Body, c.Events, c.Blocks, ref, len(want))
 	}
@@ -283,7 +283,7 @@ func TestEncodeRuns(t *testing.T) {
 		want++
 	}
 	var c trace.Chunk
-	encode(words, &c)
+	encode(words, &c, rawTimes())
 	if !bytes.Equal(c.Body, ref) || c.Events != want {
 		t.Fatalf("encode differs from trace.AppendEvent (%d events, want %d)", c.Events, want)
 	}

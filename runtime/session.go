@@ -26,7 +26,9 @@ var maxPending = 64 << 20 // a variable for tests
 type session struct {
 	state   atomic.Int32
 	startMu sync.Mutex
-	base    atomic.Int64 // nanotime at start; Main may move it before the first timestamp
+	base    atomic.Int64  // nanotime at start; Main may move it before the first timestamp
+	cal     calibration   // a stamp and its nanotime, read at start (clock.go)
+	k       atomic.Uint64 // float64 bits: ns per stamp unit, measured over 1 ms or more; 0 before
 	wall    time.Time
 	path    string
 	nextID  atomic.Uint64
@@ -108,7 +110,9 @@ func begin() bool {
 		sess.stopSignals = installSignals()
 	}
 	// Time 0 after the setup, so that it does not count as main's time.
-	sess.base.Store(nanotime())
+	useTSC = tscUsable()
+	sess.cal = calibrate()
+	sess.base.Store(sess.cal.n)
 	sess.wall = time.Now()
 	sess.state.Store(stateRunning)
 	return true
@@ -258,9 +262,17 @@ func failLocked(err error) {
 // about g. words are the chunk's words (for the first block). The caller
 // holds sess.mu, or is the writer goroutine with a job in flight while the
 // file is open: nothing else writes then (writer.go).
-func writeChunk(g *G, c *trace.Chunk, words []uint32, final bool, end int64) {
+//
+// Times are stamps, converted by cv, the conversion c was encoded with: end
+// is the stamp of the chunk's closing clock, so c.End equals that event's
+// time.
+func writeChunk(g *G, c *trace.Chunk, words []uint32, final bool, end int64, cv *stampConv) {
 	if sess.closed || g.ended {
 		return
+	}
+	g.floor = cv.floor
+	if final {
+		end = cv.ns(end)
 	}
 	if sess.w == nil && !sess.failed && sess.pendingBytes+len(c.Body) > maxPending {
 		// Without Main (a test binary, whose main is not instrumented) the
@@ -276,7 +288,7 @@ func writeChunk(g *G, c *trace.Chunk, words []uint32, final bool, end int64) {
 	c.G, c.Seq, c.Final, c.End = g.id, g.seq, final, end
 	if g.seq == 0 {
 		fb, ok := firstBlock(words)
-		c.Origin = trace.Origin{GoID: g.goid, Parent: g.parent, Site: g.site, Ordinal: g.ordinal, FirstBlock: fb, HasFirst: ok, Start: g.start}
+		c.Origin = trace.Origin{GoID: g.goid, Parent: g.parent, Site: g.site, Ordinal: g.ordinal, FirstBlock: fb, HasFirst: ok, Start: max(cv.raw(g.start), cv.start)}
 	}
 	g.seq++
 	g.ended = final
@@ -334,8 +346,9 @@ func finish(caller *G, final bool) {
 	var c trace.Chunk
 	if caller != nil && !caller.off {
 		words := caller.buf[:caller.n]
-		encode(words, &c)
-		writeChunk(caller, &c, words, final, t)
+		cv := newStampConv(caller.floor)
+		encode(words, &c, &cv)
+		writeChunk(caller, &c, words, final, t, &cv)
 		caller.n = 0
 	}
 	for _, g := range live {
@@ -346,8 +359,9 @@ func finish(caller *G, final bool) {
 		if len(ws) == 0 && g.seq > 0 {
 			continue
 		}
-		encode(ws, &c)
-		writeChunk(g, &c, ws, false, 0)
+		cv := newStampConv(g.floor)
+		encode(ws, &c, &cv)
+		writeChunk(g, &c, ws, false, 0, &cv)
 	}
 	if sess.w != nil && !sess.failed {
 		if err := sess.w.Close(); err != nil {

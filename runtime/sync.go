@@ -180,7 +180,7 @@ func (g *G) WGWait(site uint32, wg *sync.WaitGroup) {
 	t := now()
 	wg.Wait()
 	end := now()
-	g.syncEv(trace.OpWGWait, site, addr(wg), end-t > int64(waitThreshold), t, end)
+	g.syncEv(trace.OpWGWait, site, addr(wg), longer(t, end, waitThreshold), t, end)
 }
 
 // CondWait waits on c (c.L must be held, as for c.Wait). It always waits.
@@ -224,7 +224,7 @@ func (g *G) OnceDo(site uint32, o *sync.Once, f func()) {
 	t := now()
 	o.Do(func() { ran = true; f() })
 	end := now()
-	g.syncEv(trace.OpOnce, site, addr(o), !ran && end-t > int64(waitThreshold), t, end)
+	g.syncEv(trace.OpOnce, site, addr(o), !ran && longer(t, end, waitThreshold), t, end)
 }
 
 // Sleep sleeps for d: a wait with no releaser.
@@ -255,7 +255,7 @@ func (g *G) SelectEnd(site uint32, begin int64) {
 		return
 	}
 	end := now()
-	g.syncEv(trace.OpSelect, site, 0, end-begin > int64(waitThreshold), begin, end)
+	g.syncEv(trace.OpSelect, site, 0, longer(begin, end, waitThreshold), begin, end)
 }
 
 // SelectEndOn records a select that began at begin and chose the case that
@@ -271,5 +271,5 @@ func SelectEndOn[C any](g *G, site uint32, begin int64, ch C, sends bool) {
 	if sends {
 		aux |= 1 << 9
 	}
-	g.syncEvAux(aux, site, chanAddr(ch), end-begin > int64(waitThreshold), begin, end)
+	g.syncEvAux(aux, site, chanAddr(ch), longer(begin, end, waitThreshold), begin, end)
 }

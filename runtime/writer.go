@@ -85,15 +85,16 @@ func writeJobs() {
 		// buffer then does not wait for the write system call.
 		open := sess.w != nil && !sess.failed
 		sess.mu.Unlock()
-		encode(j.words, &c)
+		cv := newStampConv(j.g.floor)
+		encode(j.words, &c, &cv)
 		if open {
-			writeChunk(j.g, &c, j.words, j.final, j.end)
+			writeChunk(j.g, &c, j.words, j.final, j.end, &cv)
 		}
 		sess.mu.Lock()
 		sess.inflight = false
 		sess.queued -= len(j.words)
 		if !open {
-			writeChunk(j.g, &c, j.words, j.final, j.end)
+			writeChunk(j.g, &c, j.words, j.final, j.end, &cv)
 		}
 		if cap(j.words) == maxWords && len(sess.free) < maxFree {
 			sess.free = append(sess.free, j.words[:maxWords-reserve])
@@ -115,8 +116,9 @@ func drainLocked() {
 	}
 	var c trace.Chunk
 	for _, j := range sess.jobs {
-		encode(j.words, &c)
-		writeChunk(j.g, &c, j.words, j.final, j.end)
+		cv := newStampConv(j.g.floor)
+		encode(j.words, &c, &cv)
+		writeChunk(j.g, &c, j.words, j.final, j.end, &cv)
 	}
 	sess.jobs, sess.queued = nil, 0
 	sess.idle.Broadcast()
