@@ -32,6 +32,10 @@ var (
 	all       []*G
 	graph     string
 	mainEntry uint32
+	// children counts spawned goroutines whose Done has not run: a child
+	// records "done" after the program's own wg.Done, so main can get to
+	// its dump first.
+	children sync.WaitGroup
 )
 
 func goid() uint64 {
@@ -85,6 +89,14 @@ func (g *G) Exit(entry uint32) {
 }
 
 func dump() {
+	// Wait for the children's Done, but not forever: a program may leave
+	// goroutines running.
+	ended := make(chan struct{})
+	go func() { children.Wait(); close(ended) }()
+	select {
+	case <-ended:
+	case <-time.After(5 * time.Second):
+	}
 	mu.Lock()
 	defer mu.Unlock()
 	var b bytes.Buffer
@@ -108,6 +120,7 @@ func (g *G) Spawn(site uint32) *Child {
 	c := &G{name: fmt.Sprintf("%s/%d#%d", g.name, site, g.spawns[site])}
 	mu.Unlock()
 	g.add("spawn@%d", site)
+	children.Add(1)
 	return &Child{g: c}
 }
 
@@ -120,7 +133,7 @@ func (c *Child) Start() *G {
 	return c.g
 }
 
-func (c *Child) Done() { c.g.add("done") }
+func (c *Child) Done() { c.g.add("done"); children.Done() }
 
 func OsExit(code int) {
 	dump()
