@@ -14,13 +14,17 @@
 // spawns, sync operations, clocks) are an opcode word and payload words in
 // the same buffer. A full buffer is handed to a writer goroutine, which
 // encodes it into one chunk of the trace file (internal/trace,
-// docs/FORMAT.md) and writes it with one write call; the goroutine that
+// docs/FORMAT.md), behind room for the chunk's header, and writes it with
+// one write call and without holding the session's lock; the goroutine that
 // filled it goes on at once with an empty buffer (writer.go says why and
 // how order is kept).
 //
-// Time (nanoseconds since recording started, from the Go runtime's
-// monotonic clock) is taken at goroutine start and end, at every chunk, and
-// around every sync operation; never per block.
+// Time is taken at goroutine start and end, at every chunk, and around
+// every sync operation; never per block. The trace holds nanoseconds since
+// recording started; buffers hold raw stamps of the cheapest sound clock
+// (the TSC on linux/amd64 when it is invariant and the kernel's
+// clocksource, else the Go runtime's nanotime), which the writer converts
+// chunk by chunk (clock.go).
 //
 // # The trace file
 //

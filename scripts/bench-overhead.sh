@@ -5,8 +5,8 @@
 # (testdata/cpuloop) and (b) a concurrent workload (testdata/wordcount).
 # All variants are built and timed in the same run; each time is the best of
 # RUNS rounds that run the variants in turn, and every ratio is against the
-# plain build of that run. Also reports trace bytes per recorded block
-# execution.
+# plain build of that run (the divergo columns also give the ratio of
+# medians). Also reports trace bytes per recorded block execution.
 #
 # Usage: scripts/bench-overhead.sh [RUNS]   (default 5)
 #        BASE=REV scripts/bench-overhead.sh [RUNS]
@@ -50,18 +50,22 @@ timeit() {
 
 # bestof RUNS VARIANT...: runs the variants in turn, RUNS rounds, so that a
 # change of load on the machine hits all of them alike, and prints the best
-# time of each (seconds), in order.
+# time of each (seconds), in order; then, on a second line, the median time
+# of each, the same ratios seen through the noise rather than past it.
 bestof() {
 	local n=$1; shift
-	local -A b=()
+	local -A all=()
 	local v t
 	for ((i = 0; i < n; i++)); do
 		for v in "$@"; do
 			t=$(DIVERGO_TRACE="$PWD/$v.dvt" timeit "./$v" "${args[@]}")
-			if [[ -z ${b[$v]:-} || $t -lt ${b[$v]} ]]; then b[$v]=$t; fi
+			all[$v]+="$t "
 		done
 	done
-	for v in "$@"; do awk -v us="${b[$v]}" 'BEGIN{printf "%.4f ", us/1e6}'; done
+	for v in "$@"; do tr ' ' '\n' <<<"${all[$v]}" | grep . | sort -n | awk '{t[NR]=$1} END{printf "%.4f ", t[1]/1e6}'; done
+	echo
+	for v in "$@"; do tr ' ' '\n' <<<"${all[$v]}" | grep . | sort -n | awk '{t[NR]=$1} END{printf "%.4f ", t[int((NR+1)/2)]/1e6}'; done
+	echo
 }
 
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN{printf "%.2f×", a/b}'; }
@@ -120,13 +124,13 @@ for prog in cpuloop wordcount; do
 		go build -overlay="$mod/.divergo/overlay.json" -o dvg .
 		export GOCOVERDIR="$mod/cov" RT_TRACE="$mod/rt.out" # each variant's DIVERGO_TRACE is VARIANT.dvt
 		mkdir -p cov
-		read -r p d c a r db <<<"$(bestof "$runs" "${variants[@]}")"
+		{ read -r p d c a r db; read -r mp md _ _ _ mdb; } < <(bestof "$runs" "${variants[@]}")
 		size=$(stat -c %s dvg.dvt)
 		[[ -s rt.out ]] || { echo "runtime/trace wrote nothing" >&2; exit 1; }
 		blocks=$(divergo show --json dvg.dvt | python3 -c 'import json,sys; print(sum(g["blocks"] for g in json.load(sys.stdin)["goroutines"]))' 2>/dev/null || echo 0)
 		bpb=$(awk -v s="$size" -v b="$blocks" 'BEGIN{ if (b > 0) printf "%.2f (%d B / %d blocks)", s/b, s, b; else printf "n/a (%d B)", s }')
 		before=
-		if [[ -n $base ]]; then before=" $(ratio "$db" "$p") ($db s) |"; fi
-		printf '| %s | %s s |%s %s (%s s) | %s | %s | %s | %s |\n' "$prog" "$p" "$before" "$(ratio "$d" "$p")" "$d" "$(ratio "$c" "$p")" "$(ratio "$a" "$p")" "$(ratio "$r" "$p")" "$bpb"
+		if [[ -n $base ]]; then before=" $(ratio "$db" "$p") (median $(ratio "$mdb" "$mp")) |"; fi
+		printf '| %s | %s s (median %s s) |%s %s (median %s) | %s | %s | %s | %s |\n' "$prog" "$p" "$mp" "$before" "$(ratio "$d" "$p")" "$(ratio "$md" "$mp")" "$(ratio "$c" "$p")" "$(ratio "$a" "$p")" "$(ratio "$r" "$p")" "$bpb"
 	)
 done
