@@ -195,9 +195,9 @@ var sinkTime int64
 // usable, clock.go) with nanotime, which they took before.
 func BenchmarkClock(b *testing.B) {
 	useTSC = tscUsable()
-	b.Run("stamp", func(b *testing.B) {
+	b.Run("now", func(b *testing.B) {
 		for b.Loop() {
-			sinkTime += stamp()
+			sinkTime += now()
 		}
 	})
 	b.Run("nanotime", func(b *testing.B) {

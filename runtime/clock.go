@@ -34,16 +34,13 @@ func nanotime() int64
 // useTSC is decided once, before the first stamp (begin).
 var useTSC bool
 
-// stamp returns the raw clock: TSC ticks when useTSC, else nanotime.
-func stamp() int64 {
+// now returns a stamp, the raw clock: TSC ticks when useTSC, else nanotime.
+func now() int64 {
 	if useTSC {
 		return rdtsc()
 	}
 	return nanotime()
 }
-
-// now is the stamp of the present moment; see stamp.
-func now() int64 { return stamp() }
 
 // tscUsable reports whether the TSC can stand in for nanotime.
 func tscUsable() bool {

@@ -93,9 +93,9 @@ func TestStampConv(t *testing.T) {
 	if !begin() {
 		t.Fatal("recording did not start")
 	}
-	n0, s0 := nanotime(), stamp()
+	n0, s0 := nanotime(), now()
 	time.Sleep(2 * time.Millisecond)
-	s1, n1 := stamp(), nanotime()
+	s1, n1 := now(), nanotime()
 	cv := newStampConv(math.MinInt64)
 	t.Logf("useTSC %v, %.4f ns per unit", useTSC, cv.k)
 	a := cv.ns(s0)
