@@ -270,10 +270,10 @@ func writeChunk(g *G, c *trace.Chunk, words []uint32, final bool, end int64, cv 
 	if sess.closed || g.ended {
 		return
 	}
-	g.floor = cv.floor
 	if final {
 		end = cv.ns(end)
 	}
+	g.floor = cv.floor
 	if sess.w == nil && !sess.failed && sess.pendingBytes+len(c.Body) > maxPending {
 		// Without Main (a test binary, whose main is not instrumented) the
 		// file never opens: keep a bounded amount, not the whole run. The
