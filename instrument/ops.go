@@ -318,12 +318,12 @@ func (r *rewriter) hashExpr(t types.Type, expr string) string {
 	if b, ok := t.Underlying().(*types.Basic); ok && b.Info()&types.IsInteger != 0 {
 		return "uint64(" + expr + ")"
 	}
-	r.res.needHash = true
 	if b, ok := t.Underlying().(*types.Basic); ok && b.Info()&types.IsString != 0 {
 		// Direct, without the generic hash's reflection: string keys are
 		// the common case of map ranges.
-		return "_dvg_fnv(string(" + expr + "))"
+		return "_dvg.HashString(string(" + expr + "))"
 	}
+	r.res.needHash = true
 	return "_dvg_hash(" + expr + ")"
 }
 

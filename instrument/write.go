@@ -186,13 +186,16 @@ func glue(pkg string, hash, main bool, graphJSON []byte) []byte {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s\n\npackage %s\n", Header, pkg)
 	if hash {
-		b.WriteString(`
+		fmt.Fprintf(&b, `
 import (
 	_dvg_fmt "fmt"
 	_dvg_math "math"
 	_dvg_reflect "reflect"
-)
 
+	_dvg %q
+)
+`, RuntimePath)
+		b.WriteString(`
 // _dvg_hash gives a value the same outcome in every run: integers
 // themselves, strings and others a hash of their text. Pointers and
 // channels print as addresses and so differ between runs.
@@ -211,22 +214,9 @@ func _dvg_hash[K comparable](k K) uint64 {
 	case _dvg_reflect.Float32, _dvg_reflect.Float64:
 		return _dvg_math.Float64bits(v.Float())
 	case _dvg_reflect.String:
-		return _dvg_fnv(v.String())
+		return _dvg.HashString(v.String())
 	}
-	return _dvg_fnv(_dvg_fmt.Sprintf("%#v", k))
-}
-
-// _dvg_fnv is FNV-1a, 64 bits, folded to 32: an outcome is a varint in
-// the trace, and map keys hashed to 64 bits took 10 bytes each, more than
-// all the blocks of a word-counting loop. Two keys of one run share an
-// outcome about once in four billion pairs.
-func _dvg_fnv(s string) uint64 {
-	h := uint64(14695981039346656037)
-	for i := 0; i < len(s); i++ {
-		h ^= uint64(s[i])
-		h *= 1099511628211
-	}
-	return uint64(uint32(h) ^ uint32(h>>32))
+	return _dvg.HashString(_dvg_fmt.Sprintf("%#v", k))
 }
 `)
 	}

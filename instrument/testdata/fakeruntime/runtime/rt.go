@@ -111,6 +111,17 @@ func dump() {
 func (g *G) B(id uint32)      { g.add("B%d", id) }
 func (g *G) Outcome(v uint64) { g.add("outcome=%d", v) }
 
+// HashString stands in for the real one with FNV-1a folded to 32 bits:
+// any hash that is the same in every run keeps the golden events stable.
+func HashString(s string) uint64 {
+	h := uint64(14695981039346656037)
+	for i := 0; i < len(s); i++ {
+		h ^= uint64(s[i])
+		h *= 1099511628211
+	}
+	return uint64(uint32(h) ^ uint32(h>>32))
+}
+
 func (g *G) Spawn(site uint32) *Child {
 	mu.Lock()
 	if g.spawns == nil {
