@@ -129,7 +129,7 @@ func BenchmarkEncode(b *testing.B) {
 // a worker's (a receive, then per word a block, the 32-bit hash of the word
 // as a map outcome, and another block).
 func mixedWords() []uint32 {
-	return mixedWordsOut(func(w []uint32, v uint32) []uint32 { return append(w, opBit|opOutcome<<16|outcome32, v) })
+	return mixedWordsOut(func(w []uint32, v uint32) []uint32 { return append(w, outBit|v>>2) })
 }
 
 func mixedWordsOut(out func(w []uint32, v uint32) []uint32) []uint32 {

@@ -25,10 +25,11 @@ const slack = 8
 // nanoseconds.
 //
 // It is the runtime's hottest code after the probes: every word passes here
-// once, on the recorded goroutine's own time. Five bytes per word always
-// suffice (a block id takes at most 5, and every other event at most 5 per
-// word it occupies), so the body is sized once and bytes are written by
-// index, not appended. A run of one-byte block ids goes eight at a time
+// once (on the writer goroutine, writer.go, beside the program's own).
+// Six bytes per word always suffice (a block id takes at most 5, a
+// one-word outcome 6, and every other event at most 5 per word it
+// occupies), so the body is sized once and bytes are written by index, not
+// appended. A run of one-byte block ids goes eight at a time
 // while it lasts, then one at a time: the eight-word test is tried once
 // per run, not once per word, and only when the run's third word is a
 // small id too, so that buffers where outcomes and sync events interleave
@@ -40,7 +41,7 @@ const slack = 8
 func encode(words []uint32, c *trace.Chunk, cv *stampConv) {
 	const h = trace.ChunkHeadroom
 	frame := c.Frame[:0]
-	if need := h + 5*len(words) + slack; cap(frame) < need {
+	if need := h + 6*len(words) + slack; cap(frame) < need {
 		frame = make([]byte, 0, need)
 	}
 	b := frame[h:cap(frame)]
@@ -61,9 +62,9 @@ func encode(words []uint32, c *trace.Chunk, cv *stampConv) {
 				j += 8
 			}
 			var outs uint64
-			// One at a time, with the 32-bit outcomes that interleave with
-			// short runs in index and map loops: the loop's commonest words
-			// without a trip through the general tests.
+			// One at a time, with the one-word outcomes that interleave
+			// with short runs in index and map loops: the loop's commonest
+			// words without a trip through the general tests.
 			for j < len(words) && n < len(b) {
 				v := words[j]
 				if v < 64 {
@@ -72,33 +73,35 @@ func encode(words []uint32, c *trace.Chunk, cv *stampConv) {
 					j++
 					continue
 				}
-				if v != opBit|opOutcome<<16|outcome32 || j+1 >= len(words) {
+				if v>>30 != outBit>>30 {
 					break
 				}
 				b[n] = hOutcome
-				n = putUvarint32(b, n+1, words[j+1])
+				n = putUvarint32(b, n+1, v&^outBit)
 				outs++
-				j += 2
+				j++
 			}
-			blocks += uint64(j-i) - 2*outs
+			blocks += uint64(j-i) - outs
 			others += outs
 			i = j
 			continue
 		}
 		if w&opBit == 0 {
-			n = putUvarint32(b, n, w<<1) // w < 1<<31: w<<1 does not overflow
-			blocks++
+			if w&outBit != 0 {
+				b[n] = hOutcome
+				n = putUvarint32(b, n+1, w&^outBit)
+				others++
+			} else {
+				n = putUvarint32(b, n, w<<1) // w < outBit: w<<1 does not overflow
+				blocks++
+			}
 			i++
 			continue
 		}
 		op := w >> 16 & 0x7fff
-		if (op == opExit || op == opOutcome && w&outcome32 != 0) && i+1 < len(words) {
-			// Exits (as frequent as calls) and 32-bit outcomes (as frequent
-			// as blocks in index and map loops): a byte and a uvarint.
+		if op == opExit && i+1 < len(words) {
+			// Exits, as frequent as calls: a byte and a uvarint.
 			b[n] = hExit
-			if op == opOutcome {
-				b[n] = hOutcome
-			}
 			n = putUvarint32(b, n+1, words[i+1])
 			others++
 			i += 2
@@ -186,9 +189,6 @@ func payloadWords(w uint32) int {
 	case opExit:
 		return 1
 	case opOutcome:
-		if w&outcome32 != 0 {
-			return 1
-		}
 		return 2
 	case opClock:
 		return 2
@@ -215,10 +215,7 @@ func rareEvent(w uint32, p []uint32) (e trace.Event, size int, ok bool) {
 	case opExit:
 		e = trace.Event{Kind: trace.EvExit, Block: p[0]}
 	case opOutcome:
-		e = trace.Event{Kind: trace.EvOutcome, Value: uint64(p[0])}
-		if size == 2 {
-			e.Value = word64(0)
-		}
+		e = trace.Event{Kind: trace.EvOutcome, Value: word64(0)}
 	case opSpawn:
 		e = trace.Event{Kind: trace.EvSpawn, Block: p[0], Ordinal: p[1], Child: word64(2)}
 	case opSync:
@@ -238,7 +235,11 @@ func firstBlock(words []uint32) (uint32, bool) {
 	for i := 0; i < len(words); {
 		w := words[i]
 		if w&opBit == 0 {
-			return w, true
+			if w&outBit == 0 {
+				return w, true
+			}
+			i++ // an outcome
+			continue
 		}
 		k := payloadWords(w)
 		if k < 0 {

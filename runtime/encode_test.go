@@ -11,7 +11,7 @@ import (
 )
 
 // TestEncodeRandom encodes random mixes of every event the recorder writes,
-// in every word form (32-bit and 64-bit outcomes, sync events that waited
+// in every word form (one-word and three-word outcomes, sync events that waited
 // or not, selects that send), and compares with trace.AppendEvent; then cuts
 // the buffer at every length and checks that encode keeps exactly the
 // events that are whole.
@@ -27,18 +27,18 @@ func TestEncodeRandom(t *testing.T) {
 		v := rng.Uint64() >> rng.IntN(64)
 		switch k := rng.IntN(8); k {
 		case 0, 1, 2:
-			id := uint32(v) & (1<<31 - 1)
+			id := uint32(v) & (outBit - 1)
 			if k > 0 {
 				id %= 64 // runs of one-byte ids
 			}
 			e, ws = trace.Event{Kind: trace.EvBlock, Block: id}, []uint32{id}
 		case 3:
-			id := uint32(v) & (1<<31 - 1)
+			id := uint32(v) & (outBit - 1)
 			e, ws = trace.Event{Kind: trace.EvExit, Block: id}, []uint32{opBit | opExit<<16, id}
 		case 4:
 			e = trace.Event{Kind: trace.EvOutcome, Value: v}
-			if v>>32 == 0 && rng.IntN(2) == 0 {
-				ws = []uint32{opBit | opOutcome<<16 | outcome32, uint32(v)}
+			if v < outBit {
+				ws = []uint32{outBit | uint32(v)}
 			} else {
 				ws = []uint32{opBit | opOutcome<<16, lo(v), hi(v)}
 			}

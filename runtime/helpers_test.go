@@ -87,17 +87,23 @@ func resetSession() {
 
 // goWorker records block bSpawn and a spawn in g, and starts a goroutine
 // that runs body inside the worker function (entry bWorker), the way the
-// instrumenter rewrites a go statement.
-func goWorker(g *G, body func(w *G)) {
+// instrumenter rewrites a go statement. The channel it returns is closed
+// once the goroutine's Done has run: a test whose workers outlive the
+// program must wait for it, or their final flush could land in the next
+// test's session.
+func goWorker(g *G, body func(w *G)) <-chan struct{} {
 	g.B(bSpawn)
 	c := g.Spawn(bSpawn)
+	ended := make(chan struct{})
 	go func() {
+		defer close(ended)
 		c.Start()
 		defer c.Done()
 		w := Enter(bWorker)
 		defer w.Exit(bWorker)
 		body(w)
 	}()
+	return ended
 }
 
 // waitWritten waits until the writer has written every buffer queued so

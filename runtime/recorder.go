@@ -34,22 +34,26 @@ const (
 	minWords = 256
 	maxWords = 32 << 10
 	reserve  = 16 // words kept past len for the clock that closes a chunk
-	opBit    = 1 << 31
 )
 
-// Opcodes of rare events: opBit | op<<16 | aux, then payload words.
+// A buffer word is one of:
+//
+//	id              a block (B); ids are below outBit
+//	outBit | v      an outcome v < outBit (Outcome)
+//	opBit | op<<16 | aux, then payload words: a rarer event
+const (
+	opBit  = 1 << 31
+	outBit = 1 << 30
+)
+
+// Opcodes of rare events, with their payload words.
 const (
 	opExit    = 1 // entry
-	opOutcome = 2 // lo, hi; with aux outcome32: lo
+	opOutcome = 2 // lo, hi: an outcome of outBit or more
 	opSpawn   = 3 // site, ordinal, child lo, child hi
 	opSync    = 4 // aux = trace.Op | waited<<8; site, obj lo, obj hi, end lo, end hi [, begin lo, begin hi]
 	opClock   = 5 // lo, hi
 )
-
-// outcome32 marks an outcome that fits in 32 bits: one payload word. Hashed
-// map keys and most index values do, and every word saved is one the
-// goroutine does not store and encode does not read.
-const outcome32 = 1
 
 // maxEventWords is the longest event: a sync that waited.
 const maxEventWords = 8
@@ -63,7 +67,8 @@ func newG(id, goid uint64) *G {
 	return &G{id: id, goid: goid, buf: make([]uint32, minWords-reserve, minWords), floor: math.MinInt64}
 }
 
-// B records that block id began. It must stay small enough to inline
+// B records that block id began; id < outBit (the instrumenter numbers a
+// program's blocks from 0). It must stay small enough to inline
 // (go build -gcflags=-m reports "can inline (*G).B with cost 79"): a
 // reworded check can cost the inlining.
 func (g *G) B(id uint32) {
@@ -143,21 +148,28 @@ func (g *G) Exit(entry uint32) {
 }
 
 // Outcome records the outcome of the TCP of the last block: an index
-// value, a map key hash or a lock ticket. Values of 32 bits (hashed keys,
-// most indexes) take two words, others three.
+// value, a map key hash or a lock ticket. Values below outBit (hashed
+// keys, HashString; most indexes and tickets) take one word, others three.
+// Like B it must stay small enough to inline: in a map loop it runs as
+// often as the blocks do.
 func (g *G) Outcome(v uint64) {
-	if v>>32 == 0 && g.n+2 <= len(g.buf) {
-		g.buf[g.n], g.buf[g.n+1] = opBit|opOutcome<<16|outcome32, uint32(v)
-		g.n += 2
+	if v < outBit && g.n < len(g.buf) {
+		g.buf[g.n] = outBit | uint32(v)
+		g.n++
 		return
 	}
+	g.slowOutcome(v)
+}
+
+//go:noinline
+func (g *G) slowOutcome(v uint64) {
 	if g.off {
 		return
 	}
-	if v>>32 == 0 {
-		g.room(2)
-		g.buf[g.n], g.buf[g.n+1] = opBit|opOutcome<<16|outcome32, uint32(v)
-		g.n += 2
+	if v < outBit {
+		g.room(1)
+		g.buf[g.n] = outBit | uint32(v)
+		g.n++
 		return
 	}
 	g.room(3)

@@ -234,16 +234,17 @@ func TestEncodeTorn(t *testing.T) {
 // TestEncodeMatchesTrace checks the runtime's own encoding of frequent
 // events against trace.AppendEvent, the format's reference.
 func TestEncodeMatchesTrace(t *testing.T) {
-	words := []uint32{0, 63, 64, 8191, 8192, 1<<31 - 1,
+	words := []uint32{0, 63, 64, 8191, 8192, outBit - 1,
 		opBit | opExit<<16, 0, opBit | opExit<<16, 1<<31 - 1, opBit | opExit<<16, 200,
-		opBit | opOutcome<<16, 5, 1, opBit | opClock<<16, 7, 0,
+		opBit | opOutcome<<16, 5, 1, outBit | 0, outBit | (outBit - 1), opBit | opClock<<16, 7, 0,
 		opBit | opSync<<16 | uint32(trace.OpUnlock), 9, 0xc0ff, 0x12, 1000, 0,
 		opBit | opSync<<16 | uint32(trace.OpLock) | 1<<8, 9, 0xc0ff, 0x12, 3000, 0, 1 << 31, 1}
 	want := []trace.Event{
 		{Kind: trace.EvBlock, Block: 0}, {Kind: trace.EvBlock, Block: 63}, {Kind: trace.EvBlock, Block: 64},
-		{Kind: trace.EvBlock, Block: 8191}, {Kind: trace.EvBlock, Block: 8192}, {Kind: trace.EvBlock, Block: 1<<31 - 1},
+		{Kind: trace.EvBlock, Block: 8191}, {Kind: trace.EvBlock, Block: 8192}, {Kind: trace.EvBlock, Block: outBit - 1},
 		{Kind: trace.EvExit, Block: 0}, {Kind: trace.EvExit, Block: 1<<31 - 1}, {Kind: trace.EvExit, Block: 200},
-		{Kind: trace.EvOutcome, Value: 1<<32 | 5}, {Kind: trace.EvClock, Time: 7},
+		{Kind: trace.EvOutcome, Value: 1<<32 | 5}, {Kind: trace.EvOutcome, Value: 0}, {Kind: trace.EvOutcome, Value: outBit - 1},
+		{Kind: trace.EvClock, Time: 7},
 		{Kind: trace.EvSync, Op: trace.OpUnlock, Block: 9, Object: 0x12<<32 | 0xc0ff, End: 1000},
 		{Kind: trace.EvSync, Op: trace.OpLock, Block: 9, Object: 0x12<<32 | 0xc0ff, Waited: true, Begin: 1<<32 | 1<<31, End: 3000},
 	}
@@ -259,7 +260,7 @@ func TestEncodeMatchesTrace(t *testing.T) {
 }
 
 // TestEncodeRuns mixes runs of small ids (the eight-at-once path) with
-// large ids and other events at every alignment.
+// large ids, one-word outcomes and other events at every alignment.
 func TestEncodeRuns(t *testing.T) {
 	var words []uint32
 	var ref []byte
@@ -276,6 +277,10 @@ func TestEncodeRuns(t *testing.T) {
 		case i%31 == 0:
 			words = append(words, opBit|opExit<<16, uint32(i))
 			ref = trace.AppendEvent(ref, trace.Event{Kind: trace.EvExit, Block: uint32(i)})
+		case i%7 == 0 || i%11 == 0: // one-word outcomes, as in a map loop
+			v := uint32(i) * 2654435761 % outBit
+			words = append(words, outBit|v)
+			ref = trace.AppendEvent(ref, trace.Event{Kind: trace.EvOutcome, Value: uint64(v)})
 		default:
 			words = append(words, uint32(i%64))
 			ref = trace.AppendEvent(ref, trace.Event{Kind: trace.EvBlock, Block: uint32(i % 64)})

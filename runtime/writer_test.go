@@ -1,7 +1,6 @@
 package runtime
 
 import (
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -14,20 +13,26 @@ import (
 // the program while they are still alive, with jobs still queued: every
 // stream must hold each of its goroutine's outcomes exactly once, in order.
 func TestWriterOrder(t *testing.T) {
-	const workers, n = 4, 100000
+	const workers, n = 4, 200000 // an outcome is one word
 	path := startSession(t)
 	g := Main(testGraphJSON(t), bMain)
 	ready := make(chan bool)
 	release := make(chan struct{})
-	defer close(release)
+	var ended []<-chan struct{}
+	defer func() {
+		close(release)
+		for _, e := range ended { // before the cleanup resets the session
+			<-e
+		}
+	}()
 	for range workers {
-		goWorker(g, func(w *G) {
+		ended = append(ended, goWorker(g, func(w *G) {
 			for k := range n {
 				w.Outcome(uint64(k))
 			}
 			ready <- true
 			<-release // alive when main ends
-		})
+		}))
 	}
 	for range workers {
 		<-ready
@@ -63,7 +68,7 @@ func TestWriterOrder(t *testing.T) {
 // writer that has not run yet): finish writes them, before the buffer of
 // the goroutine that ends the program.
 func TestWriterDrain(t *testing.T) {
-	const n = 3 * maxWords / 2 // outcomes of about three full buffers
+	const n = 3 * maxWords // outcomes (a word each) of about three full buffers
 	path := startSession(t)
 	g := Main(testGraphJSON(t), bMain)
 	sess.mu.Lock()
@@ -103,19 +108,19 @@ func TestWriterFinishBusy(t *testing.T) {
 	startSession(t)
 	g := Main(testGraphJSON(t), bMain)
 	var stop atomic.Bool
-	var wg sync.WaitGroup
+	var ended []<-chan struct{}
 	defer func() {
 		stop.Store(true)
-		wg.Wait() // before the cleanup starts another session
+		for _, e := range ended { // before the cleanup starts another session
+			<-e
+		}
 	}()
 	for range workers {
-		wg.Add(1)
-		goWorker(g, func(w *G) {
-			defer wg.Done()
+		ended = append(ended, goWorker(g, func(w *G) {
 			for k := uint64(0); !stop.Load(); k++ {
 				w.Outcome(k)
 			}
-		})
+		}))
 	}
 	// Let the queue fill up, as far as the workers outrun the writer.
 	for deadline := time.Now().Add(time.Second); time.Now().Before(deadline); time.Sleep(time.Millisecond) {
