@@ -307,24 +307,25 @@ func (r *rewriter) rangeStmt(s *ast.RangeStmt) {
 			r.warn(s.Pos(), "range over a map assigning its key to an expression: iteration order not recorded")
 			return
 		}
-		r.buf.insert(r.off(s.Body.Lbrace)+1, prioOutcome, "_dvg_r.Outcome("+r.hashExpr(u.Key(), key)+"); ")
+		r.buf.insert(r.off(s.Body.Lbrace)+1, prioOutcome, r.outcome(u.Key(), key)+"; ")
 	}
 }
 
-// hashExpr is the uint64 outcome of a value of type t written as expr:
-// integers are their own outcome, other types are hashed by the package's
-// glue (the same value hashes the same in every run).
-func (r *rewriter) hashExpr(t types.Type, expr string) string {
+// outcome is the statement that records the outcome of a value of type t
+// written as expr: integers are their own outcome, strings are hashed by
+// the runtime (OutcomeString), other types by the package's glue (the
+// same value hashes the same in every run).
+func (r *rewriter) outcome(t types.Type, expr string) string {
 	if b, ok := t.Underlying().(*types.Basic); ok && b.Info()&types.IsInteger != 0 {
-		return "uint64(" + expr + ")"
+		return "_dvg_r.Outcome(uint64(" + expr + "))"
 	}
 	if b, ok := t.Underlying().(*types.Basic); ok && b.Info()&types.IsString != 0 {
 		// Direct, without the generic hash's reflection: string keys are
 		// the common case of map ranges.
-		return "_dvg.HashString(string(" + expr + "))"
+		return "_dvg_r.OutcomeString(string(" + expr + "))"
 	}
 	r.res.needHash = true
-	return "_dvg_hash(" + expr + ")"
+	return "_dvg_r.Outcome(_dvg_hash(" + expr + "))"
 }
 
 // indexOutcome records the index value of an index TCP just before the
@@ -367,7 +368,7 @@ func (r *rewriter) indexOutcome(ix *ast.IndexExpr) {
 	if t == nil {
 		return
 	}
-	r.buf.insert(r.off(r.stmtStart(stmt.Pos())), prioOutcome, "_dvg_r.Outcome("+r.hashExpr(t, r.text(ix.Index))+"); ")
+	r.buf.insert(r.off(r.stmtStart(stmt.Pos())), prioOutcome, r.outcome(t, r.text(ix.Index))+"; ")
 }
 
 func isClause(n ast.Node) bool {

@@ -150,8 +150,6 @@ func (g *G) Exit(entry uint32) {
 // Outcome records the outcome of the TCP of the last block: an index
 // value, a map key hash or a lock ticket. Values below outBit (hashed
 // keys, HashString; most indexes and tickets) take one word, others three.
-// Like B it must stay small enough to inline: in a map loop it runs as
-// often as the blocks do.
 func (g *G) Outcome(v uint64) {
 	if v < outBit && g.n < len(g.buf) {
 		g.buf[g.n] = outBit | uint32(v)
@@ -159,6 +157,20 @@ func (g *G) Outcome(v uint64) {
 		return
 	}
 	g.slowOutcome(v)
+}
+
+// OutcomeString records the outcome of a string index or map key: its
+// HashString. It is Outcome(HashString(s)) in one call instead of two (the
+// hash does not inline, and Outcome does not either), for the commonest
+// outcome of map loops.
+func (g *G) OutcomeString(s string) {
+	h := HashString(s)
+	if g.n < len(g.buf) {
+		g.buf[g.n] = outBit | uint32(h) // h < outBit
+		g.n++
+		return
+	}
+	g.slowOutcome(h)
 }
 
 //go:noinline

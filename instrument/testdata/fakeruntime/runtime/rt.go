@@ -108,8 +108,9 @@ func dump() {
 	os.Stdout.Write(b.Bytes())
 }
 
-func (g *G) B(id uint32)      { g.add("B%d", id) }
-func (g *G) Outcome(v uint64) { g.add("outcome=%d", v) }
+func (g *G) B(id uint32)            { g.add("B%d", id) }
+func (g *G) Outcome(v uint64)       { g.add("outcome=%d", v) }
+func (g *G) OutcomeString(s string) { g.Outcome(HashString(s)) }
 
 // HashString stands in for the real one with FNV-1a folded to 32 bits:
 // any hash that is the same in every run keeps the golden events stable.
