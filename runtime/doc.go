@@ -10,9 +10,13 @@
 // stub on amd64 and arm64, at an offset found at startup; elsewhere, or if
 // that detection fails, by parsing runtime.Stack) and record the function's
 // entry block. [G.B] then records a block with one store and an increment:
-// no lock, no atomic operation, no clock. Rarer events (exits, outcomes,
-// spawns, sync operations, clocks) are an opcode word and payload words in
-// the same buffer. A full buffer is handed to a writer goroutine, which
+// no lock, no atomic operation, no clock. An outcome below 2^30 (a hashed
+// map key, most index values) is one word too; rarer events (exits, large
+// outcomes, spawns, sync operations, clocks) are an opcode word and
+// payload words in the same buffer. Full-size buffers live outside the Go
+// heap on Linux (mem_linux.go), where they would make the collector run
+// more often for the program's own garbage. A full buffer is handed to a
+// writer goroutine, which
 // encodes it into one chunk of the trace file (internal/trace,
 // docs/FORMAT.md), behind room for the chunk's header, and writes it with
 // one write call and without holding the session's lock; the goroutine that

@@ -97,7 +97,12 @@ func (g *G) room(k int) {
 		return
 	}
 	if c := cap(g.buf); c < maxWords {
-		nb := make([]uint32, 2*c-reserve, 2*c)
+		var nb []uint32
+		if 2*c == maxWords {
+			nb = bigWords()
+		} else {
+			nb = make([]uint32, 2*c-reserve, 2*c)
+		}
 		copy(nb, g.buf[:g.n])
 		g.buf = nb
 		return

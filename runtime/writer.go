@@ -55,12 +55,18 @@ func (g *G) queueLocked(words []uint32, final bool, end int64) {
 		go writeJobs()
 	}
 	sess.work.Signal()
-	if !final {
-		if k := len(sess.free); k > 0 && cap(g.buf) == maxWords {
-			g.buf, sess.free = sess.free[k-1], sess.free[:k-1]
-		} else {
-			g.buf = make([]uint32, cap(g.buf)-reserve, cap(g.buf))
-		}
+	if final {
+		// The goroutine ended. Its buffer goes on to another goroutine (or
+		// is unmapped, mem_linux.go) once written, so g must not write to
+		// it again: g records nothing more, as after Done it would be
+		// dropped anyway (writeChunk).
+		g.buf, g.off = nil, true
+	} else if k := len(sess.free); k > 0 && cap(g.buf) == maxWords {
+		g.buf, sess.free = sess.free[k-1], sess.free[:k-1]
+	} else if cap(g.buf) == maxWords {
+		g.buf = bigWords()
+	} else {
+		g.buf = make([]uint32, cap(g.buf)-reserve, cap(g.buf))
 	}
 	g.n = 0
 }
@@ -96,8 +102,12 @@ func writeJobs() {
 		if !open {
 			writeChunk(j.g, &c, j.words, j.final, j.end, &cv)
 		}
-		if cap(j.words) == maxWords && len(sess.free) < maxFree {
-			sess.free = append(sess.free, j.words[:maxWords-reserve])
+		if cap(j.words) == maxWords {
+			if len(sess.free) < maxFree {
+				sess.free = append(sess.free, j.words[:maxWords-reserve])
+			} else {
+				dropWords(j.words)
+			}
 		}
 		sess.idle.Broadcast()
 	}
@@ -119,6 +129,9 @@ func drainLocked() {
 		cv := newStampConv(j.g.floor)
 		encode(j.words, &c, &cv)
 		writeChunk(j.g, &c, j.words, j.final, j.end, &cv)
+		if cap(j.words) == maxWords {
+			dropWords(j.words)
+		}
 	}
 	sess.jobs, sess.queued = nil, 0
 	sess.idle.Broadcast()
