@@ -18,6 +18,13 @@ const (
 // store.
 const slack = 8
 
+// frameSize is the frame encode needs for k words: the chunk header's
+// headroom, six bytes per word (encode says why that suffices) and slack.
+func frameSize(k int) int { return trace.ChunkHeadroom + 6*k + slack }
+
+// frameBytes is the frame of a full buffer.
+var frameBytes = frameSize(maxWords)
+
 // encode turns words into the chunk's body. It stops at a word that would
 // read past the end (a buffer read while its goroutine was writing).
 //
@@ -41,7 +48,7 @@ const slack = 8
 func encode(words []uint32, c *trace.Chunk, cv *stampConv) {
 	const h = trace.ChunkHeadroom
 	frame := c.Frame[:0]
-	if need := h + 6*len(words) + slack; cap(frame) < need {
+	if need := frameSize(len(words)); cap(frame) < need {
 		frame = make([]byte, 0, need)
 	}
 	b := frame[h:cap(frame)]

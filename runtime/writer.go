@@ -73,7 +73,8 @@ func (g *G) queueLocked(words []uint32, final bool, end int64) {
 
 // writeJobs is the writer goroutine.
 func writeJobs() {
-	var c trace.Chunk
+	c := trace.Chunk{Frame: bigFrame()}
+	defer dropFrame(c.Frame)
 	sess.mu.Lock()
 	defer sess.mu.Unlock()
 	for !sess.closed {
