@@ -316,13 +316,15 @@ func (r *rewriter) rangeStmt(s *ast.RangeStmt) {
 // the runtime (OutcomeString), other types by the package's glue (the
 // same value hashes the same in every run).
 func (r *rewriter) outcome(t types.Type, expr string) string {
-	if b, ok := t.Underlying().(*types.Basic); ok && b.Info()&types.IsInteger != 0 {
-		return "_dvg_r.Outcome(uint64(" + expr + "))"
-	}
-	if b, ok := t.Underlying().(*types.Basic); ok && b.Info()&types.IsString != 0 {
-		// Direct, without the generic hash's reflection: string keys are
-		// the common case of map ranges.
-		return "_dvg_r.OutcomeString(string(" + expr + "))"
+	if b, ok := t.Underlying().(*types.Basic); ok {
+		switch {
+		case b.Info()&types.IsInteger != 0:
+			return "_dvg_r.Outcome(uint64(" + expr + "))"
+		case b.Info()&types.IsString != 0:
+			// Direct, without the generic hash's reflection: string keys
+			// are the common case of map ranges.
+			return "_dvg_r.OutcomeString(string(" + expr + "))"
+		}
 	}
 	r.res.needHash = true
 	return "_dvg_r.Outcome(_dvg_hash(" + expr + "))"
