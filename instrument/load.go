@@ -3,7 +3,10 @@ package instrument
 import (
 	"fmt"
 	"go/ast"
+	"os"
+	"os/exec"
 	"path/filepath"
+	"strings"
 
 	"github.com/divergo/divergo/analyzer"
 	"github.com/divergo/divergo/internal/load"
@@ -30,6 +33,9 @@ func instrument(cfg Config, out string) (*Result, error) {
 	patterns := cfg.Patterns
 	if len(patterns) == 0 {
 		patterns = []string{"./..."}
+	}
+	if err := inModule(cfg); err != nil {
+		return nil, err
 	}
 	lr, err := load.Load(load.Config{Dir: cfg.Dir, Patterns: patterns, Env: cfg.Env}, analyzer.Analyzer)
 	if err != nil {
@@ -98,4 +104,24 @@ func instrument(cfg Config, out string) (*Result, error) {
 func isMainMain(pkg string, n ast.Node) bool {
 	d, ok := n.(*ast.FuncDecl)
 	return ok && pkg == "main" && d.Recv == nil && d.Name.Name == "main"
+}
+
+// inModule says in one line when cfg.Dir is not inside a module: the go
+// command's own message ("directory outside main module or its selected
+// dependencies") does not say what to do.
+func inModule(cfg Config) error {
+	cmd := exec.Command("go", "env", "GOMOD")
+	cmd.Dir, cmd.Env = cfg.Dir, cfg.Env
+	out, err := cmd.Output()
+	if err != nil {
+		return nil // let the load report what is wrong with the go command
+	}
+	if gomod := strings.TrimSpace(string(out)); gomod == "" || gomod == os.DevNull {
+		dir := cfg.Dir
+		if dir == "" {
+			dir = "the current directory"
+		}
+		return fmt.Errorf("%s is not in a Go module (no go.mod here or above): instrumenting writes %s at the module root; run go mod init first", dir, OutDir)
+	}
+	return nil
 }

@@ -136,6 +136,12 @@ func write(moduleDir, out string, graphJSON []byte, pkgs []*Package) (*Result, e
 	if err := os.WriteFile(res.Overlay, append(data, '\n'), 0o666); err != nil {
 		return nil, fmt.Errorf("writing the overlay: %w", err)
 	}
+	// Generated copies are rebuilt by go generate and hold absolute paths:
+	// keep them out of the user's commits without asking them to edit
+	// their own .gitignore.
+	if err := os.WriteFile(filepath.Join(out, ".gitignore"), []byte("# written by divergo instrument\n*\n"), 0o666); err != nil {
+		return nil, fmt.Errorf("writing %s: %w", filepath.Join(out, ".gitignore"), err)
+	}
 	sort.Strings(res.Warnings)
 	return res, nil
 }

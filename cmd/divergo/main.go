@@ -8,7 +8,7 @@
 // Run "divergo help" for the list of commands and "divergo <command> -h" for
 // one of them. divergo also answers as a vet tool:
 //
-//	go vet -vettool=$(command -v divergo) ./...
+//	go vet -vettool=$(go tool -n divergo) ./...
 package main
 
 import (
@@ -153,7 +153,7 @@ Commands:
 	}
 	fmt.Fprint(w, `
 Run 'divergo help <command>' or 'divergo <command> -h' for details.
-divergo is also a vet tool: go vet -vettool=$(command -v divergo) ./...
+divergo is also a vet tool: go vet -vettool=$(go tool -n divergo) ./...
 `)
 }
 

@@ -28,9 +28,16 @@ Paths are relative to the module root. Kinds are begin, spawn, branch, loop,
 switch, select, lock, index, maprange and input. The exit status is 0 when the
 packages were analysed, 2 when they could not be (they do not build, say).
 
-The same analysis runs under go vet:
+The same analysis runs under go vet, with divergo as a tool of the module
+(go tool -n prints the path of the tool's binary, building it if needed):
 
-	go vet -vettool=$(command -v divergo) ./...
+	go vet -vettool=$(go tool -n divergo) ./...
+	go vet -vettool=$(command -v divergo) ./...   # divergo installed on PATH
+
+go vet treats every diagnostic as a finding and exits 1 when it printed one,
+so it exits 1 on any concurrent program; a change point is not a bug. Use
+divergo vet (0 when analysed) or go vet -json (0) where a script needs the
+status.
 
 Flags:
 	-tests	also analyse test files
