@@ -72,6 +72,7 @@ func runShow(args []string, stdout, stderr io.Writer) (int, error) {
 		if err := perfetto.WriteFile(*timeline, func(w io.Writer) error { return perfetto.WriteTrace(w, r) }); err != nil {
 			return 2, fmt.Errorf("writing timeline: %w", err)
 		}
+		fmt.Fprintf(stderr, "divergo show: wrote the timeline to %s; open it in ui.perfetto.dev or chrome://tracing\n", *timeline)
 	}
 	w := bufio.NewWriter(stdout)
 	if *asJSON {
@@ -110,13 +111,21 @@ func showText(w io.Writer, r *trace.Reader, events bool) error {
 	}
 	gs := r.Sorted()
 	fmt.Fprintf(w, "goroutines: %d\n\n", len(gs))
-	fmt.Fprintf(w, "%-40s %6s %-20s %10s %10s %6s  %s\n", "PATH", "ID", "PARENT", "BLOCKS", "EVENTS", "WAITS", "SPAN")
-	for _, gi := range gs {
-		parent := parentPath(r, gi)
-		if parent == "" {
-			parent = "-"
+	// Spawn paths grow with nesting: the text columns are as wide as what
+	// they hold, the numbers right-aligned.
+	type row struct{ path, parent string }
+	rows := make([]row, len(gs))
+	pw, qw := len("PATH"), len("PARENT")
+	for i, gi := range gs {
+		rows[i] = row{gi.Path, parentPath(r, gi)}
+		if rows[i].parent == "" {
+			rows[i].parent = "-"
 		}
-		fmt.Fprintf(w, "%-40s %6d %-20s %10d %10d %6d  %s\n", gi.Path, gi.ID, parent, gi.Blocks, gi.Events, gi.Waits, span(gi))
+		pw, qw = max(pw, len(rows[i].path)), max(qw, len(rows[i].parent))
+	}
+	fmt.Fprintf(w, "%-*s %6s  %-*s %10s %10s %6s  %s\n", pw, "PATH", "ID", qw, "PARENT", "BLOCKS", "EVENTS", "WAITS", "SPAN")
+	for i, gi := range gs {
+		fmt.Fprintf(w, "%-*s %6d  %-*s %10d %10d %6d  %s\n", pw, rows[i].path, gi.ID, qw, rows[i].parent, gi.Blocks, gi.Events, gi.Waits, span(gi))
 	}
 	if !events {
 		return nil

@@ -57,7 +57,8 @@ func TestShow(t *testing.T) {
 		t.Fatalf("status %d: %s", status, errs)
 	}
 	for _, want := range []string{"program:    synthetic", "sha256:", "trace:      complete",
-		"main/work@main.go:5#1", "main                                          1 -                             1          6      1"} {
+		"main/work@main.go:5#1", "main                       1  -               1          6      1",
+		"main/work@main.go:5#1      2  main            1          4      0"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}

@@ -130,3 +130,43 @@ func SiteName(g *tbb.Graph, site uint32) string {
 	}
 	return b.Pos.FileLine()
 }
+
+// PathLess orders spawn paths as a reader expects: byte by byte, except
+// that runs of digits compare as numbers ("main.go:9" before "main.go:10",
+// "#2" before "#10"). A path is a prefix of its children's, so a parent
+// comes before them.
+func PathLess(a, b string) bool {
+	for a != "" && b != "" {
+		if isDigit(a[0]) && isDigit(b[0]) {
+			na, nb := digits(a), digits(b)
+			x, y := strings.TrimLeft(a[:na], "0"), strings.TrimLeft(b[:nb], "0")
+			if len(x) != len(y) {
+				return len(x) < len(y)
+			}
+			if x != y {
+				return x < y
+			}
+			if na != nb { // equal values: fewer leading zeros first
+				return na < nb
+			}
+			a, b = a[na:], b[nb:]
+			continue
+		}
+		if a[0] != b[0] {
+			return a[0] < b[0]
+		}
+		a, b = a[1:], b[1:]
+	}
+	return len(a) < len(b)
+}
+
+func isDigit(c byte) bool { return '0' <= c && c <= '9' }
+
+// digits is the length of the run of digits that s starts with.
+func digits(s string) int {
+	n := 0
+	for n < len(s) && isDigit(s[n]) {
+		n++
+	}
+	return n
+}

@@ -1,6 +1,10 @@
 package trace
 
-import "testing"
+import (
+	"slices"
+	"strings"
+	"testing"
+)
 
 func TestShortFuncName(t *testing.T) {
 	for _, tc := range []struct{ in, want string }{
@@ -18,5 +22,32 @@ func TestShortFuncName(t *testing.T) {
 		if got := ShortFuncName(tc.in); got != tc.want {
 			t.Errorf("ShortFuncName(%q) = %q, want %q", tc.in, got, tc.want)
 		}
+	}
+}
+
+func TestPathLess(t *testing.T) {
+	want := []string{
+		"main",
+		"main/worker@main.go:9#1",
+		"main/worker@main.go:9#2",
+		"main/worker@main.go:9#10",
+		"main/worker@main.go:9#10/sub@main.go:30#1",
+		"main/worker@main.go:10#1",
+		"main/worker@main.go:100#1",
+		"main/x@a.go:1#1",
+	}
+	got := slices.Clone(want)
+	slices.Reverse(got)
+	slices.SortStableFunc(got, func(a, b string) int {
+		switch {
+		case PathLess(a, b):
+			return -1
+		case PathLess(b, a):
+			return 1
+		}
+		return 0
+	})
+	if !slices.Equal(got, want) {
+		t.Errorf("sorted:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }

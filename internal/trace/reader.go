@@ -386,9 +386,11 @@ func (r *Reader) readChunkBytes(off int64, buf *[]byte) ([]byte, int64, error) {
 	return b[d.off:total], total, nil
 }
 
-// Sorted returns the goroutines ordered by spawn path, for stable output.
+// Sorted returns the goroutines ordered by spawn path, for stable output:
+// a parent before its children, and numbers in paths (lines, ordinals)
+// compared as numbers, so that worker#2 comes before worker#10.
 func (r *Reader) Sorted() []GoroutineInfo {
 	gs := r.Goroutines()
-	sort.SliceStable(gs, func(i, j int) bool { return gs[i].Path < gs[j].Path })
+	sort.SliceStable(gs, func(i, j int) bool { return PathLess(gs[i].Path, gs[j].Path) })
 	return gs
 }
