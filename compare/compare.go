@@ -138,6 +138,10 @@ func Traces(a, b Trace, opts Options) (*Report, error) {
 	rep.Summary.Same = len(rep.Sections) == 0 && len(onlyA) == 0 && len(onlyB) == 0
 	rep.Summary.Graph = ga.Hash
 	rep.Summary.Weights = w
+	rep.Groups = GroupSections(rep.Sections)
+	if rep.Groups == nil {
+		rep.Groups = []Group{}
+	}
 	return rep, nil
 }
 

@@ -84,8 +84,14 @@
 // and position, "none" at an unflagged block, CP position or "return", each
 // side's blocks, TCPs, depth and time, the three distances), the matched
 // goroutines and those present in one run only, and lock-order notes.
-// [Report.WriteText] prints it for people, sections ranked by their term of
-// the distance; its JSON form is what "divergo diff -json" prints. [Compare]
+// The report also groups the sections by the statement where the runs
+// parted ([GroupSections]): a loop's worth of goroutines parting at one line
+// is one group, with what each run did there in plain words (Side.Took:
+// "took the else branch", "4 iterations"), ranked by the instructions
+// executed inside. [Report.WriteText] prints it for people: a summary, the
+// groups (at most ten by default), then the paper's distance explained in a
+// footer; every section with its measures only on request. Its JSON form is
+// what "divergo diff -json" prints. [Compare]
 // gives the pairwise matrix of several traces and the most representative.
 //
 // Memory is the graph and, per worker comparing pairs, two batches of

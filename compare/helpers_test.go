@@ -204,7 +204,7 @@ func correspondence(t *testing.T, a, b Trace, labels map[int]string) (string, *R
 		flushSame()
 	}
 	buf.WriteString("\n")
-	if err := rep.WriteText(&buf, TextOptions{}); err != nil {
+	if err := rep.WriteText(&buf, TextOptions{Sections: true}); err != nil {
 		t.Fatal(err)
 	}
 	return buf.String(), rep

@@ -17,6 +17,13 @@ type sideMeasure struct {
 	maxNest int
 	t0      int64
 	stack   []nest
+	// dec is the deciding TCP instance; first is the first block this side
+	// executed in its frame after it (the successor it took, noBlock when it
+	// went straight to the convergence point) and nfirst how often it
+	// executed that block there (a loop body's entry: the iterations).
+	dec    nest
+	first  int32
+	nfirst int64
 	// pend holds the TCPs of the blocks being executed, one per frame at
 	// most: a TCP nests what follows its decision, not the calls its own
 	// block makes before deciding, so it is pushed when its frame moves on.
@@ -24,7 +31,7 @@ type sideMeasure struct {
 }
 
 func (m *sideMeasure) start(decider nest, flagged bool, now int64) {
-	*m = sideMeasure{stack: m.stack[:0], pend: m.pend[:0], t0: now}
+	*m = sideMeasure{stack: m.stack[:0], pend: m.pend[:0], t0: now, dec: decider, first: noBlock}
 	m.stack = append(m.stack, decider)
 	m.maxNest = 1
 	if flagged {
@@ -55,6 +62,14 @@ func (m *sideMeasure) token(p *program, t token) {
 func (m *sideMeasure) block(p *program, t token) {
 	bi := &p.blocks[t.block]
 	m.blocks++
+	if t.depth == m.dec.depth {
+		if m.first == noBlock {
+			m.first = t.block
+		}
+		if t.block == m.first {
+			m.nfirst++
+		}
+	}
 	m.instrs += int64(bi.instrs)
 	// Close the oldest open TCP that converges here: every TCP opened
 	// after it is nested inside it (nested conditionals can share a

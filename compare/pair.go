@@ -242,6 +242,8 @@ func (c *pairCmp) record(at int32, t *tbb.TCP, cp int32, unresolved bool) {
 		sec.TCP = Point{Pos: "-", Block: -1}
 		sec.CP = Point{Pos: "end", Block: -1}
 	}
+	sec.A.Took = c.p.took(sec.TCP.Kind, &c.ma, cut && c.unfinA && c.ma.blocks == 0, unresolved)
+	sec.B.Took = c.p.took(sec.TCP.Kind, &c.mb, cut && c.unfinB && c.mb.blocks == 0, unresolved)
 	sec.Fanout = c.ma.maxNest + c.mb.maxNest
 	sec.TCPDistance = abs64(c.ma.tcps - c.mb.tcps)
 	sec.TCPFreqDistance = math.Abs(freq(&c.ma) - freq(&c.mb))
@@ -253,7 +255,7 @@ func (c *pairCmp) record(at int32, t *tbb.TCP, cp int32, unresolved bool) {
 }
 
 func side(m *sideMeasure, now int64) Side {
-	return Side{Blocks: m.blocks, TCPs: m.tcps, Depth: m.maxNest, Instrs: m.instrs, TimeNS: max(now-m.t0, 0)}
+	return Side{Blocks: m.blocks, TCPs: m.tcps, Depth: m.maxNest, Instrs: m.instrs, TimeNS: max(now-m.t0, 0), StartNS: m.t0}
 }
 
 // freq is the TCP frequency of one side of a section: TCP instances per

@@ -35,6 +35,9 @@ type Report struct {
 	Sections   []Section   `json:"sections"`
 	Goroutines Goroutines  `json:"goroutines"`
 	LockOrder  []LockOrder `json:"lock_order"`
+	// Groups are the sections grouped by the statement where the runs
+	// parted, ranked by the work inside them ([GroupSections]).
+	Groups []Group `json:"groups"`
 }
 
 // Summary is the report in a few numbers.
@@ -115,6 +118,12 @@ type Side struct {
 	// interpolated between them by instruction counts at the rate of the
 	// last interval; 0 without timestamps.
 	TimeNS int64 `json:"time_ns"`
+	// StartNS is when the section began on this side, in nanoseconds from
+	// the start of the trace (0 without timestamps).
+	StartNS int64 `json:"start_ns"`
+	// Took says in plain words what this side did at the change point:
+	// "took the else branch", "4 iterations", "another map order".
+	Took string `json:"took"`
 }
 
 // Goroutines reports how the goroutines of the two runs were matched.

@@ -17,26 +17,45 @@ import (
 func init() {
 	register(&command{
 		name:    "diff",
-		usage:   "divergo diff [-json] [-wait] [-perfetto OUT.json] [-wd W] [-wnd W] [-wtr W] A B [C ...]",
+		usage:   "divergo diff [-json] [-n N | -all] [-sections] [-wait] [-perfetto OUT.json] [-wd W] [-wnd W] [-wtr W] A B [C ...]",
 		summary: "compare runs: where they diverged and how far apart they are",
 		help: `Diff corresponds two traces of the same program (Eckert & Nutt's linear
 algorithm): goroutines are matched by spawn path, each pair is walked in
 step; where a trace change point (TCP) had a different outcome both runs are
 followed to its convergence point and the divergent section is measured.
 
-It prints a summary line, then the sections ranked by their share of the
-distance, with the source line of the TCP when the file is found under the
-module root:
+It prints, first, a summary: whether the runs took the same paths, how
+their goroutines matched, where they first parted (the statement, its
+goroutine, when), how much of their work lies where they went different
+ways, and at how many statements. Then the statements where they parted,
+grouped (one group per statement, however many goroutines and times), most
+work first, at most -n of them: each with its source line when the file is
+found under the module root, the goroutines (ordinals collapsed: #*), what
+each run did there in plain words, the work inside and where the runs met
+again:
 
-	a.dvt and b.dvt differ: distance 7 (wd=1 wnd=1 wtr=1), 2 divergent sections ...
+	a.dvt and b.dvt took different paths.
 
-	#1  d=4  goroutine 3 ~ 3 (main > go fig1/main.go:13#1)
-	    loop at fig1/main.go:37 diverged; converges at fig1/main.go:40
+	  goroutines     4 matched, none only in one run
+	  first parted   main.go:25 (branch) in main/work@main.go:50#1, 150µs into a.dvt
+	  how far apart  40% of the work lies where they went different ways: ...
 
-The distance of a section is wd + fanout·wnd + tcp_distance·wtr (the
-paper's (4)); a goroutine present in one run only adds wd + its TCPs·wtr.
-Sections at blocks the analyzer did not mark are reported as unflagged.
-Lock-order differences are listed as annotations, not sections.
+	Where they parted, most work first:
+
+	1. main.go:20  loop, 3 times
+	     20	for j := range jobs {
+	   goroutines   main/work@main.go:50#* (3)
+	   in a.dvt     0 iterations (1), 6 iterations (2)
+	   in b.dvt     12 iterations (1), 0 iterations (2)
+	   inside       a.dvt: 12018 blocks, ...; b.dvt: ...
+	   meet again   main.go:33
+
+The paper's distance comes last, explained: each divergent section adds
+wd + fanout·wnd + tcp_distance·wtr (the paper's (4)); a goroutine present
+in one run only adds wd + its TCPs·wtr. Statements the analyzer did not mark
+are reported as holes (see divergo check). Lock-order differences are
+annotations, not divergences. -sections lists every section with its
+measures; -json has everything, sections and groups.
 
 With three or more traces, diff prints the matrix of pairwise distances and
 the most representative run: the one with the least total distance.
@@ -60,6 +79,10 @@ or changed between them.
 
 Flags:
 	-json	print the report (or the matrix) as JSON
+	-n N	print at most N statements where the runs parted (default 10)
+	-all	print every statement where the runs parted
+	-sections
+		also list every divergent section with the paper's measures
 	-wait	compare the waiting time at the sync sites of the two runs
 	-perfetto OUT.json
 		also write the timeline of the two runs to OUT.json
@@ -85,6 +108,9 @@ func runDiff(args []string, stdout, stderr io.Writer) (int, error) {
 	wtr := fs.Float64("wtr", 1, "weight of the TCP distance")
 	timeline := fs.String("perfetto", "", "write a Chrome/Perfetto trace-event JSON timeline of both runs to this file")
 	wait := fs.Bool("wait", false, "compare waiting time")
+	ngroups := fs.Int("n", 10, "print at most this many statements where the runs parted")
+	all := fs.Bool("all", false, "print every statement where the runs parted")
+	sections := fs.Bool("sections", false, "also list every divergent section with the paper's measures")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return 2, err
@@ -138,13 +164,21 @@ func runDiff(args []string, stdout, stderr io.Writer) (int, error) {
 		if err := enc.Encode(rep); err != nil {
 			return 2, err
 		}
-	} else if err := rep.WriteText(stdout, compare.TextOptions{NameA: pos[0], NameB: pos[1], Root: sourceRoot()}); err != nil {
+	} else if err := rep.WriteText(stdout, compare.TextOptions{NameA: pos[0], NameB: pos[1], Root: sourceRoot(), Groups: groupLimit(*ngroups, *all), Sections: *sections}); err != nil {
 		return 2, err
 	}
 	if rep.Summary.Same {
 		return 0, nil
 	}
 	return 1, nil
+}
+
+// groupLimit turns -n and -all into TextOptions.Groups.
+func groupLimit(n int, all bool) int {
+	if all || n <= 0 {
+		return -1
+	}
+	return n
 }
 
 // writeTimeline compares the two runs while drawing them to path. A file

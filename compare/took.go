@@ -1,0 +1,85 @@
+package compare
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/divergo/divergo/internal/tbb"
+)
+
+// took says in plain words what one side of a section did at its change
+// point, from the first block it executed in the deciding frame: the words
+// a reader needs before any of the paper's measures.
+func (p *program) took(kind string, m *sideMeasure, cut, unresolved bool) string {
+	if cut {
+		return "stopped here: still running or blocked when the program ended"
+	}
+	var first *tbb.Block
+	if m.first != noBlock {
+		first = p.g.Blocks[m.first]
+	}
+	line := func(b *tbb.Block) string {
+		if b.Pos.IsValid() {
+			return fmt.Sprintf("line %d", b.Pos.Line)
+		}
+		return "block " + fmt.Sprint(b.ID)
+	}
+	var s string
+	switch tbb.Kind(kind) {
+	case tbb.Loop:
+		switch {
+		case first == nil:
+			s = "0 iterations"
+		case strings.HasSuffix(first.Kind, ".body"):
+			s = plural(m.nfirst, "iteration")
+		default:
+			s = "left the loop at " + line(first)
+		}
+	case tbb.Branch:
+		switch {
+		case first == nil:
+			s = "skipped the if body"
+		case first.Kind == "if.then":
+			s = "took the then branch"
+		case first.Kind == "if.else":
+			s = "took the else branch"
+		default:
+			s = "went on at " + line(first)
+		}
+	case tbb.Switch, tbb.Select:
+		if first == nil {
+			s = "went straight past the " + kind
+		} else {
+			s = "took the case at " + line(first)
+		}
+	case tbb.MapRange:
+		s = "another map order"
+	case tbb.Index:
+		s = "another index"
+	case tbb.Input:
+		s = "other input"
+	case "none":
+		if first == nil {
+			s = "went straight on (no change point here)"
+		} else {
+			s = "went to " + line(first) + " (no change point here)"
+		}
+	default:
+		if first == nil {
+			s = "went straight to where the runs meet again"
+		} else {
+			s = "went to " + line(first)
+		}
+	}
+	if unresolved && m.blocks == 0 {
+		s += "; its goroutine recorded nothing more"
+	}
+	return s
+}
+
+func plural(n int64, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return fmt.Sprintf("%d %ss", n, what)
+}
