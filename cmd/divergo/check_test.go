@@ -73,15 +73,15 @@ func TestCheckFindsPlantedHole(t *testing.T) {
 	if status != 1 {
 		t.Fatalf("check with branch disabled: status %d, want 1\nstdout:\n%s\nstderr:\n%s", status, out, errs)
 	}
-	hole := regexp.MustCompile(fmt.Sprintf(`(?m)^  main\.go:%d: runs parted at a block without a TCP in example\.com/fig1a\.task0\n    seen in \d+ of 11 runs`, line))
+	hole := regexp.MustCompile(fmt.Sprintf(`(?m)^  main\.go:%d in example\.com/fig1a\.task0\n    %d\tif j == 2 \{.*\n    seen in \d+ of 11 runs`, line, line))
 	if !hole.MatchString(out) {
-		t.Errorf("check does not report the hole at main.go:%d:\n%s", line, out)
+		t.Errorf("check does not name the hole at main.go:%d with its statement:\n%s", line, out)
 	}
-	if !strings.Contains(out, fmt.Sprintf("%d | if j == 2 {", line)) {
-		t.Errorf("check does not show the source line:\n%s", out)
+	if !strings.Contains(out, "\n1 hole: runs parted where the analyzer saw no change point") {
+		t.Errorf("want only the planted hole:\n%s", out)
 	}
-	if n := strings.Count(out, ": runs parted at a block without a TCP"); n != 1 {
-		t.Errorf("%d unflagged places, want only the planted one:\n%s", n, out)
+	if !regexp.MustCompile(`reproduce: seeds \d+ and \d+`).MatchString(out) {
+		t.Errorf("no seeds to reproduce the hole:\n%s", out)
 	}
 	if strings.Contains(out, "    branch ") {
 		t.Errorf("a disabled kind is reported as flagged:\n%s", out)
@@ -98,11 +98,11 @@ func TestCheckFindsPlantedHole(t *testing.T) {
 	if status != 0 {
 		t.Fatalf("check on the whole analyzer: status %d, want 0\nstdout:\n%s\nstderr:\n%s", status, out, errs)
 	}
-	if !strings.Contains(out, "no unflagged divergence") || strings.Contains(out, "without a TCP") {
+	if !strings.Contains(out, "\nno hole: ") || strings.Contains(out, " hole: runs parted") {
 		t.Errorf("check reports unflagged divergences:\n%s", out)
 	}
 	// Not vacuous: the runs did go both ways, and the branch was flagged.
-	if !regexp.MustCompile(`; [2-9]\d* distinct interleavings\n`).MatchString(out) {
+	if !regexp.MustCompile(`\n([2-9]|\d\d+) distinct interleavings`).MatchString(out) || !strings.Contains(out, ": DIVERGO_PERTURB=1 go run -overlay=") {
 		t.Errorf("fewer than two interleavings:\n%s", out)
 	}
 	if !regexp.MustCompile(`(?m)^    branch +\d+ sections in \d+ runs$`).MatchString(out) {

@@ -215,24 +215,7 @@ func diffMany(names []string, traces []compare.Trace, opts compare.Options, asJS
 			*compare.Matrix
 		}{names, m})
 	}
-	w := 0
-	for _, n := range names {
-		w = max(w, len(n))
-	}
-	fmt.Fprintf(stdout, "%-*s", w, "")
-	for i := range names {
-		fmt.Fprintf(stdout, " %8d", i+1)
-	}
-	fmt.Fprintf(stdout, " %10s\n", "total")
-	for i, n := range names {
-		fmt.Fprintf(stdout, "%-*s", w, n)
-		for _, d := range m.Distances[i] {
-			fmt.Fprintf(stdout, " %8.4g", d)
-		}
-		fmt.Fprintf(stdout, " %10.4g\n", m.Totals[i])
-	}
-	fmt.Fprintf(stdout, "most representative: %s (total distance %.4g to the %d others)\n", names[m.Representative], m.Totals[m.Representative], len(names)-1)
-	return status, nil
+	return status, m.WriteText(stdout, names)
 }
 
 // sourceRoot is the module root above the current directory, where the
