@@ -1,6 +1,10 @@
 package analyzer
 
-import "golang.org/x/tools/go/ssa"
+import (
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/divergo/divergo/internal/flow"
+)
 
 // cdep holds the post-dominator tree and control dependence of one SSA
 // function. The CFG gets a virtual exit reached from every return and panic
@@ -16,123 +20,20 @@ type cdep struct {
 func newCdep(fn *ssa.Function) *cdep {
 	n := len(fn.Blocks)
 	exit := n
-	// Reverse CFG: preds of the virtual exit.
-	succs := make([][]int, n+1)
+	succs := make([][]int, n)
 	for _, b := range fn.Blocks {
 		for _, s := range b.Succs {
 			succs[b.Index] = append(succs[b.Index], s.Index)
 		}
-		if len(b.Succs) == 0 {
-			succs[b.Index] = append(succs[b.Index], exit)
-		}
 	}
-	preds := func() [][]int {
-		p := make([][]int, n+1)
-		for b, ss := range succs {
-			for _, s := range ss {
-				p[s] = append(p[s], b)
-			}
-		}
-		return p
-	}
-	rpreds := preds()
-	// Blocks that cannot reach the exit get an edge to it.
-	reach := make([]bool, n+1)
-	var mark func(int)
-	stack := []int{exit}
-	reach[exit] = true
-	mark = func(int) {
-		for len(stack) > 0 {
-			x := stack[len(stack)-1]
-			stack = stack[:len(stack)-1]
-			for _, p := range rpreds[x] {
-				if !reach[p] {
-					reach[p] = true
-					stack = append(stack, p)
-				}
-			}
-		}
-	}
-	mark(exit)
-	added := false
-	for b := n - 1; b >= 0; b-- {
-		if !reach[b] {
-			succs[b] = append(succs[b], exit)
-			reach[b] = true
-			added = true
-		}
-	}
-	if added {
-		rpreds = preds()
-	}
-
-	// Cooper, Harvey, Kennedy on the reverse graph rooted at exit.
-	order := make([]int, 0, n+1) // postorder of the reverse graph
-	num := make([]int, n+1)
-	for i := range num {
-		num[i] = -1
-	}
-	visited := make([]bool, n+1)
-	type frame struct{ b, i int }
-	st := []frame{{exit, 0}}
-	visited[exit] = true
-	for len(st) > 0 {
-		top := &st[len(st)-1]
-		if top.i < len(rpreds[top.b]) {
-			p := rpreds[top.b][top.i]
-			top.i++
-			if !visited[p] {
-				visited[p] = true
-				st = append(st, frame{p, 0})
-			}
-			continue
-		}
-		num[top.b] = len(order)
-		order = append(order, top.b)
-		st = st[:len(st)-1]
-	}
-	ipdom := make([]int, n+1)
-	for i := range ipdom {
-		ipdom[i] = -1
-	}
-	ipdom[exit] = exit
-	intersect := func(a, b int) int {
-		for a != b {
-			for num[a] < num[b] {
-				a = ipdom[a]
-			}
-			for num[b] < num[a] {
-				b = ipdom[b]
-			}
-		}
-		return a
-	}
-	for changed := true; changed; {
-		changed = false
-		for i := len(order) - 1; i >= 0; i-- {
-			b := order[i]
-			if b == exit {
-				continue
-			}
-			nd := -1
-			for _, s := range succs[b] {
-				if ipdom[s] == -1 {
-					continue
-				}
-				if nd == -1 {
-					nd = s
-				} else {
-					nd = intersect(s, nd)
-				}
-			}
-			if nd != -1 && ipdom[b] != nd {
-				ipdom[b] = nd
-				changed = true
-			}
-		}
-	}
+	// The virtual exit is reached from every block without successors
+	// (return, panic) and, through internal/flow's rule, from the heads of
+	// loops that never end: the same post-dominators the graph's CPs come
+	// from, so that control dependence inside a server loop is the loop's.
+	ipdom := flow.IPostDom(succs, make([]bool, n))
+	ipdom = append(ipdom, exit)
 	for b := range ipdom {
-		if ipdom[b] == -1 { // unreachable from exit even after patching: be safe
+		if ipdom[b] < 0 {
 			ipdom[b] = exit
 		}
 	}

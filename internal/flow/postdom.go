@@ -16,7 +16,25 @@ package flow
 // The algorithm is Cooper, Harvey and Kennedy's "A Simple, Fast Dominance
 // Algorithm" on the reversed graph.
 func PostDominators(f *Func) []int {
-	n := len(f.Blocks)
+	succs := make([][]int, len(f.Blocks))
+	exits := make([]bool, len(f.Blocks))
+	for _, b := range f.Blocks {
+		for _, s := range b.Succs {
+			succs[b.Index] = append(succs[b.Index], s.Index)
+		}
+		exits[b.Index] = b.Exit
+	}
+	return IPostDom(succs, exits)
+}
+
+// IPostDom is [PostDominators] on a graph given by its successor lists
+// (blocks 0..n-1, entry 0): exits[v] says that v can leave the function.
+// It returns each block's immediate post-dominator, -1 for the virtual
+// exit. The analyzer (on SSA blocks), the graph builder and compare (on the
+// graph a trace embeds) all use it, so that they agree on where a TCP in an
+// endless loop converges.
+func IPostDom(blockSuccs [][]int, exits []bool) []int {
+	n := len(blockSuccs)
 	exit := n
 	succs := make([][]int, n+1) // forward edges, with the virtual ones
 	preds := make([][]int, n+1)
@@ -24,12 +42,12 @@ func PostDominators(f *Func) []int {
 		succs[from] = append(succs[from], to)
 		preds[to] = append(preds[to], from)
 	}
-	for _, b := range f.Blocks {
-		for _, s := range b.Succs {
-			edge(b.Index, s.Index)
+	for v, ss := range blockSuccs {
+		for _, s := range ss {
+			edge(v, s)
 		}
-		if b.Exit || len(b.Succs) == 0 {
-			edge(b.Index, exit)
+		if exits[v] || len(ss) == 0 {
+			edge(v, exit)
 		}
 	}
 	connectEndlessLoops(n, succs, preds, edge)
