@@ -17,7 +17,7 @@ import (
 func init() {
 	register(&command{
 		name:    "diff",
-		usage:   "divergo diff [-json] [-n N | -all] [-sections] [-wait] [-perfetto OUT.json] [-wd W] [-wnd W] [-wtr W] A B [C ...]",
+		usage:   "divergo diff [-json] [-n N | -all] [-sections] [-html [OUT.html]] [-wait] [-perfetto OUT.json] [-wd W] [-wnd W] [-wtr W] A B [C ...]",
 		summary: "compare runs: where they diverged and how far apart they are",
 		help: `Diff corresponds two traces of the same program (Eckert & Nutt's linear
 algorithm): goroutines are matched by spawn path, each pair is walked in
@@ -83,6 +83,12 @@ Flags:
 	-all	print every statement where the runs parted
 	-sections
 		also list every divergent section with the paper's measures
+	-html OUT.html
+		also write the report as one self-contained HTML page of the
+		program's source, lines coloured and annotated where the runs
+		parted, with the summary at the top and a navigation by statement;
+		with -html given no file (divergo diff -html A B) the page goes to
+		a temporary file opened in the browser, as go tool cover -html does
 	-wait	compare the waiting time at the sync sites of the two runs
 	-perfetto OUT.json
 		also write the timeline of the two runs to OUT.json
@@ -111,6 +117,7 @@ func runDiff(args []string, stdout, stderr io.Writer) (int, error) {
 	ngroups := fs.Int("n", 10, "print at most this many statements where the runs parted")
 	all := fs.Bool("all", false, "print every statement where the runs parted")
 	sections := fs.Bool("sections", false, "also list every divergent section with the paper's measures")
+	page := fs.String("html", "", "write the report as an HTML page of the source to this file")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return 2, err
@@ -123,8 +130,12 @@ func runDiff(args []string, stdout, stderr io.Writer) (int, error) {
 		// comparison of runs has.
 		return runWait(append(jsonFlag(*asJSON), pos...), stdout, stderr)
 	}
+	pos, openPage := htmlTarget(page, pos)
 	if len(pos) < 2 {
 		return 2, usageError("want two or more trace files, got %d", len(pos))
+	}
+	if *page != "" && len(pos) != 2 {
+		return 2, usageError("-html shows two traces, got %d", len(pos))
 	}
 	if *timeline != "" && len(pos) != 2 {
 		return 2, usageError("-perfetto draws two traces, got %d", len(pos))
@@ -157,6 +168,13 @@ func runDiff(args []string, stdout, stderr io.Writer) (int, error) {
 	if err != nil {
 		return 2, fmt.Errorf("%s and %s: %w", pos[0], pos[1], err)
 	}
+	na, nb := shortNames(pos[0], pos[1])
+	topts := compare.TextOptions{NameA: na, NameB: nb, Root: sourceRoot(), Groups: groupLimit(*ngroups, *all), Sections: *sections}
+	if *page != "" {
+		if err := writePage(*page, openPage, rep.Page(topts), stderr); err != nil {
+			return 2, err
+		}
+	}
 	if *asJSON {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
@@ -164,13 +182,23 @@ func runDiff(args []string, stdout, stderr io.Writer) (int, error) {
 		if err := enc.Encode(rep); err != nil {
 			return 2, err
 		}
-	} else if err := rep.WriteText(stdout, compare.TextOptions{NameA: pos[0], NameB: pos[1], Root: sourceRoot(), Groups: groupLimit(*ngroups, *all), Sections: *sections}); err != nil {
+	} else if err := rep.WriteText(stdout, topts); err != nil {
 		return 2, err
 	}
 	if rep.Summary.Same {
 		return 0, nil
 	}
 	return 1, nil
+}
+
+// shortNames names two traces by their base names when those differ, so
+// that "run-1.dvt" rather than a long path starts every line of a report.
+func shortNames(a, b string) (string, string) {
+	ba, bb := filepath.Base(a), filepath.Base(b)
+	if ba == bb {
+		return a, b
+	}
+	return ba, bb
 }
 
 // groupLimit turns -n and -all into TextOptions.Groups.
