@@ -62,6 +62,10 @@ func sharedResult(fn *types.Func) (string, bool) {
 	switch k.pkg {
 	case "sync/atomic":
 		return "atomic operation " + strings.TrimPrefix(fnName(fn), "sync/"), true
+	case "reflect":
+		if k.recv == "Value" && (k.name == "Pointer" || k.name == "UnsafeAddr") {
+			return "a pointer's address (reflect.Value." + k.name + ")", true
+		}
 	case "sync":
 		switch k.recv {
 		case "Map":

@@ -353,6 +353,15 @@ func (s *fstate) step(in ssa.Instruction) bool {
 		return s.set(in, s.get(in.Tuple))
 	case *ssa.Call:
 		return s.call(in)
+	case *ssa.Convert:
+		if isAddress(in) {
+			// Where the allocator put an object differs between runs:
+			// an address used as a number is nondeterministic input.
+			t := s.get(in.X)
+			t.or(sharedFrom(s.src(in, in.Pos(), func() string { return "a pointer's address" })))
+			return s.set(in, t)
+		}
+		return s.set(in, s.get(in.X))
 	case ssa.Value:
 		// Everything else computes its value from its operands.
 		var t taint
@@ -612,4 +621,15 @@ func coreType(t types.Type) types.Type {
 		}
 	}
 	return core
+}
+
+// isAddress reports whether c turns a pointer into an integer
+// (uintptr(unsafe.Pointer(p))).
+func isAddress(c *ssa.Convert) bool {
+	from, ok := c.X.Type().Underlying().(*types.Basic)
+	if !ok || from.Kind() != types.UnsafePointer {
+		return false
+	}
+	to, ok := c.Type().Underlying().(*types.Basic)
+	return ok && to.Info()&types.IsInteger != 0
 }
