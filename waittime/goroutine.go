@@ -81,8 +81,20 @@ func (g *gstate) alloc(a *analysis) {
 	g.holders = make(map[uint64]struct{})
 }
 
-// advance reads events up to the next timestamped one, which becomes head.
-// It returns false at the end of the goroutine's events.
+// advance reads events up to the next timestamped one, which becomes head,
+// and spreads the time up to it over the blocks read on the way. It returns
+// false at the end of the goroutine's events.
+//
+// The time is spread now, when the previous timestamp has just been
+// applied, rather than when head is: a go statement among those blocks
+// takes its snapshot of g's path there (spawned), and the goroutine it
+// started, which began after the previous timestamp, may wait and be
+// released before head's time comes in the merge. Spreading later left
+// such a wait without the snapshot, comparing whole paths from the
+// goroutines' starts (issue 12: "go A; spin; go B; <-done" was explained
+// at -770785%). No other goroutine reads g's path between two of g's
+// timestamps except through snapshots taken at g's own events, so
+// spreading early changes nothing else.
 func (a *analysis) advance(g *gstate) (bool, error) {
 	for {
 		if !g.it.Next() {
@@ -120,10 +132,16 @@ func (a *analysis) advance(g *gstate) (bool, error) {
 			if ev.Waited && ev.End < ev.Begin { // still blocked when the trace ended
 				g.key, g.late = ev.Begin, false
 			}
+			ran := ev.End
+			if ev.Waited {
+				ran = ev.Begin
+			}
+			a.distribute(g, ran)
 			return true, nil
 		case trace.EvClock:
 			g.head, g.hasHead = ev, true
 			g.key, g.late = ev.Time, false
+			a.distribute(g, ev.Time)
 			return true, nil
 		case trace.EvOutcome:
 			// It takes no time of its own and does not synchronize.
