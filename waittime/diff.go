@@ -193,13 +193,7 @@ func (d *DiffReport) WriteText(w io.Writer, maxSteps int) error {
 				cls = c.A
 			}
 			fmt.Fprintf(bw, "   %-8s A %s  B %s\n", c.Change, classSide(c.A), classSide(c.B))
-			for k, st := range cls.Steps {
-				if maxSteps > 0 && k == maxSteps {
-					fmt.Fprintf(bw, "     ... %d more\n", len(cls.Steps)-k)
-					break
-				}
-				fmt.Fprintf(bw, "     %s\n", stepLine(st))
-			}
+			writeSteps(bw, cls, maxSteps, false)
 		}
 	}
 	return bw.Flush()
