@@ -29,6 +29,7 @@ type analysis struct {
 	sites map[siteKey]*site
 
 	unfinished []Wait
+	perturbNs  int64  // divergo's perturbation delays, all goroutines
 	epoch      uint64 // counts applied events: when path slots change and snapshots are taken
 
 	// scratch space reused by every wait
@@ -116,7 +117,11 @@ func Analyze(t Trace, opts Options) (*Report, error) {
 			return nil, err
 		}
 	}
-	return a.report(), nil
+	rep := a.report()
+	if p, ok := t.(interface{ Perturbed() (int64, bool) }); ok {
+		rep.PerturbSeed, rep.Perturbed = p.Perturbed()
+	}
+	return rep, nil
 }
 
 // step reads g up to its next timestamped event and queues it, or finishes g.
@@ -165,6 +170,12 @@ func (a *analysis) apply(g *gstate) bool {
 	switch ev.Kind {
 	case trace.EvClock:
 		a.distribute(g, ev.Time)
+	case trace.EvPerturb:
+		if d := ev.End - ev.Begin; d > 0 {
+			g.path.add(stepKey{g.info.ID, g.here(), Perturb}, d)
+			a.perturbNs += d
+		}
+		g.last = max(g.last, ev.End)
 	case trace.EvSync:
 		switch {
 		case ev.Waited && ev.End < ev.Begin:
@@ -214,9 +225,12 @@ func (a *analysis) wait(g *gstate, ev trace.Event, rel *release) {
 	}
 	// From the release to the end of the wait the waiter was runnable but
 	// not running: the scheduler's share of the wait, a step of its own.
-	if lat := ev.End - rel.time; lat > 0 {
-		a.long = append(a.long, entry{stepKey{g.info.ID, int32(ev.Block), Runnable}, lat})
-	}
+	// It is negative when the release was stamped after the waiter woke
+	// (the two read their clocks independently, and a release found in
+	// the slack after the wait): the releaser's path then runs past the
+	// end of the wait by that much.
+	lat := ev.End - rel.time
+	latency := entry{stepKey{g.info.ID, int32(ev.Block), Runnable}, lat}
 
 	// Expansion: the waiter's path gets the characterization instead of a
 	// waiting step, so later waits that include this one see computation.
@@ -227,8 +241,18 @@ func (a *analysis) wait(g *gstate, ev trace.Event, rel *release) {
 		g.path.add(e.key, -e.ns)
 	}
 
-	// This wait is now the last common synchronization of the two.
+	// This wait is now the last common synchronization of the two. The
+	// waiter's snapshot is taken before the latency enters its path, so
+	// that it stands for the same moment as the releaser's, the release:
+	// the next difference of the two paths then starts at one instant,
+	// and adds up to the next wait. Taken after, it counted every earlier
+	// latency of the pair once more (mutex waits of a few microseconds
+	// were explained at 0%).
 	g.snaps[r.info.ID] = g.path.snapshot(g.snaps[r.info.ID])
+	g.path.add(latency.key, latency.ns)
+	if lat != 0 {
+		a.long = append(a.long, latency)
+	}
 	r.holders[g.info.ID] = struct{}{}
 	r.snaps[g.info.ID] = copySnap(r.snaps[g.info.ID], rel.snap)
 	g.holders[r.info.ID] = struct{}{}

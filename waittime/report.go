@@ -19,6 +19,12 @@ type Report struct {
 	Unmatched  int     `json:"unmatched"` // waits with no releaser in the trace
 	Sites      []*Site `json:"sites"`
 	Unfinished []Wait  `json:"unfinished,omitempty"` // waits still blocked when the trace ended
+	// Perturbed says the run perturbed its schedule (DIVERGO_PERTURB),
+	// with PerturbSeed; PerturbNs is the time divergo delayed goroutines
+	// in all, which steps in state perturb carry, never a line.
+	Perturbed   bool  `json:"perturbed,omitempty"`
+	PerturbSeed int64 `json:"perturb_seed,omitempty"`
+	PerturbNs   int64 `json:"perturb_ns,omitempty"`
 
 	graph  *tbb.Graph // for profiles
 	blocks bool       // Options.Blocks: steps name their block
@@ -101,7 +107,7 @@ type ginfo struct {
 }
 
 func (a *analysis) report() *Report {
-	rep := &Report{graph: a.graph, blocks: a.opts.Blocks}
+	rep := &Report{graph: a.graph, blocks: a.opts.Blocks, PerturbNs: a.perturbNs}
 	for _, s := range a.sites {
 		rep.Sites = append(rep.Sites, a.siteReport(s))
 	}

@@ -17,6 +17,9 @@ func (r *Report) WriteText(w io.Writer, maxSteps int) error {
 		fmt.Fprintf(bw, " (%d without a releaser in the trace)", r.Unmatched)
 	}
 	fmt.Fprintln(bw)
+	if r.Perturbed || r.PerturbNs > 0 {
+		fmt.Fprintf(bw, "%s; divergo delayed goroutines %s in all, shown as its own steps, never at a line\n", perturbedRun(r), FormatNs(r.PerturbNs))
+	}
 	for i, s := range r.Sites {
 		fmt.Fprintf(bw, "\n%d. %s  %s (%s) in %s  %s in %s\n", i+1, s.Pos, s.Op, s.Kind, s.Func, FormatNs(s.TotalNs), plural(s.Waits, "wait"))
 		if s.Unmatched > 0 {
@@ -114,4 +117,12 @@ func stepLine(st Step, blocks bool) string {
 		where += fmt.Sprintf(" [block %d]", st.Block)
 	}
 	return fmt.Sprintf("%s %s in %s  %s", sign, where, st.Goroutine, FormatNs(abs(st.Ns)))
+}
+
+// perturbedRun says how a run was perturbed.
+func perturbedRun(r *Report) string {
+	if r.Perturbed {
+		return fmt.Sprintf("perturbed run (DIVERGO_PERTURB=%d)", r.PerturbSeed)
+	}
+	return "perturbed run"
 }
