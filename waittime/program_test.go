@@ -1,6 +1,7 @@
 package waittime
 
 import (
+	"fmt"
 	"math"
 	"os"
 	"os/exec"
@@ -119,6 +120,13 @@ func runProgram(t *testing.T) *Report {
 // run. It returns the divergo binary and the trace.
 func recordProgram(t *testing.T, name string, extra ...string) (bin, tracePath string) {
 	t.Helper()
+	bin, traces := recordRuns(t, name, extra)
+	return bin, traces[0]
+}
+
+// recordRuns is recordProgram with one run per environment given.
+func recordRuns(t *testing.T, name string, envs ...[]string) (bin string, traces []string) {
+	t.Helper()
 	root, err := filepath.Abs("..")
 	if err != nil {
 		t.Fatal(err)
@@ -149,11 +157,14 @@ func recordProgram(t *testing.T, name string, extra ...string) (bin, tracePath s
 			t.Fatal(err)
 		}
 	}
-	traces := filepath.Join(dir, "traces")
-	run := exec.Command(bin, "run", "-n", "1", "-o", traces, ".")
-	run.Dir, run.Env = mod, append(env, extra...)
-	if out, err := run.CombinedOutput(); err != nil {
-		t.Fatalf("divergo run: %v\n%s", err, out)
+	for i, extra := range envs {
+		out := filepath.Join(dir, fmt.Sprintf("traces-%d", i))
+		run := exec.Command(bin, "run", "-n", "1", "-o", out, ".")
+		run.Dir, run.Env = mod, append(env, extra...)
+		if out, err := run.CombinedOutput(); err != nil {
+			t.Fatalf("divergo run: %v\n%s", err, out)
+		}
+		traces = append(traces, filepath.Join(out, "run-1.dvt"))
 	}
-	return bin, filepath.Join(traces, "run-1.dvt")
+	return bin, traces
 }
