@@ -138,3 +138,40 @@ func checkAddsUp(t *testing.T, rep *Report) {
 		}
 	}
 }
+
+// TestRowsMergeByLine: a loop header and its post statement are two blocks
+// on one line; the report shows one step for them unless Options.Blocks.
+func TestRowsMergeByLine(t *testing.T) {
+	b := newBuilder("loop.go")
+	entry, recv := b.block("main", 10, 1), b.block("main", 11, 1)
+	head, post, send := b.block("w", 20, 10), b.block("w", 20, 10), b.block("w", 21, 1)
+	const ch = 1
+	m := b.goroutine(1, 0, 0, 0, 0)
+	m.exec(entry)
+	m.spawn(entry, 2, 1)
+	m.advance(0)
+	m.wait(recv, trace.OpRecv, ch, 20*ms)
+	m.done()
+	w := b.goroutine(2, 1, entry, 1, 0)
+	w.exec(head, post, head, post)
+	w.advance(20 * ms)
+	w.op(send, trace.OpSend, ch)
+	w.done()
+	for _, blocks := range []bool{false, true} {
+		rep, err := Analyze(b.trace(), Options{Blocks: blocks})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var rows []string
+		for _, st := range siteAt(t, rep, recv, trace.OpRecv).Classes[0].Steps {
+			rows = append(rows, stepLine(st, blocks))
+		}
+		want := []string{"+ loop.go:20 in main/w@loop.go:10#1  20.0 ms"}
+		if blocks {
+			want = []string{"+ loop.go:20 [block 2] in main/w@loop.go:10#1  10.0 ms", "+ loop.go:20 [block 3] in main/w@loop.go:10#1  10.0 ms"}
+		}
+		if strings.Join(rows, "\n") != strings.Join(want, "\n") {
+			t.Errorf("blocks=%v: steps\n%s\nwant\n%s", blocks, strings.Join(rows, "\n"), strings.Join(want, "\n"))
+		}
+	}
+}

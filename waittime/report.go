@@ -177,7 +177,7 @@ func (a *analysis) classReport(c *class) *Class {
 		}
 		gs := slices.Sorted(maps.Keys(gr.gs))
 		rk := rowKey{pos, a.groupName(gs), k.state, -1}
-		if a.opts.Blocks || pos == "" {
+		if a.opts.Blocks && pos != "" {
 			rk.block = int(k.block)
 		}
 		r := rows[rk]
