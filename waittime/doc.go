@@ -26,6 +26,22 @@
 // started later gets the ancestor's path between the two go statements. A
 // finished goroutine is kept while it has children still around, for this.
 //
+// Two goroutines with no common ancestor (one was started by code that is
+// not instrumented: time.AfterFunc, a net/http connection) have one common
+// point only, the start of the one started later. Its path counts from its
+// start; the other's path since then cannot be told apart from its path
+// before, so its time since that start enters as one step in state outside,
+// which names no line. The waiter's with the opposite sign; positive when
+// it was already waiting before the releaser existed.
+//
+// The waiter's snapshot at a wait stands for the moment of the release, as
+// the releaser's does: it is taken before the wake-up latency enters the
+// waiter's path. So the two paths since their last common synchronization
+// start at one instant, and each wait's characterization adds up to its
+// waiting time: the releaser's time from that instant to the release, plus
+// the latency, minus the waiter's time from that instant to the start of
+// its wait.
+//
 // The scheduler's share of waiting is a runnable step: from a go statement
 // to the start of the goroutine it started (at the go statement's line), and
 // from a release to the end of the wait it ended (at the wait's line, on the
