@@ -156,8 +156,8 @@ func (s *stream) block(b int32) {
 	c.moves[cur] = append(c.moves[cur], m)
 }
 
-// event returns the stream's next event that is not a clock, unread,
-// stamping the clocks before it as fill does. It returns nil at the end of
+// event returns the stream's next event that is not a clock or a
+// perturbation, unread, stamping the timestamps before it as fill does. It returns nil at the end of
 // the stream, leaving the end token to fill, which makes it from the
 // stream's state once lockstep has handed it over.
 func (s *stream) event() (*trace.Event, error) {
@@ -172,12 +172,17 @@ func (s *stream) event() (*trace.Event, error) {
 			continue
 		}
 		ev := &s.buf[s.bi]
-		if ev.Kind != trace.EvClock {
+		switch ev.Kind {
+		case trace.EvClock:
+			s.stamp(ev.Time)
+		case trace.EvPerturb:
+			s.stamp(ev.Begin)
+			s.stamp(ev.End)
+		default:
 			return ev, nil
 		}
 		s.bi++
 		s.nev++
-		s.stamp(ev.Time)
 	}
 }
 

@@ -243,6 +243,11 @@ func (s *stream) fill() error {
 		s.emit(token{kind: tSync, block: b, depth: s.depth(), val: uint64(ev.Op)})
 	case trace.EvClock:
 		s.stamp(ev.Time)
+	case trace.EvPerturb:
+		// divergo's own delay: timestamps, and no token, since two runs
+		// under different seeds are delayed at different places.
+		s.stamp(ev.Begin)
+		s.stamp(ev.End)
 	default:
 		return fmt.Errorf("event %d: unknown event kind %d", s.nev, ev.Kind)
 	}

@@ -154,6 +154,9 @@ func encode(words []uint32, c *trace.Chunk, cv *stampConv) {
 			e.End = cv.ns(e.End)
 		case trace.EvClock:
 			e.Time = cv.ns(e.Time)
+		case trace.EvPerturb: // begin first: cv.ns keeps times in order
+			e.Begin = cv.ns(e.Begin)
+			e.End = cv.ns(e.End)
 		}
 		n = len(trace.AppendEvent(b[:n], e))
 		others++
@@ -199,6 +202,8 @@ func payloadWords(w uint32) int {
 		return 2
 	case opClock:
 		return 2
+	case opPerturb:
+		return 4
 	case opSpawn:
 		return 4
 	case opSync:
@@ -233,6 +238,8 @@ func rareEvent(w uint32, p []uint32) (e trace.Event, size int, ok bool) {
 		}
 	case opClock:
 		e = trace.Event{Kind: trace.EvClock, Time: int64(word64(0))}
+	case opPerturb:
+		e = trace.Event{Kind: trace.EvPerturb, Begin: int64(word64(0)), End: int64(word64(2))}
 	}
 	return e, size, true
 }

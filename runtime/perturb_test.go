@@ -5,6 +5,9 @@ import (
 	"strconv"
 	"sync"
 	"testing"
+	"time"
+
+	"github.com/divergo/divergo/internal/trace"
 )
 
 func decisions(state uint64, n int) []action {
@@ -163,4 +166,51 @@ func TestPerturbInterleavings(t *testing.T) {
 		t.Fatalf("40 seeds, one lock order only: %v", seen)
 	}
 	t.Logf("first to lock, by seed: %v", seen)
+}
+
+// TestPerturbRecorded checks that a perturbed run records the seed in the
+// trace's header and each delay as a perturb event, so that readers give
+// its time to divergo rather than to the blocks around it.
+func TestPerturbRecorded(t *testing.T) {
+	path := startSession(t)
+	t.Cleanup(readPerturb)
+	t.Setenv("DIVERGO_PERTURB", "7")
+	g := Main(testGraphJSON(t), bMain)
+	var mu sync.Mutex
+	for range 200 {
+		g.Lock(bWorker, &mu)
+		g.Unlock(bWorker, &mu)
+	}
+	g.Exit(bMain)
+	r, gs := readTrace(t, path)
+	if seed, ok := r.Perturbed(); seed != 7 || !ok {
+		t.Errorf("header says perturbed %v with seed %d, want seed 7", ok, seed)
+	}
+	n := 0
+	for _, e := range gs["main"].events {
+		if e.Kind == trace.EvPerturb {
+			n++
+			if e.End < e.Begin {
+				t.Errorf("perturb event ends before it begins: %+v", e)
+			}
+		}
+	}
+	// Half of the 200 decisions delay: a yield or a sleep.
+	if n < 50 || n > 150 {
+		t.Errorf("%d perturb events in 200 locks, want about 100", n)
+	}
+}
+
+// TestDelay checks that a perturbation's delay lasts about what was drawn,
+// not the timer granularity of a parked goroutine.
+func TestDelay(t *testing.T) {
+	best := time.Hour
+	for range 20 {
+		t0 := time.Now()
+		delay(20 * time.Microsecond)
+		best = min(best, time.Since(t0))
+	}
+	if best < 20*time.Microsecond || best > 500*time.Microsecond {
+		t.Errorf("delay(20µs) took %v at best, want 20 to 500 µs", best)
+	}
 }

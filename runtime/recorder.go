@@ -53,6 +53,7 @@ const (
 	opSpawn   = 3 // site, ordinal, child lo, child hi
 	opSync    = 4 // aux = trace.Op | waited<<8; site, obj lo, obj hi, end lo, end hi [, begin lo, begin hi]
 	opClock   = 5 // lo, hi
+	opPerturb = 6 // begin lo, begin hi, end lo, end hi: a delay of DIVERGO_PERTURB (perturb.go)
 )
 
 // maxEventWords is the longest event: a sync that waited.

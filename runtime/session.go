@@ -215,7 +215,8 @@ func openTrace(graph []byte) {
 		failLocked(err)
 		return
 	}
-	w, err := trace.NewWriter(f, trace.Header{Program: programName(), Start: sess.wall, Graph: graph, Hash: hash})
+	w, err := trace.NewWriter(f, trace.Header{Program: programName(), Start: sess.wall, Graph: graph, Hash: hash,
+		Perturbed: perturbOn, Seed: int64(perturbSeed)})
 	if err != nil {
 		f.Close()
 		failLocked(err)

@@ -29,6 +29,7 @@ type analysis struct {
 	sites map[siteKey]*site
 
 	unfinished []Wait
+	perturbNs  int64  // divergo's perturbation delays, all goroutines
 	epoch      uint64 // counts applied events: when path slots change and snapshots are taken
 
 	// scratch space reused by every wait
@@ -116,7 +117,11 @@ func Analyze(t Trace, opts Options) (*Report, error) {
 			return nil, err
 		}
 	}
-	return a.report(), nil
+	rep := a.report()
+	if p, ok := t.(interface{ Perturbed() (int64, bool) }); ok {
+		rep.PerturbSeed, rep.Perturbed = p.Perturbed()
+	}
+	return rep, nil
 }
 
 // step reads g up to its next timestamped event and queues it, or finishes g.
@@ -165,6 +170,12 @@ func (a *analysis) apply(g *gstate) bool {
 	switch ev.Kind {
 	case trace.EvClock:
 		a.distribute(g, ev.Time)
+	case trace.EvPerturb:
+		if d := ev.End - ev.Begin; d > 0 {
+			g.path.add(stepKey{g.info.ID, g.here(), Perturb}, d)
+			a.perturbNs += d
+		}
+		g.last = max(g.last, ev.End)
 	case trace.EvSync:
 		switch {
 		case ev.Waited && ev.End < ev.Begin:
@@ -198,6 +209,7 @@ func (a *analysis) wait(g *gstate, ev trace.Event, rel *release) {
 	s.total += w
 	if rel == nil {
 		s.unmatched++
+		s.unmatchedNs += w
 		g.path.add(stepKey{g.info.ID, int32(ev.Block), stateOf(ev.Op)}, w)
 		if a.opts.KeepWaits {
 			s.instances = append(s.instances, Wait{GID: g.info.ID, Block: int(ev.Block), Op: ev.Op.String(),
@@ -208,14 +220,17 @@ func (a *analysis) wait(g *gstate, ev trace.Event, rel *release) {
 	r := rel.g
 	a.long = r.path.diff(rel.snap, r.snaps[g.info.ID], a.long[:0])
 	a.short = g.path.diff(nil, g.snaps[r.info.ID], a.short[:0])
-	if g.snaps[r.info.ID] == nil && r.snaps[g.info.ID] == nil {
-		a.relatives(g, r, rel)
+	if g.snaps[r.info.ID] == nil && r.snaps[g.info.ID] == nil && !a.relatives(g, r, rel) {
+		a.unrelated(g, r, ev, rel)
 	}
 	// From the release to the end of the wait the waiter was runnable but
 	// not running: the scheduler's share of the wait, a step of its own.
-	if lat := ev.End - rel.time; lat > 0 {
-		a.long = append(a.long, entry{stepKey{g.info.ID, int32(ev.Block), Runnable}, lat})
-	}
+	// It is negative when the release was stamped after the waiter woke
+	// (the two read their clocks independently, and a release found in
+	// the slack after the wait): the releaser's path then runs past the
+	// end of the wait by that much.
+	lat := ev.End - rel.time
+	latency := entry{stepKey{g.info.ID, int32(ev.Block), Runnable}, lat}
 
 	// Expansion: the waiter's path gets the characterization instead of a
 	// waiting step, so later waits that include this one see computation.
@@ -226,8 +241,18 @@ func (a *analysis) wait(g *gstate, ev trace.Event, rel *release) {
 		g.path.add(e.key, -e.ns)
 	}
 
-	// This wait is now the last common synchronization of the two.
+	// This wait is now the last common synchronization of the two. The
+	// waiter's snapshot is taken before the latency enters its path, so
+	// that it stands for the same moment as the releaser's, the release:
+	// the next difference of the two paths then starts at one instant,
+	// and adds up to the next wait. Taken after, it counted every earlier
+	// latency of the pair once more (mutex waits of a few microseconds
+	// were explained at 0%).
 	g.snaps[r.info.ID] = g.path.snapshot(g.snaps[r.info.ID])
+	g.path.add(latency.key, latency.ns)
+	if lat != 0 {
+		a.long = append(a.long, latency)
+	}
 	r.holders[g.info.ID] = struct{}{}
 	r.snaps[g.info.ID] = copySnap(r.snaps[g.info.ID], rel.snap)
 	g.holders[r.info.ID] = struct{}{}
@@ -251,7 +276,8 @@ func (a *analysis) wait(g *gstate, ev trace.Event, rel *release) {
 // started later (or, when the ancestor is the waiter or the releaser, its
 // own path is taken since the go statement). When a snapshot on the way is
 // gone (a goroutine on the chain has finished), the paths stay as they are.
-func (a *analysis) relatives(g, r *gstate, rel *release) {
+// It returns false when the two have no common ancestor.
+func (a *analysis) relatives(g, r *gstate, rel *release) bool {
 	cg, cr := a.chain(g.info.ID), a.chain(r.info.ID)
 	ig, ir := -1, -1
 	for i, x := range cg {
@@ -261,11 +287,11 @@ func (a *analysis) relatives(g, r *gstate, rel *release) {
 		}
 	}
 	if ig < 0 {
-		return
+		return false
 	}
 	p := a.gs[cg[ig]]
 	if p == nil {
-		return
+		return true
 	}
 	long, short := a.relLong[:0], a.relShort[:0]
 	// up is the paths of a side's ancestors below p, each to the go
@@ -282,28 +308,28 @@ func (a *analysis) relatives(g, r *gstate, rel *release) {
 	}
 	var ok bool
 	if long, ok = up(cr, ir, long); !ok {
-		return
+		return true
 	}
 	if short, ok = up(cg, ig, short); !ok {
-		return
+		return true
 	}
 	switch {
 	case ig == 0: // g started r's side: g's own path since that go statement
 		sp := p.spawnSnaps[cr[ir-1]]
 		if sp == nil {
-			return
+			return true
 		}
 		a.short = g.path.diff(nil, sp, a.short[:0])
 	case ir == 0: // r started g's side
 		sp := p.spawnSnaps[cg[ig-1]]
 		if sp == nil {
-			return
+			return true
 		}
 		a.long = r.path.diff(rel.snap, sp, a.long[:0])
 	default: // both below p: its path between the two go statements
 		sg, sr := p.spawnSnaps[cg[ig-1]], p.spawnSnaps[cr[ir-1]]
 		if sg == nil || sr == nil {
-			return
+			return true
 		}
 		var sum int64
 		for i, v := range sg.vals {
@@ -324,6 +350,40 @@ func (a *analysis) relatives(g, r *gstate, rel *release) {
 	a.long = append(a.long, long...)
 	a.short = append(a.short, short...)
 	a.relLong, a.relShort = long, short
+	return true
+}
+
+// unrelated handles a waiter and a releaser with no common ancestor: one of
+// them (or an ancestor) was started by code that is not instrumented, such
+// as time.AfterFunc's goroutine or a net/http connection's, and has no
+// spawn chain. Their only common point is the start of the one that
+// started later, S: its path since its start is whole, while the other's
+// path since S cannot be told from its path before S (no snapshot was
+// taken then). The other side's time since S therefore enters as one step
+// in state Outside, with no line: the waiter's, from S to the start of the
+// wait, with the opposite sign (negative when it ran after S, positive
+// when it was already waiting and the releaser did not exist yet); the
+// releaser's, from S to the release. Without this the later goroutine was
+// compared with the other's whole life (issue 12: 19,152% explained).
+func (a *analysis) unrelated(g, r *gstate, ev trace.Event, rel *release) {
+	s := max(g.info.Start, r.info.Start)
+	if r.info.Start >= g.info.Start {
+		// a.long is r's whole path to the release; g's path since s is
+		// unknown.
+		a.short = a.short[:0]
+		if d := s - ev.Begin; d < 0 { // the waiter ran since s
+			a.long = append(a.long, entry{stepKey{g.info.ID, int32(ev.Block), Outside}, d})
+		} else { // the waiter waited while the releaser did not exist
+			blk := rel.block
+			if r.info.HasFirst {
+				blk = int32(r.info.FirstBlock)
+			}
+			a.long = append(a.long, entry{stepKey{r.info.ID, blk, Outside}, d})
+		}
+		return
+	}
+	// a.short is g's whole path to the wait; r's path since s is unknown.
+	a.long = append(a.long[:0], entry{stepKey{r.info.ID, rel.block, Outside}, rel.time - s})
 }
 
 // chain is a goroutine's id and its ancestors' up to the root.

@@ -16,13 +16,14 @@ type siteKey struct {
 
 // site gathers the waits of one sync statement.
 type site struct {
-	key       siteKey
-	waits     int
-	unmatched int
-	total     int64
-	classes   []*class
-	instances []Wait
-	scratch   []share
+	key         siteKey
+	waits       int
+	unmatched   int
+	total       int64
+	unmatchedNs int64 // waiting time of the waits without a releaser
+	classes     []*class
+	instances   []Wait
+	scratch     []share
 }
 
 // class is an equivalence class of characterizations ("Merging equivalent
@@ -33,6 +34,10 @@ type class struct {
 	cum   map[kind]*agg
 	waits int
 	total int64
+	// residual is the waiting time the steps do not account for, summed
+	// with its sign; missed sums its absolute value per wait, so that a
+	// wait explained 10% short and one 10% over do not cancel.
+	residual, missed int64
 }
 
 type agg struct {
@@ -69,6 +74,12 @@ func (s *site) classify(expl []entry, w int64, threshold float64) int {
 	c := s.classes[best]
 	c.waits++
 	c.total += w
+	var sum int64
+	for _, e := range expl {
+		sum += e.ns
+	}
+	c.residual += w - sum
+	c.missed += abs(w - sum)
 	for _, e := range expl {
 		g := c.cum[e.key.kind()]
 		if g == nil {

@@ -21,6 +21,14 @@ type DiffReport struct {
 type Totals struct {
 	Waits   int   `json:"waits"`
 	TotalNs int64 `json:"total_ns"`
+	// Perturbed, PerturbSeed and PerturbNs are the run's (Report).
+	Perturbed   bool  `json:"perturbed,omitempty"`
+	PerturbSeed int64 `json:"perturb_seed,omitempty"`
+	PerturbNs   int64 `json:"perturb_ns,omitempty"`
+}
+
+func totals(r *Report) Totals {
+	return Totals{Waits: r.Waits, TotalNs: r.TotalNs, Perturbed: r.Perturbed, PerturbSeed: r.PerturbSeed, PerturbNs: r.PerturbNs}
 }
 
 // SiteDiff is one sync site in the two runs; A or B is nil when the site
@@ -58,7 +66,7 @@ func Diff(a, b *Report, threshold float64) (*DiffReport, error) {
 	if a.graph != nil && b.graph != nil && a.graph.Hash != b.graph.Hash {
 		return nil, fmt.Errorf("the traces come from different programs (graphs %s and %s)", a.graph.ShortHash(), b.graph.ShortHash())
 	}
-	d := &DiffReport{A: Totals{a.Waits, a.TotalNs}, B: Totals{b.Waits, b.TotalNs}}
+	d := &DiffReport{A: totals(a), B: totals(b)}
 	type key struct {
 		block int
 		op    string
@@ -179,6 +187,15 @@ func (d *DiffReport) WriteText(w io.Writer, maxSteps int) error {
 	bw := bufio.NewWriter(w)
 	fmt.Fprintf(bw, "waiting: A %s in %s, B %s in %s\n", FormatNs(d.A.TotalNs), plural(d.A.Waits, "wait"),
 		FormatNs(d.B.TotalNs), plural(d.B.Waits, "wait"))
+	for _, x := range []struct {
+		name string
+		t    Totals
+	}{{"A", d.A}, {"B", d.B}} {
+		if x.t.Perturbed || x.t.PerturbNs > 0 {
+			r := &Report{Perturbed: x.t.Perturbed, PerturbSeed: x.t.PerturbSeed}
+			fmt.Fprintf(bw, "%s is a %s: divergo delayed its goroutines %s in all, shown as its own steps\n", x.name, perturbedRun(r), FormatNs(x.t.PerturbNs))
+		}
+	}
 	side := func(s *Site) string {
 		if s == nil {
 			return "-"
@@ -193,13 +210,7 @@ func (d *DiffReport) WriteText(w io.Writer, maxSteps int) error {
 				cls = c.A
 			}
 			fmt.Fprintf(bw, "   %-8s A %s  B %s\n", c.Change, classSide(c.A), classSide(c.B))
-			for k, st := range cls.Steps {
-				if maxSteps > 0 && k == maxSteps {
-					fmt.Fprintf(bw, "     ... %d more\n", len(cls.Steps)-k)
-					break
-				}
-				fmt.Fprintf(bw, "     %s\n", stepLine(st))
-			}
+			writeSteps(bw, cls, maxSteps, false)
 		}
 	}
 	return bw.Flush()

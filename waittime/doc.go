@@ -26,6 +26,22 @@
 // started later gets the ancestor's path between the two go statements. A
 // finished goroutine is kept while it has children still around, for this.
 //
+// Two goroutines with no common ancestor (one was started by code that is
+// not instrumented: time.AfterFunc, a net/http connection) have one common
+// point only, the start of the one started later. Its path counts from its
+// start; the other's path since then cannot be told apart from its path
+// before, so its time since that start enters as one step in state outside,
+// which names no line. The waiter's with the opposite sign; positive when
+// it was already waiting before the releaser existed.
+//
+// The waiter's snapshot at a wait stands for the moment of the release, as
+// the releaser's does: it is taken before the wake-up latency enters the
+// waiter's path. So the two paths since their last common synchronization
+// start at one instant, and each wait's characterization adds up to its
+// waiting time: the releaser's time from that instant to the release, plus
+// the latency, minus the waiter's time from that instant to the start of
+// its wait.
+//
 // The scheduler's share of waiting is a runnable step: from a go statement
 // to the start of the goroutine it started (at the go statement's line), and
 // from a release to the end of the wait it ended (at the wait's line, on the
@@ -46,7 +62,17 @@
 // (internal/replay), so a loop whose head and post are implied still has
 // its time on them, and steps and explanations name them. A wait
 // ends the running interval at its Begin; the time from Begin to End is the
-// waiting time.
+// waiting time. An interval in which no block began (the statements after a
+// lock, up to the unlock in the same block) belongs to the block the
+// goroutine is in. The time is spread when the interval's first timestamp
+// is applied in the merge, not its last: a go statement inside it takes its
+// snapshot of the parent's path there, before the child can start, wait and
+// be released.
+//
+// Under DIVERGO_PERTURB the runtime records each of its delays as a perturb
+// event (docs/FORMAT.md, "Perturbation"); the delay is a step of state
+// perturb, which names no line, and never a block's time. The report says
+// the run was perturbed, with the seed from the trace's header.
 //
 // # Expansion
 //
@@ -92,9 +118,16 @@
 // [Analyze] returns a [Report]: sites ranked by total waiting time, their
 // classes and each class's steps, summed per TBB and state over the
 // goroutines that ran them, as signed durations (+ on the releasers' paths,
-// - on the waiters'). [Report.WriteText] prints it for people,
+// - on the waiters'). Steps of one line, goroutine (or group) and state are
+// one row, unless [Options.Blocks]. A class's steps and its UnexplainedNs
+// add up to its waiting time; its Explained share, 1 - Σ|w - s| / Σw over
+// its waits (w a wait's waiting time, s the sum of its steps), clamped at
+// 0, lies in [0, 1]: at least the tolerance when every wait adds up as
+// expansion makes it. [Report.WriteText] prints it for people,
 // encoding/json gives the JSON form, [Report.WriteProfile] a pprof profile
-// of the explaining lines. [Diff] puts two runs of the same program side by
+// of the explaining lines whose values, signed, add up to the report's
+// waiting time (each step, each class's unexplained time, the waits
+// without a releaser). [Diff] puts two runs of the same program side by
 // side: sites correspond by block and operation, classes by the same
 // relative distance, and each class is marked appeared, vanished, changed or
 // same.

@@ -18,7 +18,7 @@ func ExampleAnalyze() {
 	site := rep.Sites[1]
 	fmt.Println(site.Pos, site.Op, FormatNs(site.TotalNs))
 	for _, st := range site.Classes[0].Steps {
-		fmt.Println(stepLine(st))
+		fmt.Println(stepLine(st, false))
 	}
 	// Output:
 	// fig4.go:13 recv 70.0 ms

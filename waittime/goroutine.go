@@ -23,6 +23,10 @@ type gstate struct {
 	pos      int // index in the heap
 
 	last int64 // time of the last timestamp (the start at first)
+	// lastBlock is the last block the goroutine ran: perturbation steps
+	// are keyed by it, so that classes tell apart delays at different
+	// places (reports name no line for them).
+	lastBlock int32
 
 	// Blocks executed since the last timestamp, as (block, count) runs
 	// deduplicated within a stretch; marks split the stretches at go
@@ -63,7 +67,7 @@ type mark struct {
 }
 
 func newGState(info trace.GoroutineInfo) *gstate {
-	return &gstate{info: info, last: info.Start, pruneAt: minPrune, fn: -1}
+	return &gstate{info: info, last: info.Start, pruneAt: minPrune, fn: -1, lastBlock: -1}
 }
 
 // alloc gives g its maps and path on first use: goroutines that have not
@@ -81,8 +85,20 @@ func (g *gstate) alloc(a *analysis) {
 	g.holders = make(map[uint64]struct{})
 }
 
-// advance reads events up to the next timestamped one, which becomes head.
-// It returns false at the end of the goroutine's events.
+// advance reads events up to the next timestamped one, which becomes head,
+// and spreads the time up to it over the blocks read on the way. It returns
+// false at the end of the goroutine's events.
+//
+// The time is spread now, when the previous timestamp has just been
+// applied, rather than when head is: a go statement among those blocks
+// takes its snapshot of g's path there (spawned), and the goroutine it
+// started, which began after the previous timestamp, may wait and be
+// released before head's time comes in the merge. Spreading later left
+// such a wait without the snapshot, comparing whole paths from the
+// goroutines' starts (issue 12: "go A; spin; go B; <-done" was explained
+// at -770785%). No other goroutine reads g's path between two of g's
+// timestamps except through snapshots taken at g's own events, so
+// spreading early changes nothing else.
 func (a *analysis) advance(g *gstate) (bool, error) {
 	for {
 		if !g.it.Next() {
@@ -120,10 +136,23 @@ func (a *analysis) advance(g *gstate) (bool, error) {
 			if ev.Waited && ev.End < ev.Begin { // still blocked when the trace ended
 				g.key, g.late = ev.Begin, false
 			}
+			ran := ev.End
+			if ev.Waited {
+				ran = ev.Begin
+			}
+			a.distribute(g, ran)
 			return true, nil
 		case trace.EvClock:
 			g.head, g.hasHead = ev, true
 			g.key, g.late = ev.Time, false
+			a.distribute(g, ev.Time)
+			return true, nil
+		case trace.EvPerturb:
+			// Up to Begin the goroutine ran its blocks; from Begin to End
+			// divergo delayed it (applied as a step of its own).
+			g.head, g.hasHead = ev, true
+			g.key, g.late = max(ev.End, ev.Begin), false
+			a.distribute(g, ev.Begin)
 			return true, nil
 		case trace.EvOutcome:
 			// It takes no time of its own and does not synchronize.
@@ -139,6 +168,7 @@ func (g *gstate) ran(steps []replay.Step) {
 		if st.Kind == replay.Exit {
 			continue
 		}
+		g.lastBlock = st.Block
 		if i, ok := g.runIdx[st.Block]; ok {
 			g.pending[i].count++
 		} else {
@@ -159,6 +189,15 @@ func (a *analysis) distribute(g *gstate, now int64) {
 	var total float64
 	for _, r := range g.pending {
 		total += float64(r.count) * a.weight[r.block]
+	}
+	if total == 0 && elapsed > 0 && g.lastBlock >= 0 {
+		// No block began since the last timestamp: the goroutine ran the
+		// rest of the block it was in (the statements after a lock, up
+		// to the unlock in the same block). Dropping the time made the
+		// goroutine's path shorter than its life, and explanations that
+		// compare paths since a common point did not add up.
+		g.pending = append(g.pending, run{g.lastBlock, 1})
+		total = a.weight[g.lastBlock]
 	}
 	var cum float64
 	var given int64
@@ -238,4 +277,17 @@ func (a *analysis) prune(g *gstate) {
 		return p.mod[i] >= oldest || k.g == g.info.ID || a.gs[k.g] != nil
 	}, snaps)
 	g.pruneAt = max(minPrune, 2*len(p.keys))
+}
+
+// here is the block g is in for steps that are no block's: the last block
+// it ran, else its first, else block 0 (a perturbation in a child's Start
+// comes before its first block). Reports name no line for them.
+func (g *gstate) here() int32 {
+	switch {
+	case g.lastBlock >= 0:
+		return g.lastBlock
+	case g.info.HasFirst:
+		return int32(g.info.FirstBlock)
+	}
+	return 0
 }

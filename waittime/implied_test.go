@@ -1,6 +1,7 @@
 package waittime
 
 import (
+	"reflect"
 	"slices"
 	"testing"
 
@@ -113,7 +114,7 @@ func TestImpliedBlocksExplainWaits(t *testing.T) {
 		t.Fatalf("minimized trace has %d classes, fully probed %d", len(a), len(b))
 	}
 	for i := range a {
-		if !slices.Equal(a[i].Steps, b[i].Steps) {
+		if !reflect.DeepEqual(a[i].Steps, b[i].Steps) {
 			t.Errorf("class %d: minimized steps %+v, fully probed %+v", i, a[i].Steps, b[i].Steps)
 		}
 	}

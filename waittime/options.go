@@ -20,6 +20,11 @@ type Options struct {
 	// KeepWaits keeps every wait in [Site.Instances]. Off by default: a
 	// long trace has millions.
 	KeepWaits bool
+	// Blocks keeps one step per block: by default the blocks of one line
+	// (a loop header and its post statement, a case and its body) in the
+	// same goroutine and state are one step, since a report that names
+	// lines cannot tell them apart.
+	Blocks bool
 }
 
 // Defaults.

@@ -5,9 +5,13 @@ type State uint8
 
 // The states of a step. Running is computation; Runnable is the time from a
 // go statement to the start of the goroutine it started, or from a release
-// to the end of the wait it released (scheduler latency); the others are
-// time blocked in a kind of synchronization that no releaser explains
-// (sleep, or a wait whose releaser is not in the trace).
+// to the end of the wait it released (scheduler latency); Perturb is time
+// divergo itself delayed the goroutine (DIVERGO_PERTURB), Outside the time
+// of a goroutine that cannot be aligned with a goroutine started outside
+// instrumented code (analyze.go, unrelated); the others are time blocked
+// in a kind of synchronization that no releaser explains (sleep, or a wait
+// whose releaser is not in the trace). Perturb and Outside steps name no
+// line: their time was spent in no statement of the program.
 const (
 	Running State = iota
 	Mutex
@@ -19,6 +23,8 @@ const (
 	Sleep
 	Blocked  // a sync operation of no known kind
 	Runnable // started but not yet running: scheduler latency
+	Perturb  // delayed by divergo's schedule perturbation
+	Outside  // not aligned: counted from a goroutine started outside instrumented code
 
 	numStates = iota
 )
@@ -26,6 +32,7 @@ const (
 var stateNames = [...]string{
 	Running: "running", Mutex: "mutex", Chan: "chan", Select: "select", WG: "wg",
 	Cond: "cond", Once: "once", Sleep: "sleep", Blocked: "blocked", Runnable: "runnable",
+	Perturb: "perturb", Outside: "outside",
 }
 
 func (s State) String() string {

@@ -8,13 +8,25 @@ import (
 	"github.com/google/pprof/profile"
 )
 
-// WriteProfile writes the report as a pprof profile: one sample per
-// explaining step with positive time, its value the nanoseconds of waiting
-// it explains, its stack the step's line called from the sync site, so that
-// "go tool pprof -top -lines" lists the lines that cause waiting and -http shows
-// which sites they cause it at. The waiters' own (negative) steps are left
-// out: pprof sums values, and a line can only cause waiting by taking time
-// on a releaser's path. Labels name the goroutine and the state.
+// WriteProfile writes the report as a pprof profile whose total is the
+// report's waiting time. Every step of every class is one sample, signed
+// as in the text (+ on the releasers' paths, - on the waiters' own), its
+// stack the step's line called from the sync site; a class's unexplained
+// time is a sample of its own, "(not explained)", and the waits without a
+// releaser are a sample at the site's line. So the values add up to
+// Report.TotalNs, and "go tool pprof -top -lines" lists the lines of the
+// text's steps, largest first by absolute value as the text does.
+//
+// Lines in a state other than running carry it in their function's name
+// ("example.com/m.worker (runnable)"), so that pprof, which sums a line's
+// samples whatever their labels, keeps them apart as the text does; steps
+// with no line are functions of their own: "(divergo perturbation)" and
+// "(outside instrumented code)". Labels name the goroutine, the state and
+// the site.
+//
+// pprof's header ("... of N total") sums absolute values; the sum of the
+// values, the waiting time, is what "Showing nodes accounting for" says
+// when no node is dropped (-nodefraction=0).
 func (r *Report) WriteProfile(w io.Writer) error {
 	p, err := r.Profile()
 	if err != nil {
@@ -25,6 +37,13 @@ func (r *Report) WriteProfile(w io.Writer) error {
 	}
 	return nil
 }
+
+// Names of the profile's functions for time spent in no line.
+const (
+	profPerturb     = "(divergo perturbation)"
+	profOutside     = "(outside instrumented code)"
+	profUnexplained = "(not explained)"
+)
 
 // Profile builds the profile WriteProfile writes.
 func (r *Report) Profile() (*profile.Profile, error) {
@@ -37,18 +56,32 @@ func (r *Report) Profile() (*profile.Profile, error) {
 		PeriodType: &profile.ValueType{Type: "waiting", Unit: "nanoseconds"},
 		Period:     1,
 	}
-	funcs := map[int]*profile.Function{}
-	fn := func(id int) *profile.Function {
-		if f, ok := funcs[id]; ok {
+	type fnKey struct {
+		id    int
+		state string
+	}
+	funcs := map[fnKey]*profile.Function{}
+	named := map[string]*profile.Function{}
+	newFunc := func(f *profile.Function) *profile.Function {
+		f.ID = uint64(len(p.Function) + 1)
+		p.Function = append(p.Function, f)
+		return f
+	}
+	fn := func(id int, state string) *profile.Function {
+		k := fnKey{id, state}
+		if f, ok := funcs[k]; ok {
 			return f
 		}
-		f := &profile.Function{ID: uint64(len(p.Function) + 1), Name: "?"}
+		f := &profile.Function{Name: "?"}
 		if gf := g.Func(id); gf != nil {
 			f.Name, f.SystemName, f.Filename, f.StartLine = gf.Name, gf.Name, gf.Pos.File, int64(gf.Pos.Line)
 		}
-		funcs[id] = f
-		p.Function = append(p.Function, f)
-		return f
+		if state != "" && state != Running.String() {
+			f.Name += " (" + state + ")"
+			f.SystemName = f.Name
+		}
+		funcs[k] = newFunc(f)
+		return funcs[k]
 	}
 	type locKey struct {
 		block int
@@ -56,39 +89,71 @@ func (r *Report) Profile() (*profile.Profile, error) {
 		state string
 	}
 	locs := map[locKey]*profile.Location{}
+	newLoc := func(l *profile.Location) *profile.Location {
+		l.ID = uint64(len(p.Location) + 1)
+		p.Location = append(p.Location, l)
+		return l
+	}
 	loc := func(block int, site bool, state string) *profile.Location {
 		k := locKey{block, site, state}
 		if l, ok := locs[k]; ok {
 			return l
 		}
-		b := g.Block(block)
-		l := &profile.Location{ID: uint64(len(p.Location) + 1)}
-		if b != nil {
+		l := &profile.Location{}
+		if b := g.Block(block); b != nil {
 			pos := stepPos(b, stateNamed(state))
 			if site {
 				pos = sitePos(b)
 			}
-			l.Line = []profile.Line{{Function: fn(b.Func), Line: int64(pos.Line)}}
+			l.Line = []profile.Line{{Function: fn(b.Func, state), Line: int64(pos.Line)}}
 		}
-		locs[k] = l
-		p.Location = append(p.Location, l)
-		return l
+		locs[k] = newLoc(l)
+		return locs[k]
+	}
+	// lineless is the location of time spent in no line of the program.
+	lineless := func(name string) *profile.Location {
+		k := locKey{block: -1, state: name}
+		if l, ok := locs[k]; ok {
+			return l
+		}
+		f := named[name]
+		if f == nil {
+			f = newFunc(&profile.Function{Name: name, SystemName: name})
+			named[name] = f
+		}
+		locs[k] = newLoc(&profile.Location{Line: []profile.Line{{Function: f}}})
+		return locs[k]
+	}
+	add := func(leaf *profile.Location, site *Site, ns int64, goroutine, state string) {
+		stack := []*profile.Location{leaf}
+		if leaf != loc(site.Block, true, "") {
+			stack = append(stack, loc(site.Block, true, ""))
+		}
+		lb := map[string][]string{"state": {state}, "site": {site.Pos + " " + site.Op}}
+		if goroutine != "" {
+			lb["goroutine"] = []string{goroutine}
+		}
+		p.Sample = append(p.Sample, &profile.Sample{Location: stack, Value: []int64{ns}, Label: lb})
 	}
 	for _, s := range r.Sites {
+		if s.UnmatchedNs != 0 {
+			add(loc(s.Block, true, ""), s, s.UnmatchedNs, "", "no releaser")
+		}
 		for _, c := range s.Classes {
 			for _, st := range c.Steps {
-				if st.Ns <= 0 {
-					continue
+				var leaf *profile.Location
+				switch st.State {
+				case Perturb.String():
+					leaf = lineless(profPerturb)
+				case Outside.String():
+					leaf = lineless(profOutside)
+				default:
+					leaf = loc(st.Block, false, st.State)
 				}
-				p.Sample = append(p.Sample, &profile.Sample{
-					Location: []*profile.Location{loc(st.Block, false, st.State), loc(s.Block, true, "")},
-					Value:    []int64{st.Ns},
-					Label: map[string][]string{
-						"goroutine": {st.Goroutine},
-						"state":     {st.State},
-						"site":      {s.Pos + " " + s.Op},
-					},
-				})
+				add(leaf, s, st.Ns, st.Goroutine, st.State)
+			}
+			if c.UnexplainedNs != 0 {
+				add(lineless(profUnexplained), s, c.UnexplainedNs, "", "unexplained")
 			}
 		}
 	}

@@ -1,6 +1,7 @@
 package waittime
 
 import (
+	"fmt"
 	"math"
 	"os"
 	"os/exec"
@@ -100,43 +101,8 @@ func TestProgram(t *testing.T) {
 // analyses its trace.
 func runProgram(t *testing.T) *Report {
 	t.Helper()
-	root, err := filepath.Abs("..")
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := t.TempDir()
-	bin := filepath.Join(dir, "divergo")
-	env := append(os.Environ(), "GOWORK=off", "GOTOOLCHAIN=local", "GOPROXY=off", "GOFLAGS=-mod=mod", "DIVERGO_TRACE=")
-	build := exec.Command("go", "build", "-o", bin, "./cmd/divergo")
-	build.Dir, build.Env = root, env
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("building divergo: %v\n%s", err, out)
-	}
-	mod := filepath.Join(dir, "wtprog")
-	if err := os.MkdirAll(mod, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	src, err := os.ReadFile(filepath.Join("testdata", "wtprog", "main.go"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	sum, err := os.ReadFile(filepath.Join(root, "go.sum"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	gomod := "module example.com/wtprog\n\ngo 1.26.8\n\nrequire github.com/divergo/divergo v0.0.0\n\nreplace github.com/divergo/divergo => " + root + "\n"
-	for name, data := range map[string][]byte{"main.go": src, "go.sum": sum, "go.mod": []byte(gomod)} {
-		if err := os.WriteFile(filepath.Join(mod, name), data, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	traces := filepath.Join(dir, "traces")
-	run := exec.Command(bin, "run", "-n", "1", "-o", traces, ".")
-	run.Dir, run.Env = mod, env
-	if out, err := run.CombinedOutput(); err != nil {
-		t.Fatalf("divergo run: %v\n%s", err, out)
-	}
-	r, err := trace.Open(filepath.Join(traces, "run-1.dvt"))
+	_, tr := recordProgram(t, "wtprog")
+	r, err := trace.Open(tr)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -146,4 +112,59 @@ func runProgram(t *testing.T) *Report {
 		t.Fatal(err)
 	}
 	return rep
+}
+
+// recordProgram builds divergo, instruments, builds and runs
+// testdata/name in a module of its own that requires divergo through a
+// replace of this repository, with extra in the environment of divergo
+// run. It returns the divergo binary and the trace.
+func recordProgram(t *testing.T, name string, extra ...string) (bin, tracePath string) {
+	t.Helper()
+	bin, traces := recordRuns(t, name, extra)
+	return bin, traces[0]
+}
+
+// recordRuns is recordProgram with one run per environment given.
+func recordRuns(t *testing.T, name string, envs ...[]string) (bin string, traces []string) {
+	t.Helper()
+	root, err := filepath.Abs("..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	bin = filepath.Join(dir, "divergo")
+	env := append(os.Environ(), "GOWORK=off", "GOTOOLCHAIN=local", "GOPROXY=off", "GOFLAGS=-mod=mod", "DIVERGO_TRACE=")
+	build := exec.Command("go", "build", "-o", bin, "./cmd/divergo")
+	build.Dir, build.Env = root, env
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("building divergo: %v\n%s", err, out)
+	}
+	mod := filepath.Join(dir, name)
+	if err := os.MkdirAll(mod, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	src, err := os.ReadFile(filepath.Join("testdata", name, "main.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum, err := os.ReadFile(filepath.Join(root, "go.sum"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	gomod := "module example.com/" + name + "\n\ngo 1.26.8\n\nrequire github.com/divergo/divergo v0.0.0\n\nreplace github.com/divergo/divergo => " + root + "\n"
+	for name, data := range map[string][]byte{"main.go": src, "go.sum": sum, "go.mod": []byte(gomod)} {
+		if err := os.WriteFile(filepath.Join(mod, name), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for i, extra := range envs {
+		out := filepath.Join(dir, fmt.Sprintf("traces-%d", i))
+		run := exec.Command(bin, "run", "-n", "1", "-o", out, ".")
+		run.Dir, run.Env = mod, append(env, extra...)
+		if out, err := run.CombinedOutput(); err != nil {
+			t.Fatalf("divergo run: %v\n%s", err, out)
+		}
+		traces = append(traces, filepath.Join(out, "run-1.dvt"))
+	}
+	return bin, traces
 }

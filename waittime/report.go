@@ -19,38 +19,62 @@ type Report struct {
 	Unmatched  int     `json:"unmatched"` // waits with no releaser in the trace
 	Sites      []*Site `json:"sites"`
 	Unfinished []Wait  `json:"unfinished,omitempty"` // waits still blocked when the trace ended
+	// Perturbed says the run perturbed its schedule (DIVERGO_PERTURB),
+	// with PerturbSeed; PerturbNs is the time divergo delayed goroutines
+	// in all, which steps in state perturb carry, never a line.
+	Perturbed   bool  `json:"perturbed,omitempty"`
+	PerturbSeed int64 `json:"perturb_seed,omitempty"`
+	PerturbNs   int64 `json:"perturb_ns,omitempty"`
 
-	graph *tbb.Graph // for profiles
+	graph  *tbb.Graph // for profiles
+	blocks bool       // Options.Blocks: steps name their block
 }
 
 // Site is one sync statement where goroutines waited.
 type Site struct {
-	Block     int      `json:"block"`
-	Pos       string   `json:"pos"` // file:line
-	Func      string   `json:"func"`
-	Op        string   `json:"op"`   // lock, recv, wg.wait, ...
-	Kind      string   `json:"kind"` // mutex, chan, select, wg, cond, once
-	Waits     int      `json:"waits"`
-	Unmatched int      `json:"unmatched"`
-	TotalNs   int64    `json:"total_ns"`
-	Classes   []*Class `json:"classes"`
-	Instances []Wait   `json:"instances,omitempty"` // with Options.KeepWaits
+	Block     int    `json:"block"`
+	Pos       string `json:"pos"` // file:line
+	Func      string `json:"func"`
+	Op        string `json:"op"`   // lock, recv, wg.wait, ...
+	Kind      string `json:"kind"` // mutex, chan, select, wg, cond, once
+	Waits     int    `json:"waits"`
+	Unmatched int    `json:"unmatched"`
+	// UnmatchedNs is the waiting time of the Unmatched waits: it is in
+	// TotalNs and in no class.
+	UnmatchedNs int64    `json:"unmatched_ns,omitempty"`
+	TotalNs     int64    `json:"total_ns"`
+	Classes     []*Class `json:"classes"`
+	Instances   []Wait   `json:"instances,omitempty"` // with Options.KeepWaits
 }
 
 // Class is an equivalence class of the site's waits and the steps that
 // explain it: positive on the releasers' paths, negative on the waiters'.
+// The steps and UnexplainedNs add up to TotalNs.
 type Class struct {
-	Waits     int     `json:"waits"`
-	TotalNs   int64   `json:"total_ns"`
-	Explained float64 `json:"explained"` // sum of the steps over the waiting time
-	Steps     []Step  `json:"steps"`     // largest first
+	Waits   int   `json:"waits"`
+	TotalNs int64 `json:"total_ns"`
+	// Explained is the share of the waiting time the steps account for,
+	// in [0, 1]: 1 - Σ|w - s| / Σw over the class's waits, w a wait's
+	// waiting time and s the sum of its steps. A wait whose steps add up
+	// to its waiting time counts fully; one whose steps miss it, or
+	// overshoot it, by d loses d; a wait missed by more than itself
+	// loses the whole of it (the share is clamped at 0).
+	Explained float64 `json:"explained"`
+	// UnexplainedNs is TotalNs minus the sum of the steps, signed: what
+	// redundant step removal (within the tolerance) and the limits of the
+	// trace left unexplained.
+	UnexplainedNs int64  `json:"unexplained_ns"`
+	Steps         []Step `json:"steps"` // largest first
 }
 
-// Step is one block's share of a class's explanation, summed over the
-// goroutines that ran it.
+// Step is one line's share of a class's explanation, summed over the
+// goroutines that ran it: a goroutine's blocks on the same line in the same
+// state are one step (a loop header and its post statement), unless
+// Options.Blocks asks for one step per block.
 type Step struct {
-	Pos        string `json:"pos"`
+	Pos        string `json:"pos"` // file:line; empty for perturb and outside steps, which have no line
 	Block      int    `json:"block"`
+	Blocks     []int  `json:"blocks,omitempty"` // when several blocks were merged: all of them, Block first
 	Func       string `json:"func"`
 	State      string `json:"state"`
 	Goroutine  string `json:"goroutine"`  // its spawn path, or a pattern when several
@@ -83,7 +107,7 @@ type ginfo struct {
 }
 
 func (a *analysis) report() *Report {
-	rep := &Report{graph: a.graph}
+	rep := &Report{graph: a.graph, blocks: a.opts.Blocks, PerturbNs: a.perturbNs}
 	for _, s := range a.sites {
 		rep.Sites = append(rep.Sites, a.siteReport(s))
 	}
@@ -106,7 +130,7 @@ func (a *analysis) siteReport(s *site) *Site {
 	out := &Site{
 		Block: int(s.key.block), Pos: sitePos(b).FileLine(), Func: a.funcName(b),
 		Op: s.key.op.String(), Kind: stateOf(s.key.op).String(),
-		Waits: s.waits, Unmatched: s.unmatched, TotalNs: s.total,
+		Waits: s.waits, Unmatched: s.unmatched, UnmatchedNs: s.unmatchedNs, TotalNs: s.total,
 	}
 	order := make([]int, len(s.classes))
 	for i := range order {
@@ -128,26 +152,63 @@ func (a *analysis) siteReport(s *site) *Site {
 }
 
 func (a *analysis) classReport(c *class) *Class {
-	out := &Class{Waits: c.waits, TotalNs: c.total}
-	var sum int64
+	out := &Class{Waits: c.waits, TotalNs: c.total, UnexplainedNs: c.residual}
+	if c.total > 0 {
+		out.Explained = max(0, 1-float64(c.missed)/float64(c.total))
+	}
+	type rowKey struct {
+		pos, goroutine string
+		state          State
+		block          int // -1 unless Options.Blocks
+	}
+	type row struct {
+		step Step
+		gs   map[uint64]struct{}
+	}
+	rows := map[rowKey]*row{}
 	for k, gr := range c.cum {
 		if gr.ns == 0 {
 			continue
 		}
-		sum += gr.ns
 		b := a.graph.Block(int(k.block))
+		pos := ""
+		if k.state != Perturb && k.state != Outside {
+			pos = stepPos(b, k.state).FileLine()
+		}
 		gs := slices.Sorted(maps.Keys(gr.gs))
-		out.Steps = append(out.Steps, Step{
-			Pos: stepPos(b, k.state).FileLine(), Block: int(k.block), Func: a.funcName(b), State: k.state.String(),
-			Goroutine: a.groupName(gs), Goroutines: len(gs), Ns: gr.ns,
-		})
+		rk := rowKey{pos, a.groupName(gs), k.state, -1}
+		if a.opts.Blocks && pos != "" {
+			rk.block = int(k.block)
+		}
+		r := rows[rk]
+		if r == nil {
+			r = &row{step: Step{Pos: pos, Block: int(k.block), Func: a.funcName(b), State: k.state.String(), Goroutine: rk.goroutine},
+				gs: make(map[uint64]struct{}, len(gs))}
+			rows[rk] = r
+		}
+		r.step.Ns += gr.ns
+		r.step.Blocks = append(r.step.Blocks, int(k.block))
+		for _, id := range gs {
+			r.gs[id] = struct{}{}
+		}
+	}
+	for _, r := range rows {
+		st := r.step
+		slices.Sort(st.Blocks)
+		st.Block = st.Blocks[0]
+		st.Func = a.funcName(a.graph.Block(st.Block))
+		if len(st.Blocks) == 1 {
+			st.Blocks = nil
+		}
+		st.Goroutines = len(r.gs)
+		if st.Ns != 0 {
+			out.Steps = append(out.Steps, st)
+		}
 	}
 	slices.SortFunc(out.Steps, func(x, y Step) int {
-		return cmp.Or(cmp.Compare(abs(y.Ns), abs(x.Ns)), cmp.Compare(x.Block, y.Block), cmp.Compare(x.State, y.State))
+		return cmp.Or(cmp.Compare(abs(y.Ns), abs(x.Ns)), cmp.Compare(x.Block, y.Block), cmp.Compare(x.State, y.State),
+			cmp.Compare(x.Goroutine, y.Goroutine))
 	})
-	if c.total > 0 {
-		out.Explained = float64(sum) / float64(c.total)
-	}
 	return out
 }
 

@@ -17,20 +17,17 @@ func (r *Report) WriteText(w io.Writer, maxSteps int) error {
 		fmt.Fprintf(bw, " (%d without a releaser in the trace)", r.Unmatched)
 	}
 	fmt.Fprintln(bw)
+	if r.Perturbed || r.PerturbNs > 0 {
+		fmt.Fprintf(bw, "%s; divergo delayed goroutines %s in all, shown as its own steps, never at a line\n", perturbedRun(r), FormatNs(r.PerturbNs))
+	}
 	for i, s := range r.Sites {
 		fmt.Fprintf(bw, "\n%d. %s  %s (%s) in %s  %s in %s\n", i+1, s.Pos, s.Op, s.Kind, s.Func, FormatNs(s.TotalNs), plural(s.Waits, "wait"))
 		if s.Unmatched > 0 {
-			fmt.Fprintf(bw, "   %d without a releaser\n", s.Unmatched)
+			fmt.Fprintf(bw, "   %d without a releaser, %s\n", s.Unmatched, FormatNs(s.UnmatchedNs))
 		}
 		for j, c := range s.Classes {
 			fmt.Fprintf(bw, "   class %d: %s, %s, %.0f%% explained\n", j+1, plural(c.Waits, "wait"), FormatNs(c.TotalNs), 100*c.Explained)
-			for k, st := range c.Steps {
-				if maxSteps > 0 && k == maxSteps {
-					fmt.Fprintf(bw, "     ... %d more\n", len(c.Steps)-k)
-					break
-				}
-				fmt.Fprintf(bw, "     %s\n", stepLine(st))
-			}
+			writeSteps(bw, c, maxSteps, r.blocks)
 		}
 		for _, in := range s.Instances {
 			fmt.Fprintf(bw, "   wait %s %s..%s", in.Goroutine, FormatNs(in.Begin), FormatNs(in.End))
@@ -79,15 +76,53 @@ func plural(n int, what string) string {
 	return fmt.Sprintf("%d %ss", n, what)
 }
 
+// writeSteps writes a class's steps, at most maxSteps of them (all when
+// maxSteps <= 0), and what they leave unexplained when that is 1% of the
+// class's waiting time or more.
+func writeSteps(w io.Writer, c *Class, maxSteps int, blocks bool) {
+	for k, st := range c.Steps {
+		if maxSteps > 0 && k == maxSteps {
+			fmt.Fprintf(w, "     ... %d more\n", len(c.Steps)-k)
+			break
+		}
+		fmt.Fprintf(w, "     %s\n", stepLine(st, blocks))
+	}
+	if u := c.UnexplainedNs; u != 0 && 100*abs(u) >= c.TotalNs {
+		what := "not explained"
+		if u < 0 {
+			what = "explained twice"
+		}
+		fmt.Fprintf(w, "     (%s: %s)\n", what, FormatNs(abs(u)))
+	}
+}
+
 // stepLine formats a step: "+ pool.go:42 in main/worker@pool.go:23#2  180 ms".
-func stepLine(st Step) string {
+// Steps that name no line say what their time was instead.
+func stepLine(st Step, blocks bool) string {
 	sign := "+"
 	if st.Ns < 0 {
 		sign = "-"
 	}
-	state := ""
-	if st.State != Running.String() {
-		state = " (" + st.State + ")"
+	where := st.Pos
+	switch st.State {
+	case Perturb.String():
+		where = "(divergo's perturbation, DIVERGO_PERTURB)"
+	case Outside.String():
+		where = "(not aligned: started outside instrumented code)"
+	case Running.String():
+	default:
+		where += " (" + st.State + ")"
 	}
-	return fmt.Sprintf("%s %s%s in %s  %s", sign, st.Pos, state, st.Goroutine, FormatNs(abs(st.Ns)))
+	if blocks && st.Pos != "" {
+		where += fmt.Sprintf(" [block %d]", st.Block)
+	}
+	return fmt.Sprintf("%s %s in %s  %s", sign, where, st.Goroutine, FormatNs(abs(st.Ns)))
+}
+
+// perturbedRun says how a run was perturbed.
+func perturbedRun(r *Report) string {
+	if r.Perturbed {
+		return fmt.Sprintf("perturbed run (DIVERGO_PERTURB=%d)", r.PerturbSeed)
+	}
+	return "perturbed run"
 }

@@ -104,6 +104,9 @@ func showText(w io.Writer, r *trace.Reader, events bool) error {
 	fmt.Fprintf(w, "program:    %s\n", r.Program())
 	fmt.Fprintf(w, "graph:      %s (module %s, %d functions, %d blocks)\n", g.Hash, g.Module, len(g.Funcs), len(g.Blocks))
 	fmt.Fprintf(w, "started:    %s\n", r.Start().UTC().Format(time.RFC3339Nano))
+	if seed, ok := r.Perturbed(); ok {
+		fmt.Fprintf(w, "perturbed:  DIVERGO_PERTURB=%d\n", seed)
+	}
 	if r.Truncated() {
 		fmt.Fprintf(w, "trace:      truncated (no index: read up to the last whole chunk)\n")
 	} else {
@@ -185,6 +188,8 @@ func describe(g *tbb.Graph, e trace.Event) string {
 		return s
 	case trace.EvClock:
 		return fmt.Sprintf("clock t=%v", time.Duration(e.Time))
+	case trace.EvPerturb:
+		return fmt.Sprintf("perturb t=%v, delayed %v (DIVERGO_PERTURB)", time.Duration(e.Begin), time.Duration(e.End-e.Begin))
 	}
 	return e.Kind.String()
 }
@@ -231,7 +236,8 @@ func showJSON(w io.Writer, r *trace.Reader, events bool) error {
 		Version   int    `json:"version"`
 		Start     string `json:"start"`
 		Truncated bool   `json:"truncated"`
-	}{r.Program(), g.Hash, r.Version(), r.Start().UTC().Format(time.RFC3339Nano), r.Truncated()})
+		Perturbed *int64 `json:"perturb_seed,omitempty"`
+	}{r.Program(), g.Hash, r.Version(), r.Start().UTC().Format(time.RFC3339Nano), r.Truncated(), perturbSeed(r)})
 	if err != nil {
 		return err
 	}
@@ -306,6 +312,17 @@ func jsonEvent(g *tbb.Graph, e trace.Event) showEvent {
 		}
 	case trace.EvClock:
 		se.TimeNS = e.Time
+	case trace.EvPerturb:
+		se.BeginNS, se.EndNS = e.Begin, e.End
 	}
 	return se
+}
+
+// perturbSeed is the run's DIVERGO_PERTURB seed, nil when it was not
+// perturbed.
+func perturbSeed(r *trace.Reader) *int64 {
+	if seed, ok := r.Perturbed(); ok {
+		return &seed
+	}
+	return nil
 }

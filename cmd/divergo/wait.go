@@ -14,7 +14,7 @@ import (
 func init() {
 	register(&command{
 		name:    "wait",
-		usage:   "divergo wait [-json] [-pprof FILE] [-tolerance 0.95] [-threshold 0.5] [-steps 8] [-waits] TRACE [TRACE2]",
+		usage:   "divergo wait [-json] [-pprof FILE] [-tolerance 0.95] [-threshold 0.5] [-steps 8] [-waits] [-blocks] TRACE [TRACE2]",
 		summary: "explain why goroutines waited at sync points (waiting-time analysis)",
 		help: `Wait reads one trace and explains the time goroutines spent waiting at
 mutexes, channels, selects, WaitGroups, Conds and Onces (Meira's waiting-time
@@ -32,10 +32,28 @@ on the waiter's own path:
 	   class 1: 10 waits, 500 ms, 100% explained
 	     + pool.go:42 in main/worker@pool.go:23#3  500 ms
 
-A step is a block of one goroutine (or of several, main/worker@pool.go:23#*)
+A step is a line of one goroutine (or of several, main/worker@pool.go:23#*)
 in a state: running unless marked (runnable) for scheduler latency after a go
 statement or a release, (sleep), or (mutex), (chan), ... for a wait whose
-releaser is not in the trace.
+releaser is not in the trace. The blocks of one line (a loop header and its
+post statement) are one step unless -blocks. Two kinds of step name no line:
+divergo's own perturbation delays (DIVERGO_PERTURB), and time that cannot be
+aligned with a goroutine started outside instrumented code (time.AfterFunc),
+counted from that goroutine's start.
+
+"% explained" is the share of a class's waiting time its steps account for:
+each wait counts fully when its steps add up to its waiting time and loses
+what they miss or overshoot by; it lies between 0 and 100%. What the steps
+leave out is printed under them when it is 1% of the class or more.
+
+The pprof profile (-pprof) holds the same steps, signed, plus what they leave
+unexplained and the waits without a releaser: its values add up to the
+waiting time of the text, which "go tool pprof -top -nodefraction=0" shows as
+"Showing nodes accounting for" (pprof's "of N total" sums absolute values).
+Steps in a state other than running carry it in their function's name.
+
+A perturbed run (DIVERGO_PERTURB, divergo run -perturb) says so, with its
+seed, at the top of the report.
 
 With two traces of the same program, wait puts their waiting time side by
 side: each site's total in run A and run B, and its classes marked appeared,
@@ -51,6 +69,7 @@ Flags:
 			into one class, in [0, 2] (default 0.5)
 	-steps N	steps shown per class, 0 for all (default 8)
 	-waits		also list every wait with its releaser
+	-blocks		one step per block, even when blocks share a line
 
 Example:
 
@@ -69,6 +88,7 @@ func runWait(args []string, stdout, stderr io.Writer) (int, error) {
 	threshold := fs.Float64("threshold", waittime.DefaultThreshold, "class merge distance")
 	steps := fs.Int("steps", 8, "steps shown per class")
 	waits := fs.Bool("waits", false, "list every wait")
+	blocks := fs.Bool("blocks", false, "one step per block")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return 2, err
@@ -76,7 +96,7 @@ func runWait(args []string, stdout, stderr io.Writer) (int, error) {
 	if len(pos) != 1 && len(pos) != 2 {
 		return 2, usageError("want one or two trace files, got %d arguments", len(pos))
 	}
-	opts := waittime.Options{Tolerance: *tolerance, Threshold: *threshold, KeepWaits: *waits}
+	opts := waittime.Options{Tolerance: *tolerance, Threshold: *threshold, KeepWaits: *waits, Blocks: *blocks}
 	var reps []*waittime.Report
 	for _, file := range pos {
 		rep, err := analyzeTrace(file, opts, stderr)

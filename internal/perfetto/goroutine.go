@@ -89,6 +89,11 @@ func (g *gstate) step(ev trace.Event) {
 	switch ev.Kind {
 	case trace.EvClock:
 		g.stamp(ev.Time)
+	case trace.EvPerturb:
+		// The delay is divergo's: it ends the blocks before it, and no
+		// block gets its time.
+		g.stamp(ev.Begin)
+		g.stamp(ev.End)
 	case trace.EvSync:
 		t := ev.End
 		if ev.Waited {

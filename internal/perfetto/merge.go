@@ -61,6 +61,8 @@ func (g *gstate) advance() (bool, error) {
 	switch ev.Kind {
 	case trace.EvClock:
 		key = ev.Time
+	case trace.EvPerturb:
+		key = ev.End
 	case trace.EvSync:
 		key = ev.End
 		if !ev.Waited && trace.Releases(ev.Op, false) {

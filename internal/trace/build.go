@@ -49,11 +49,18 @@ func WriteFile(path string, g *tbb.Graph, gs []GoroutineEvents) error {
 // Encode writes a complete trace of program with graph g and goroutines gs
 // to w, the goroutines' chunks interleaved as a real run would.
 func Encode(w io.Writer, program string, g *tbb.Graph, gs []GoroutineEvents) error {
+	return EncodeHeader(w, Header{Program: program, Start: time.Unix(1700000000, 0)}, g, gs)
+}
+
+// EncodeHeader is Encode with the header's other fields given (its graph
+// and hash are g's).
+func EncodeHeader(w io.Writer, h Header, g *tbb.Graph, gs []GoroutineEvents) error {
 	graph, err := tbb.Marshal(g)
 	if err != nil {
 		return fmt.Errorf("encoding graph: %w", err)
 	}
-	tw, err := NewWriter(w, Header{Program: program, Start: time.Unix(1700000000, 0), Graph: graph, Hash: g.Hash})
+	h.Graph, h.Hash = graph, g.Hash
+	tw, err := NewWriter(w, h)
 	if err != nil {
 		return err
 	}
@@ -94,7 +101,7 @@ func Encode(w io.Writer, program string, g *tbb.Graph, gs []GoroutineEvents) err
 			}
 			end := min(s.next+ChunkEvents, len(s.ge.Events))
 			for _, e := range s.ge.Events[s.next:end] {
-				if e.Kind < EvBlock || e.Kind > EvClock {
+				if e.Kind < EvBlock || e.Kind > EvPerturb {
 					return fmt.Errorf("goroutine %d: event %d has unknown kind %d", s.ge.ID, s.next, e.Kind)
 				}
 				c.Add(e)

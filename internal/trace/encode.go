@@ -40,6 +40,9 @@ func AppendEvent(dst []byte, e Event) []byte {
 		}
 	case EvClock:
 		dst = binary.AppendVarint(dst, e.Time)
+	case EvPerturb:
+		dst = binary.AppendVarint(dst, e.Begin)
+		dst = binary.AppendVarint(dst, e.End)
 	}
 	return dst
 }
@@ -93,6 +96,9 @@ func decodeEvent(b []byte) (Event, int, error) {
 		}
 	case EvClock:
 		e.Time = d.varint()
+	case EvPerturb:
+		e.Begin = d.varint()
+		e.End = d.varint()
 	default:
 		return Event{}, 0, fmt.Errorf("unknown event kind %d", h>>1)
 	}

@@ -14,9 +14,10 @@ const (
 	EvSpawn                   // a go statement in block Block started goroutine Child, the Ordinal-th spawn at that site by this goroutine
 	EvSync                    // a synchronization operation: Op on Object at block Block; Begin/End when it waited
 	EvClock                   // a timestamp (Time) at this point of the stream
+	EvPerturb                 // divergo's schedule perturbation delayed the goroutine from Begin to End (format version 2)
 )
 
-var kindNames = [...]string{EvBlock: "block", EvExit: "exit", EvOutcome: "outcome", EvSpawn: "spawn", EvSync: "sync", EvClock: "clock"}
+var kindNames = [...]string{EvBlock: "block", EvExit: "exit", EvOutcome: "outcome", EvSpawn: "spawn", EvSync: "sync", EvClock: "clock", EvPerturb: "perturb"}
 
 func (k Kind) String() string {
 	if int(k) < len(kindNames) && kindNames[k] != "" {
@@ -78,7 +79,7 @@ type Event struct {
 	Object  uint64 // EvSync: identity of the mutex, channel, ... (stable within a run only)
 	Waited  bool   // EvSync: the goroutine blocked
 	Sends   bool   // EvSync, OpSelect: the case chosen sends on Object (else it receives, or Object is 0)
-	Begin   int64  // EvSync: when it began to wait (ns since the trace's start), if Waited
-	End     int64  // EvSync: when the operation completed (ns since start)
+	Begin   int64  // EvSync: when it began to wait (ns since the trace's start), if Waited; EvPerturb: when the delay began
+	End     int64  // EvSync: when the operation completed (ns since start); EvPerturb: when the delay ended
 	Time    int64  // EvClock: ns since the trace's start
 }

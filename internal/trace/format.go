@@ -6,8 +6,9 @@ const (
 	Magic = "DVGTRACE"
 	// Version is the format version this package writes. Readers refuse a
 	// newer version; fields added at the end of a length-prefixed body do not
-	// change it.
-	Version = 1
+	// change it. Version 2 added the perturb event (docs/FORMAT.md,
+	// "Perturbation").
+	Version = 2
 
 	// trailerMagic closes a complete file, after the index offset.
 	trailerMagic = "DVGINDEX"
@@ -22,6 +23,9 @@ const (
 	maxChunkBytes  = 64 << 20
 	maxIndexBytes  = 1 << 30
 	maxNameBytes   = 4 << 10
+
+	// headerPerturbed is the header's flag of a perturbed run.
+	headerPerturbed = 1 << 0
 
 	// chunkFinal marks the last chunk of a goroutine: it carries the end time.
 	chunkFinal = 1 << 0

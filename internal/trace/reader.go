@@ -24,7 +24,10 @@ type Reader struct {
 	version int
 	program string
 	start   time.Time
-	graph   *tbb.Graph
+	// perturbed and seed: the run's DIVERGO_PERTURB (header).
+	perturbed bool
+	seed      int64
+	graph     *tbb.Graph
 
 	dataStart int64 // offset of the first chunk
 	dataEnd   int64 // end of the last whole chunk (the index offset in a complete file)
@@ -98,6 +101,10 @@ func (r *Reader) Program() string { return r.program }
 // Start returns the wall time at which recording started: time 0 of every
 // timestamp in the trace.
 func (r *Reader) Start() time.Time { return r.start }
+
+// Perturbed reports whether the run was perturbed (DIVERGO_PERTURB) and
+// with which seed.
+func (r *Reader) Perturbed() (seed int64, ok bool) { return r.seed, r.perturbed }
 
 // Version returns the format version of the file.
 func (r *Reader) Version() int { return r.version }
@@ -215,6 +222,16 @@ func (r *Reader) readHeader() error {
 	graph := hd.bytes(len(body), "graph")
 	if hd.err != nil {
 		return fmt.Errorf("reading trace header: %w", hd.err)
+	}
+	// Fields added at the end of the header; a header without them is a
+	// run that was not perturbed.
+	if len(hd.rest()) > 0 {
+		flags := hd.uvarint()
+		seed := hd.varint()
+		if hd.err != nil {
+			return fmt.Errorf("reading trace header's perturbation seed: %w", hd.err)
+		}
+		r.perturbed, r.seed = flags&headerPerturbed != 0, seed
 	}
 	r.program = string(prog)
 	r.start = time.Unix(0, start)

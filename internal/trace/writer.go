@@ -14,6 +14,10 @@ type Header struct {
 	Start   time.Time // wall time of the trace's start (time 0 of every timestamp)
 	Graph   []byte    // tbb.Marshal output
 	Hash    string    // the graph's hash, tbb.Graph.Hash
+	// Perturbed says the run perturbed its schedule (DIVERGO_PERTURB),
+	// with Seed.
+	Perturbed bool
+	Seed      int64
 }
 
 // Writer writes a trace: the header at once, each chunk in one Write call
@@ -41,6 +45,12 @@ func NewWriter(w io.Writer, h Header) (*Writer, error) {
 	body = append(body, h.Hash...)
 	body = binary.AppendUvarint(body, uint64(len(h.Graph)))
 	body = append(body, h.Graph...)
+	var flags uint64
+	if h.Perturbed {
+		flags |= headerPerturbed
+	}
+	body = binary.AppendUvarint(body, flags)
+	body = binary.AppendVarint(body, h.Seed)
 	if len(body) > maxHeaderBytes {
 		return nil, fmt.Errorf("writing trace header: graph of %d bytes is too large", len(h.Graph))
 	}

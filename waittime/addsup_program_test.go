@@ -1,0 +1,122 @@
+package waittime
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/divergo/divergo/internal/trace"
+)
+
+// TestAddsUpProgram runs testdata/addsup twice, plain and perturbed, and
+// checks the waits of issue 12's "Explanations that do not add up" and
+// "Perturbation" on a real program: the child that waits for a goroutine
+// started after its parent's computation, the waiter released by
+// time.AfterFunc's goroutine, and, perturbed, a mutex-heavy fork-join whose
+// waiting is divergo's own delays, which no line of the program may carry.
+func TestAddsUpProgram(t *testing.T) {
+	_, traces := recordRuns(t, "addsup", nil, []string{"DIVERGO_PERTURB=5"})
+	reps := make([]*Report, len(traces))
+	for i, path := range traces {
+		r, err := trace.Open(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		reps[i], err = Analyze(r, Options{})
+		r.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	const pkg = "example.com/addsup."
+	site := func(rep *Report, fn, op string) *Site {
+		t.Helper()
+		for _, s := range rep.Sites {
+			if s.Func == pkg+fn && s.Op == op {
+				return s
+			}
+		}
+		t.Fatalf("no %s site in %s", op, fn)
+		return nil
+	}
+	plain, perturbed := reps[0], reps[1]
+	if plain.Perturbed || !perturbed.Perturbed || perturbed.PerturbSeed != 5 || perturbed.PerturbNs == 0 {
+		t.Errorf("perturbed: plain %v, perturbed %v seed %d with %s of delays", plain.Perturbed, perturbed.Perturbed, perturbed.PerturbSeed, FormatNs(perturbed.PerturbNs))
+	}
+	for _, rep := range reps {
+		var total, explained float64
+		for _, s := range rep.Sites {
+			for _, c := range s.Classes {
+				if c.Explained < 0 || c.Explained > 1 {
+					t.Errorf("%s %s: %g explained", s.Pos, s.Op, c.Explained)
+				}
+				total += float64(c.TotalNs)
+				explained += c.Explained * float64(c.TotalNs)
+			}
+		}
+		if explained < DefaultTolerance*total {
+			t.Errorf("the classes explain %.1f%% of their waiting time, want %.0f%% or more", 100*explained/total, 100*DefaultTolerance)
+		}
+	}
+
+	// a waits for b, which main starts after 3M iterations of spin: main's
+	// spin explains a's wait.
+	s := site(plain, "spawnOrder$1", "recv")
+	if c := s.Classes[0]; c.Explained < DefaultTolerance {
+		t.Errorf("spawnOrder's child: %.0f%% explained", 100*c.Explained)
+	}
+	if f := spinShare(s, "main"); f < 0.8 {
+		t.Errorf("main's spin explains %.2f of spawnOrder's child's wait, want most", f)
+	}
+	// main waits for the AfterFunc goroutine: 20 ms before it exists, then
+	// its spin.
+	s = site(plain, "afterFunc", "recv")
+	var outside int64
+	for _, st := range s.Classes[0].Steps {
+		if st.State == Outside.String() {
+			outside += st.Ns
+		}
+	}
+	if c := s.Classes[0]; c.Explained < DefaultTolerance || outside < 15e6 {
+		t.Errorf("afterFunc: %.0f%% explained, %s before the releaser started", 100*c.Explained, FormatNs(outside))
+	}
+
+	// Perturbed, the workers' lives are mostly divergo's delays: the
+	// wg.Wait that waits for them is explained by perturb steps, and the
+	// lines of the program keep only what they ran.
+	s = site(perturbed, "mutexes", "wg.wait")
+	var delays, lines int64
+	for _, c := range s.Classes {
+		for _, st := range c.Steps {
+			switch {
+			case st.State == Perturb.String():
+				delays += st.Ns
+			case st.Pos != "" && st.State == Running.String():
+				lines += abs(st.Ns)
+			}
+		}
+	}
+	if float64(delays) < 0.4*float64(s.TotalNs) || float64(lines) > 0.4*float64(s.TotalNs) {
+		t.Errorf("perturbed wg.wait of %s: %s on divergo's delays, %s on lines", FormatNs(s.TotalNs), FormatNs(delays), FormatNs(lines))
+	}
+	if t.Failed() {
+		for _, rep := range reps {
+			var b strings.Builder
+			rep.WriteText(&b, 6)
+			t.Log(b.String())
+		}
+	}
+}
+
+// spinShare is the share of a site's waiting time on lines of spin run by
+// goroutine g.
+func spinShare(s *Site, g string) float64 {
+	var ns int64
+	for _, c := range s.Classes {
+		for _, st := range c.Steps {
+			if strings.HasSuffix(st.Func, ".spin") && st.Goroutine == g {
+				ns += st.Ns
+			}
+		}
+	}
+	return float64(ns) / float64(s.TotalNs)
+}
