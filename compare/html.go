@@ -3,7 +3,6 @@ package compare
 import (
 	"bytes"
 	"fmt"
-	"strconv"
 	"strings"
 
 	"github.com/divergo/divergo/internal/htmlpage"
@@ -41,7 +40,7 @@ func (r *Report) Page(o TextOptions) *htmlpage.Page {
 		if o.Groups > 0 && i == o.Groups {
 			break
 		}
-		file, line, ok := splitPos(g.Where.Pos)
+		file, line, ok := htmlpage.SplitPos(g.Where.Pos)
 		if !ok {
 			continue
 		}
@@ -82,17 +81,4 @@ func (r *Report) Page(o TextOptions) *htmlpage.Page {
 		}, htmlpage.Mark{Note: note, Share: share})
 	}
 	return p
-}
-
-// splitPos splits "file:line".
-func splitPos(pos string) (string, int, bool) {
-	i := strings.LastIndexByte(pos, ':')
-	if i <= 0 {
-		return "", 0, false
-	}
-	n, err := strconv.Atoi(pos[i+1:])
-	if err != nil || n < 1 {
-		return "", 0, false
-	}
-	return pos[:i], n, true
 }

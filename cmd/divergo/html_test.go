@@ -75,12 +75,12 @@ func TestDiffHTML(t *testing.T) {
 	}
 }
 
-// TestDiffHTMLInBrowser loads the page in a real headless browser
-// (Debian's chromium, which .ci/run installs): its script must run to the
-// end with no console message, and each navigation entry must lead to a
-// marked line at the position the report gives, in the DOM the browser
-// built.
-func TestDiffHTMLInBrowser(t *testing.T) {
+// TestHTMLInBrowser loads the pages of diff and wait in a real headless
+// browser (Debian's chromium, which .ci/run installs): their script must
+// run to the end with no console message, and each navigation entry must
+// lead to a marked line at the position the report gives, in the DOM the
+// browser built.
+func TestHTMLInBrowser(t *testing.T) {
 	browser := ""
 	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
 		if p, err := exec.LookPath(name); err == nil {
@@ -92,10 +92,38 @@ func TestDiffHTMLInBrowser(t *testing.T) {
 		t.Skip("skipped: no chromium on PATH to load the page in (apt-get install chromium)")
 	}
 	a, b := fig2Module(t)
-	page := filepath.Join(t.TempDir(), "diff.html")
-	if status, _, errs := runCmd(t, "diff", "-html", page, a, b); status != 1 {
-		t.Fatalf("status %d, stderr %q", status, errs)
+	tmp := t.TempDir()
+	diffPage, waitPage := filepath.Join(tmp, "diff.html"), filepath.Join(tmp, "wait.html")
+	if status, _, errs := runCmd(t, "diff", "-html", diffPage, a, b); status != 1 {
+		t.Fatalf("diff: status %d, stderr %q", status, errs)
 	}
+	if status, _, errs := runCmd(t, "wait", "-html", waitPage, a); status != 0 {
+		t.Fatalf("wait: status %d, stderr %q", status, errs)
+	}
+	for _, tc := range []struct {
+		page string
+		want []string
+	}{
+		{diffPage, reportGroups(t, a, b)},
+		{waitPage, waitSites(t, a)},
+	} {
+		dom := loadInBrowser(t, browser, tc.page)
+		links := navLinks(dom)
+		if len(links) != len(tc.want) || len(links) == 0 {
+			t.Fatalf("%s: %d navigation entries in the browser, the report has %d", tc.page, len(links), len(tc.want))
+		}
+		for i, l := range links {
+			if l.pos != tc.want[i] || !markedLine(dom, l.anchor, l.pos) {
+				t.Errorf("%s: entry %d: %s -> %s, report's at %s; marked: %v", tc.page, i+1, l.pos, l.anchor, tc.want[i], markedLine(dom, l.anchor, l.pos))
+			}
+		}
+	}
+}
+
+// loadInBrowser returns the DOM the browser built from page, failing on a
+// console message or a script that did not run to its end.
+func loadInBrowser(t *testing.T, browser, page string) string {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, browser, "--headless", "--no-sandbox", "--disable-gpu", "--enable-logging=stderr", "--v=0",
@@ -108,22 +136,30 @@ func TestDiffHTMLInBrowser(t *testing.T) {
 	}
 	for _, l := range strings.Split(stderr.String(), "\n") {
 		if strings.Contains(l, ":CONSOLE") {
-			t.Errorf("console message: %s", l)
+			t.Errorf("%s: console message: %s", page, l)
 		}
 	}
 	if !strings.Contains(string(dom), `data-ready="true"`) {
-		t.Fatalf("the page's script did not run to its end:\n%.2000s", dom)
+		t.Fatalf("%s: the page's script did not run to its end:\n%.2000s", page, dom)
 	}
-	groups := reportGroups(t, a, b)
-	links := navLinks(string(dom))
-	if len(links) != len(groups) || len(links) == 0 {
-		t.Fatalf("%d navigation entries in the browser, report has %d groups", len(links), len(groups))
+	return string(dom)
+}
+
+// waitSites is the positions of the sites of "divergo wait -json".
+func waitSites(t *testing.T, a string) []string {
+	t.Helper()
+	_, out, _ := runCmd(t, "wait", "-json", a)
+	var rep struct {
+		Sites []struct{ Pos string } `json:"sites"`
 	}
-	for i, l := range links {
-		if l.pos != groups[i] || !markedLine(string(dom), l.anchor, l.pos) {
-			t.Errorf("entry %d: %s -> %s, report's group at %s; marked: %v", i+1, l.pos, l.anchor, groups[i], markedLine(string(dom), l.anchor, l.pos))
-		}
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatalf("wait -json: %v", err)
 	}
+	var pos []string
+	for _, s := range rep.Sites {
+		pos = append(pos, s.Pos)
+	}
+	return pos
 }
 
 // reportGroups is the positions of the groups of "divergo diff -json".

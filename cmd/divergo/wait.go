@@ -3,9 +3,11 @@ package main
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/divergo/divergo/internal/progress"
 	"io"
 	"os"
+	"path/filepath"
+
+	"github.com/divergo/divergo/internal/progress"
 
 	"github.com/divergo/divergo/internal/trace"
 	"github.com/divergo/divergo/waittime"
@@ -14,7 +16,7 @@ import (
 func init() {
 	register(&command{
 		name:    "wait",
-		usage:   "divergo wait [-json] [-pprof FILE] [-tolerance 0.95] [-threshold 0.5] [-steps 8] [-waits] [-blocks] TRACE [TRACE2]",
+		usage:   "divergo wait [-json] [-html [OUT.html]] [-pprof FILE] [-tolerance 0.95] [-threshold 0.5] [-steps 8] [-waits] [-blocks] TRACE [TRACE2]",
 		summary: "explain why goroutines waited at sync points (waiting-time analysis)",
 		help: `Wait reads one trace and explains the time goroutines spent waiting at
 mutexes, channels, selects, WaitGroups, Conds and Onces (Meira's waiting-time
@@ -70,6 +72,11 @@ Flags:
 	-steps N	steps shown per class, 0 for all (default 8)
 	-waits		also list every wait with its releaser
 	-blocks		one step per block, even when blocks share a line
+	-html OUT.html	also write the report as one self-contained HTML page of the
+			program's source: each sync site coloured by its share of the
+			waiting time, with its classes, and the lines that explain its
+			first class; with no file (divergo wait -html TRACE) the page
+			goes to a temporary file opened in the browser
 
 Example:
 
@@ -89,9 +96,14 @@ func runWait(args []string, stdout, stderr io.Writer) (int, error) {
 	steps := fs.Int("steps", 8, "steps shown per class")
 	waits := fs.Bool("waits", false, "list every wait")
 	blocks := fs.Bool("blocks", false, "one step per block")
+	page := fs.String("html", "", "write the report as an HTML page of the source to this file")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return 2, err
+	}
+	pos, openPage := htmlTarget(page, pos)
+	if *page != "" && len(pos) != 1 {
+		return 2, usageError("-html shows one trace, got %d", len(pos))
 	}
 	if len(pos) != 1 && len(pos) != 2 {
 		return 2, usageError("want one or two trace files, got %d arguments", len(pos))
@@ -107,6 +119,12 @@ func runWait(args []string, stdout, stderr io.Writer) (int, error) {
 	}
 	if *pprofFile != "" {
 		if err := writeProfile(reps[0], *pprofFile); err != nil {
+			return 2, err
+		}
+	}
+	if *page != "" {
+		title := "divergo wait " + filepath.Base(pos[0])
+		if err := writePage(*page, openPage, reps[0].Page(title, sourceRoot(), *steps), stderr); err != nil {
 			return 2, err
 		}
 	}

@@ -17,6 +17,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -38,7 +39,7 @@ type Group struct {
 	ID     string   // the anchor of its mark, set by [Page.Mark]
 	Title  string   // one line: "1. main.go:20 loop, 3 times"
 	Detail []string // further lines, shown under the title
-	Class  string   // "parted", "hole", "cut", "wait"
+	Class  string   // "parted", "hole", "cut", "wait"; annotations also "cause"
 	File   string
 	Line   int
 }
@@ -66,6 +67,18 @@ func (p *Page) Mark(g Group, m Mark) {
 		p.marks[g.File] = map[int][]Mark{}
 	}
 	p.marks[g.File][g.Line] = append(p.marks[g.File][g.Line], m)
+}
+
+// Annotate marks a line with a note that no navigation entry leads to:
+// the lines that explain a group (m.Group names it, m.Class says how).
+func (p *Page) Annotate(file string, ln int, m Mark) {
+	if p.marks == nil {
+		p.marks = map[string]map[int][]Mark{}
+	}
+	if p.marks[file] == nil {
+		p.marks[file] = map[int][]Mark{}
+	}
+	p.marks[file][ln] = append(p.marks[file][ln], m)
 }
 
 type line struct {
@@ -100,7 +113,17 @@ func (p *Page) Write(w io.Writer) error {
 			first[g.File] = i
 		}
 	}
-	slices.SortFunc(names, func(a, b string) int { return first[a] - first[b] })
+	for _, name := range names {
+		if _, ok := first[name]; !ok {
+			first[name] = len(p.Groups) // files of annotations only come last
+		}
+	}
+	slices.SortFunc(names, func(a, b string) int {
+		if first[a] != first[b] {
+			return first[a] - first[b]
+		}
+		return strings.Compare(a, b)
+	})
 	for i, name := range names {
 		f := file{Index: i, Name: name}
 		src, err := os.ReadFile(filepath.Join(p.Root, filepath.FromSlash(name)))
@@ -153,4 +176,18 @@ func (p *Page) Write(w io.Writer) error {
 		Groups  any
 		Files   []file
 	}{p.Title, p.Summary, groups, files})
+}
+
+// SplitPos splits a report's position "file:line"; ok is false for "-",
+// "return" and other positions without a line.
+func SplitPos(pos string) (file string, line int, ok bool) {
+	i := strings.LastIndexByte(pos, ':')
+	if i <= 0 {
+		return "", 0, false
+	}
+	n, err := strconv.Atoi(pos[i+1:])
+	if err != nil || n < 1 {
+		return "", 0, false
+	}
+	return pos[:i], n, true
 }

@@ -28,6 +28,7 @@ main { overflow: auto; }
 .mark.hole { --c: 220, 38, 38; }
 .mark.cut { --c: 120, 120, 120; }
 .mark.wait { --c: 37, 99, 235; }
+.mark.cause { --c: 16, 185, 129; }
 a.parted { border-left-color: rgb(255, 149, 0); } a.hole { border-left-color: rgb(220, 38, 38); }
 a.cut { border-left-color: rgb(120, 120, 120); } a.wait { border-left-color: rgb(37, 99, 235); }
 .note { display: block; margin: .1rem 0 .4rem 6em; padding: .3rem .6rem; border-left: 3px solid #aaa; background: #fafafa; font: 12.5px/1.4 system-ui, sans-serif; white-space: pre-wrap; }
