@@ -152,3 +152,40 @@ func BenchmarkTicketNewInStruct(b *testing.B) {
 		ticket(&new(guarded).mu)
 	}
 }
+
+// BenchmarkShortLivedMutexes locks and unlocks n mutexes that die at once,
+// through the recording wrappers, and reports the heap still live once the
+// garbage is collected (live-B, against the heap before the first lock)
+// and the ticket entries left: both must stay flat as n grows.
+func BenchmarkShortLivedMutexes(b *testing.B) {
+	for _, n := range []int{10_000, 100_000, 1_000_000} {
+		b.Run(fmt.Sprintf("mutexes=%d", n), func(b *testing.B) {
+			startSession(b)
+			g := Main(testGraphJSON(b), bMain)
+			settleTickets(0)
+			base := liveHeap()
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				for j := 0; j < n; j++ {
+					mu := new(sync.Mutex)
+					g.Lock(bSpawn, mu)
+					g.Unlock(bSpawn, mu)
+				}
+			}
+			b.StopTimer()
+			entries := settleTickets(0)
+			b.ReportMetric(float64(liveHeap()-base), "live-B")
+			b.ReportMetric(float64(entries), "entries")
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n), "ns/mutex")
+			g.Exit(bMain)
+		})
+	}
+}
+
+// liveHeap is the heap in use after a collection.
+func liveHeap() int64 {
+	runtime.GC()
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	return int64(ms.HeapAlloc)
+}
