@@ -51,6 +51,8 @@ func (r *rewriter) operation(n ast.Node) bool {
 		}
 	case *ast.CallExpr:
 		r.call(n)
+	case *ast.SelectorExpr:
+		r.methodValue(n)
 	case *ast.RangeStmt:
 		r.rangeStmt(n)
 	case *ast.IndexExpr:
@@ -130,10 +132,88 @@ func (r *rewriter) addr(sel *ast.SelectorExpr) (prefix, suffix string, ok bool) 
 		path += "." + f.Name()
 		t = f.Type()
 	}
-	if _, isPtr := t.Underlying().(*types.Pointer); isPtr {
-		return "(", ")" + path, true
+	if _, isPtr := t.Underlying().(*types.Pointer); isPtr || types.IsInterface(t) {
+		return "(", ")" + path, true // an interface (a Locker) is passed as it is
 	}
 	return "&(", ")" + path, true
+}
+
+// lockerMethods maps Lock and Unlock called through an interface that a
+// sync.Locker satisfies (sync.Locker itself, as in c.L.Lock(), or an
+// interface of the program's own with both methods) to the wrapper that
+// records them by the value's dynamic type.
+var lockerMethods = map[string]string{"Lock": "LockerLock", "Unlock": "LockerUnlock"}
+
+// interfaceLock returns the method's name when sel selects a lock method
+// (Lock, Unlock, RLock, RUnlock, TryLock, TryRLock without arguments or
+// results) of an interface, and whether that interface has Lock and
+// Unlock both, so that its values are sync.Lockers.
+func (r *rewriter) interfaceLock(sel *ast.SelectorExpr) (name string, locker bool) {
+	s := r.info.Selections[sel]
+	if s == nil || s.Kind() != types.MethodVal {
+		return "", false
+	}
+	fn, ok := s.Obj().(*types.Func)
+	if !ok {
+		return "", false
+	}
+	sig := fn.Type().(*types.Signature)
+	if sig.Recv() == nil || !types.IsInterface(sig.Recv().Type()) {
+		return "", false
+	}
+	switch fn.Name() {
+	case "Lock", "Unlock", "RLock", "RUnlock", "TryLock", "TryRLock":
+	default:
+		return "", false
+	}
+	if sig.Params().Len() != 0 || (sig.Results().Len() != 0 && !strings.HasPrefix(fn.Name(), "Try")) {
+		return "", false
+	}
+	it := sig.Recv().Type().Underlying().(*types.Interface)
+	return fn.Name(), hasNullary(it, "Lock") && hasNullary(it, "Unlock")
+}
+
+// hasNullary reports whether it has a method name with neither parameters
+// nor results.
+func hasNullary(it *types.Interface, name string) bool {
+	for i := 0; i < it.NumMethods(); i++ {
+		m := it.Method(i)
+		if sig := m.Type().(*types.Signature); m.Name() == name && sig.Params().Len() == 0 && sig.Results().Len() == 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// methodValue warns about a lock or sync method taken as a value (f :=
+// mu.Lock, c.L.Unlock passed as a func): calls through it are not
+// recorded. Calls of such methods are handled by call, which marks them.
+func (r *rewriter) methodValue(sel *ast.SelectorExpr) {
+	if r.called[sel] {
+		return
+	}
+	name, _ := r.interfaceLock(sel)
+	if name == "" {
+		s := r.info.Selections[sel]
+		if s == nil || s.Kind() != types.MethodVal {
+			return
+		}
+		fn, ok := s.Obj().(*types.Func)
+		if !ok || fn.Pkg() == nil || fn.Pkg().Path() != "sync" {
+			return
+		}
+		recv := fn.Type().(*types.Signature).Recv()
+		t := recv.Type()
+		if p, ok := t.(*types.Pointer); ok {
+			t = p.Elem()
+		}
+		named, ok := t.(*types.Named)
+		if !ok || !wrappedType(named.Obj().Name()+"."+fn.Name()) {
+			return
+		}
+		name = named.Obj().Name() + "." + fn.Name()
+	}
+	r.warn(sel.Pos(), "method value %s (%s): calls through it are not recorded", r.text(sel), name)
 }
 
 func (r *rewriter) call(call *ast.CallExpr) {
@@ -148,10 +228,26 @@ func (r *rewriter) call(call *ast.CallExpr) {
 	if !ok {
 		return
 	}
+	r.called[sel] = true
+	if name, locker := r.interfaceLock(sel); name != "" {
+		wrapper, ok := lockerMethods[name]
+		if !ok || !locker {
+			r.warn(call.Pos(), "%s through an interface is not recorded: only Lock and Unlock of a sync.Locker are", name)
+			return
+		}
+		prefix, suffix, ok := r.addr(sel)
+		if !ok {
+			r.warn(call.Pos(), "%s through an unexported embedded field is not recorded", name)
+			return
+		}
+		r.buf.insert(r.off(sel.X.Pos()), r.depth, "_dvg_r."+wrapper+"("+r.site(call.Pos())+", "+prefix)
+		r.buf.replace(r.off(sel.X.End()), r.off(call.Rparen), suffix)
+		return
+	}
 	if m := r.syncMethod(call); m != "" {
 		wrapper, ok := syncMethods[m]
-		if !ok && !wrappedType(m) {
-			return
+		if !ok && (!wrappedType(m) || m == "RWMutex.RLocker") {
+			return // RLocker only makes a Locker; calls through it are recorded
 		}
 		if !ok {
 			r.warn(call.Pos(), "%s is not recorded (no runtime wrapper, or not a statement of its own)", m)

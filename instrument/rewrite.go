@@ -53,8 +53,9 @@ type rewriter struct {
 	stack    []ast.Node
 	labels   map[token.Pos]token.Pos // statement start -> start of the label in front of it
 	commaOK  map[*ast.UnaryExpr]bool
-	indexes  map[token.Pos]bool // positions of index TCPs in the current function
-	trailers map[string]bool    // "var _ = os.Exit" lines keeping imports used
+	called   map[*ast.SelectorExpr]bool // selectors in call position, for methodValue
+	indexes  map[token.Pos]bool         // positions of index TCPs in the current function
+	trailers map[string]bool            // "var _ = os.Exit" lines keeping imports used
 	res      fileResult
 }
 
@@ -66,6 +67,7 @@ func rewriteFile(j fileJob) (*fileResult, error) {
 		tf:       j.fset.File(j.file.Pos()),
 		labels:   map[token.Pos]token.Pos{},
 		commaOK:  map[*ast.UnaryExpr]bool{},
+		called:   map[*ast.SelectorExpr]bool{},
 		trailers: map[string]bool{},
 	}
 	if r.tf == nil {

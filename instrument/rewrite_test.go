@@ -147,8 +147,9 @@ func TestRewrite(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			var warnings strings.Builder
 			for _, w := range res.Warnings {
-				t.Logf("warning: %s", w)
+				warnings.WriteString(strings.ReplaceAll(w, mod, "$MOD") + "\n")
 			}
 			gen, err := os.ReadFile(filepath.Join(mod, OutDir, "main.go"))
 			if err != nil {
@@ -168,6 +169,7 @@ func TestRewrite(t *testing.T) {
 			genText := strings.ReplaceAll(string(gen), mod, "$MOD")
 			golden(t, filepath.Join(dir, "main.go.golden"), genText)
 			golden(t, filepath.Join(dir, "events.golden"), events)
+			golden(t, filepath.Join(dir, "warnings.golden"), warnings.String())
 		})
 	}
 }

@@ -2,7 +2,6 @@ package runtime
 
 import (
 	"sync"
-	"sync/atomic"
 	"time"
 	"unsafe"
 
@@ -49,20 +48,12 @@ func (g *G) syncEvAux(aux uint32, site uint32, obj uint64, waited bool, begin, e
 
 func addr[T any](p *T) uint64 { return uint64(uintptr(unsafe.Pointer(p))) }
 
-// tickets counts acquisitions per lock, for the lock TCP's outcome: the
-// n-th acquisition of a mutex has ticket n.
-var tickets sync.Map // uint64 (address) → *atomic.Uint64
-
-func ticket(obj uint64) uint64 {
-	c, ok := tickets.Load(obj)
-	if !ok {
-		c, _ = tickets.LoadOrStore(obj, new(atomic.Uint64))
-	}
-	return c.(*atomic.Uint64).Add(1)
-}
-
 // Lock acquires mu, recording whether it waited and the acquisition ticket.
-func (g *G) Lock(site uint32, mu *sync.Mutex) { g.lock(site, mu, addr(mu)) }
+func (g *G) Lock(site uint32, mu *sync.Mutex) {
+	if g.lock(site, mu, addr(mu)) {
+		g.Outcome(ticket(mu))
+	}
+}
 
 // tryLocker is what acquiring for writing needs of a sync.Mutex or the
 // write side of a sync.RWMutex.
@@ -72,11 +63,12 @@ type tryLocker interface {
 }
 
 // lock acquires mu, whose identity is obj, trying first so that the clock is
-// read twice only when the goroutine really waits.
-func (g *G) lock(site uint32, mu tryLocker, obj uint64) {
+// read twice only when the goroutine really waits. It reports whether it
+// recorded the acquisition; the caller then records the ticket.
+func (g *G) lock(site uint32, mu tryLocker, obj uint64) bool {
 	if g.off {
 		mu.Lock()
-		return
+		return false
 	}
 	g.perturb()
 	t := now()
@@ -86,7 +78,7 @@ func (g *G) lock(site uint32, mu tryLocker, obj uint64) {
 		mu.Lock()
 		g.syncEv(trace.OpLock, site, obj, true, t, now())
 	}
-	g.Outcome(ticket(obj))
+	return true
 }
 
 // unlock releases mu, recording the release first so that readers can name
@@ -114,14 +106,18 @@ func (g *G) TryLock(site uint32, mu *sync.Mutex) bool {
 	g.syncEv(trace.OpTryLock, site, obj, false, 0, t)
 	var tk uint64
 	if ok {
-		tk = ticket(obj)
+		tk = ticket(mu)
 	}
 	g.Outcome(tk)
 	return ok
 }
 
 // RWLock acquires mu for writing.
-func (g *G) RWLock(site uint32, mu *sync.RWMutex) { g.lock(site, mu, addr(mu)) }
+func (g *G) RWLock(site uint32, mu *sync.RWMutex) {
+	if g.lock(site, mu, addr(mu)) {
+		g.Outcome(ticket(mu))
+	}
+}
 
 // RWUnlock releases mu from writing.
 func (g *G) RWUnlock(site uint32, mu *sync.RWMutex) { g.unlock(site, mu, addr(mu)) }
@@ -141,7 +137,7 @@ func (g *G) RLock(site uint32, mu *sync.RWMutex) {
 		mu.RLock()
 		g.syncEv(trace.OpRLock, site, obj, true, t, now())
 	}
-	g.Outcome(ticket(obj))
+	g.Outcome(ticket(mu))
 }
 
 // RUnlock releases mu from reading.

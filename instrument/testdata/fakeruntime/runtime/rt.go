@@ -164,6 +164,11 @@ func (g *G) RWLock(site uint32, m *sync.RWMutex)   { g.add("rwlock@%d", site); m
 func (g *G) RWUnlock(site uint32, m *sync.RWMutex) { g.add("rwunlock@%d", site); m.Unlock() }
 func (g *G) RLock(site uint32, m *sync.RWMutex)    { g.add("rlock@%d", site); m.RLock() }
 func (g *G) RUnlock(site uint32, m *sync.RWMutex)  { g.add("runlock@%d", site); m.RUnlock() }
+func (g *G) LockerLock(site uint32, l sync.Locker) { g.add("locker.lock@%d", site); l.Lock() }
+func (g *G) LockerUnlock(site uint32, l sync.Locker) {
+	g.add("locker.unlock@%d", site)
+	l.Unlock()
+}
 
 func Send[T any](g *G, site uint32, ch chan<- T, v T) { g.add("send@%d", site); ch <- v }
 func Recv[T any](g *G, site uint32, ch <-chan T) T    { g.add("recv@%d", site); return <-ch }

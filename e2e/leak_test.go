@@ -1,0 +1,52 @@
+package e2e
+
+import (
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestLeakProfileUnchanged checks that recording does not hide leaked
+// goroutines from Go's goroutine-leak profile: testdata/leakmutex, ten
+// goroutines blocked for ever on small mutexes of their own, built plain
+// and instrumented with GOEXPERIMENT=goroutineleakprofile, must report the
+// same total. The recorder's lock tickets once kept an 8-byte counter in
+// the same tiny-allocator block as each mutex, which made every leaked
+// mutex look reachable (0 reported recorded, 10 plain).
+func TestLeakProfileUnchanged(t *testing.T) {
+	dir := setup(t, "leakmutex", false)
+	goCmd(t, dir, "generate", "./...")
+	plain, traced := filepath.Join(dir, "plain"), filepath.Join(dir, "traced")
+	build := func(args ...string) {
+		t.Helper()
+		cmd := exec.Command("go", append([]string{"build"}, args...)...)
+		cmd.Dir, cmd.Env = dir, env("GOEXPERIMENT=goroutineleakprofile")
+		out, err := cmd.CombinedOutput()
+		if err != nil && strings.Contains(string(out), "goroutineleakprofile") {
+			t.Skipf("this Go toolchain has no goroutine-leak profile (GOEXPERIMENT=goroutineleakprofile): %s", strings.TrimSpace(string(out)))
+		}
+		if err != nil {
+			t.Fatalf("go build %s: %v\n%s", strings.Join(args, " "), err, out)
+		}
+	}
+	build("-o", plain, ".")
+	build("-overlay="+filepath.Join(dir, ".divergo", "overlay.json"), "-o", traced, ".")
+
+	total := func(bin string, extra ...string) string {
+		t.Helper()
+		cmd := exec.Command(bin)
+		cmd.Dir, cmd.Env = dir, env(extra...)
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("%s: %v\n%s", filepath.Base(bin), err, out)
+		}
+		return strings.TrimSpace(string(out))
+	}
+	const want = "goroutineleak profile: total 10"
+	for round := 0; round < 2; round++ {
+		expect(t, "plain", total(plain), want)
+		expect(t, "recorded", total(traced, "DIVERGO_TRACE="+filepath.Join(t.TempDir(), "run.dvt")), want)
+		expect(t, "instrumented, DIVERGO_TRACE=off", total(traced, "DIVERGO_TRACE=off"), want)
+	}
+}
