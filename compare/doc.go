@@ -26,6 +26,10 @@
 //     the two walks form a divergent section.
 //   - an index or map-range TCP whose outcome event differs: likewise, to
 //     its convergence point.
+//   - a once TCP (a sync.Once.Do): one goroutine ran the function and the
+//     other did not, which shows as the function's frame on one side (when
+//     it is instrumented) or as the outcome event (1 ran, 0 did not):
+//     likewise, to its convergence point, the statement after the Do.
 //   - a lock TCP whose acquisition ticket differs: a lock-order annotation,
 //     not a section. The paper's Figure 1c corresponds the lock statements
 //     of its two executions as equal (section 2); the order shows only in
