@@ -243,6 +243,52 @@ func TestOnceOutcome(t *testing.T) {
 	}
 }
 
+// TestMapRangeLength: a range over a map that has more entries in one run
+// than in the other parts where one run takes the body again and the other
+// leaves the loop. The map-range TCP on the loop head decides that, as a
+// loop condition does: a flagged section to the loop's exit, not a block
+// the analyzer missed.
+func TestMapRangeLength(t *testing.T) {
+	b := newBuilder("mr/f.go")
+	f := b.fn("example.com/m.f", 1)
+	e := b.block(f, "entry", 2, true, "entry")
+	head := b.block(f, "range.loop", 3, false, "head")
+	body := b.block(f, "range.body", 4, true, "body")
+	done := b.block(f, "range.done", 6, true, "done")
+	b.edge(e, head)
+	b.edge(head, body, done)
+	b.edge(body, head)
+	b.exit(done)
+	b.tcp(head, tbb.MapRange, 3, done)
+	g := b.graph(t)
+	run := func(keys ...uint64) *memTrace {
+		evs := []trace.Event{blk(e)}
+		for _, k := range keys {
+			evs = append(evs, blk(body), out(k))
+		}
+		evs = append(evs, blk(done), ret(e))
+		return newMem(g).add(1, 0, 0, 0, evs...)
+	}
+	for _, tc := range []struct {
+		name string
+		a, b *memTrace
+	}{
+		{"one more entry", run(7, 9), run(7)},
+		{"empty in one run", run(), run(7)},
+		{"other keys", run(7, 9), run(9, 7)},
+	} {
+		rep := mustCompare(t, tc.a, tc.b)
+		if len(rep.Sections) != 1 {
+			t.Errorf("%s: sections %+v, want one", tc.name, rep.Sections)
+			continue
+		}
+		sec := rep.Sections[0]
+		if sec.TCP.Kind != "maprange" || sec.Unflagged || sec.CP.Block != done || sec.Unresolved {
+			t.Errorf("%s: section %+v, want a flagged maprange section converging at done", tc.name, sec)
+		}
+	}
+}
+
 func TestGoroutineMatching(t *testing.T) {
 	f := newFig1(t)
 	a := f.run(0, 0, 0)

@@ -19,7 +19,8 @@
 // both runs are equal the runs are equivalent (get_TCP). When the steps
 // differ, the last block both executed in the current frame decided:
 //
-//   - a branch, loop, switch or select TCP: its outcome (the successor, and
+//   - a branch, loop, switch or select TCP, or the head of a range over a
+//     map (whose length can differ): its outcome (the successor, and
 //     anything evaluated on the way to it) differed. Each side is walked
 //     independently to the instance of the TCP's convergence point in the
 //     same frame, or to the frame's return for a CP at return (get_CP), and

@@ -38,10 +38,12 @@ type program struct {
 // successor taken, or for a once TCP whether the function of the Do comes
 // next. A goroutine that runs it records its frame (when the function is
 // instrumented) before the Do's sync event and outcome; one that does not
-// goes straight to them.
+// goes straight to them. A map range's head decides like a loop head
+// whether the body runs again (the map's length can differ between runs),
+// besides the key it records as its outcome.
 func decides(k tbb.Kind) bool {
 	switch k {
-	case tbb.Branch, tbb.Loop, tbb.Switch, tbb.Select, tbb.Once:
+	case tbb.Branch, tbb.Loop, tbb.Switch, tbb.Select, tbb.Once, tbb.MapRange:
 		return true
 	}
 	return false
