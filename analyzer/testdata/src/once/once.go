@@ -30,11 +30,51 @@ func last(o *sync.Once) {
 	o.Do(build) // want `\(once\): sync.Once.Do on o: whether this goroutine runs the function; converges at return`
 }
 
-// A Once's other methods and the functions sync.OnceFunc returns are not
-// change points (docs/SOUNDNESS.md).
-func notDo() {
+// The functions sync.OnceFunc, OnceValue and OnceValues make run their
+// argument in the first goroutine that calls them: each call is a change
+// point too, however the value reaches it.
+var (
+	setup  = sync.OnceFunc(build)
+	config = sync.OnceValue(func() int { return len(table) })
+)
+
+type lazy struct {
+	get func() (int, error)
+}
+
+func onceFuncs(l *lazy, which bool) int {
+	setup() // want `\(once\): calls setup, made by sync.OnceFunc: whether this goroutine runs the function; converges at .*once.go:47`
 	f := sync.OnceFunc(build)
-	f()
-	v := sync.OnceValue(func() int { return 1 })
-	_ = v()
+	f() // want `\(once\): calls f, made by sync.OnceFunc`
+	g := build
+	if which {
+		g = f
+	}
+	g()         // want `\(once\): calls g, made by sync.OnceFunc`
+	go func() { // want `\(spawn\)`
+		f() // want `\(once\): calls f, made by sync.OnceFunc`
+	}()
+	l.get = sync.OnceValues(func() (int, error) { return 1, nil })
+	n, _ := l.get()     // want `\(once\): calls l.get, made by sync.OnceValues`
+	return n + config() // want `\(once\): calls config, made by sync.OnceValue`
+}
+
+// A variable the closure shares with its parent, assigned after it was
+// declared, is followed through the parent's stores.
+func captured() {
+	var f func()
+	f = sync.OnceFunc(build)
+	func() {
+		f() // want `\(once\): calls f, made by sync.OnceFunc`
+	}()
+}
+
+// Other function values are not change points, nor are a Once's methods
+// called through a method value (docs/SOUNDNESS.md).
+func notOnce(h func()) {
+	h()
+	g := build
+	g()
+	do := once.Do
+	do(build)
 }
