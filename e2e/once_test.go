@@ -96,3 +96,25 @@ func TestOnceCheck(t *testing.T) {
 		t.Errorf("check -disable once does not report the hole in worker:\n%s", out)
 	}
 }
+
+// TestOnceValueCheck: the same race on a function sync.OnceValue made.
+// The runtime records nothing of its own there; the function's frame,
+// present in the run of the worker that built the table only, is where
+// the runs part, at the call the analyzer marked.
+func TestOnceValueCheck(t *testing.T) {
+	dir := setup(t, "oncevalue", false)
+	status, out, errs := divergo(t, dir, "check", "-n", "10", ".")
+	if status != 0 {
+		t.Fatalf("check: status %d, want 0\n%s%s", status, out, errs)
+	}
+	if !strings.Contains(out, "no unflagged divergence") {
+		t.Errorf("check reports unflagged divergences:\n%s", out)
+	}
+	if !regexp.MustCompile(`(?m)^    once +\d+ sections in \d+ runs$`).MatchString(out) {
+		t.Errorf("no flagged once divergence: the same worker ran the function in every run:\n%s", out)
+	}
+	status, out, errs = divergo(t, dir, "check", "-n", "10", "-disable", "once", ".")
+	if status != 1 || !strings.Contains(out, "runs parted at a block without a TCP in example.com/oncevalue.worker") {
+		t.Errorf("check -disable once: status %d, want 1 and a hole in worker\n%s%s", status, out, errs)
+	}
+}
