@@ -67,7 +67,7 @@ func (o *oracle) onceCall(call *ast.CallExpr) (string, bool) {
 	if !ok || tv.IsType() {
 		return "", false
 	}
-	if _, ok := tv.Type.Underlying().(*types.Signature); !ok {
+	if _, ok := coreType(tv.Type).(*types.Signature); !ok {
 		return "", false
 	}
 	if o.once == nil {
