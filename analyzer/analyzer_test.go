@@ -21,6 +21,7 @@ func TestLoops(t *testing.T)     { run(t, "loops") }
 func TestSwitches(t *testing.T)  { run(t, "switches") }
 func TestSelects(t *testing.T)   { run(t, "selects") }
 func TestLocks(t *testing.T)     { run(t, "locks") }
+func TestOnce(t *testing.T)      { run(t, "once") }
 func TestIndex(t *testing.T)     { run(t, "indexes") }
 func TestMapRange(t *testing.T)  { run(t, "maprange") }
 func TestSpawn(t *testing.T)     { run(t, "spawn") }

@@ -42,6 +42,14 @@ func isLock(fn *types.Func) bool {
 	return false
 }
 
+// isOnceDo reports whether fn is sync.(*Once).Do: which of the goroutines
+// calling Do on one Once runs its function is up to the schedule, and the
+// others skip it (or wait for it).
+func isOnceDo(fn *types.Func) bool {
+	k := keyOf(fn)
+	return k.pkg == "sync" && k.recv == "Once" && k.name == "Do"
+}
+
 // isInput reports whether fn returns nondeterministic input: the clock or
 // random numbers.
 func isInput(fn *types.Func) bool {

@@ -24,6 +24,7 @@ func TestKindSetFlag(t *testing.T) {
 		{"", "", false},
 		{"branch", "branch", false},
 		{"loop, branch,", "branch,loop", false}, // printed in tbb.Kinds order
+		{"once,lock", "lock,once", false},
 		{"branch,nosuch", "", true},
 		{"begin", "", true},
 	} {

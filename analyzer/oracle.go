@@ -22,6 +22,9 @@ type oracle struct {
 	// at records the token position of every TCP handed out, for the
 	// diagnostics (tbb.Pos has lost the file set).
 	at map[*tbb.TCP]token.Pos
+	// once finds the function values sync.OnceFunc & co. made; nil until
+	// the first call of a function value.
+	once *onceFuncs
 }
 
 func (o *oracle) newTCP(kind tbb.Kind, pos token.Pos, why string) *tbb.TCP {
@@ -293,11 +296,16 @@ func (o *oracle) Point(n ast.Node) []*tbb.TCP {
 		case *ast.CallExpr:
 			fn, _ := typeutil.Callee(o.info, x).(*types.Func)
 			if fn == nil {
+				if maker, ok := o.onceCall(x); ok {
+					out = append(out, o.newTCP(tbb.Once, x.Pos(), "calls "+types.ExprString(x.Fun)+", made by "+maker+": whether this goroutine runs the function"))
+				}
 				break
 			}
 			switch {
 			case isLock(fn):
 				out = append(out, o.newTCP(tbb.Lock, x.Pos(), fnName(fn)+" on "+recvString(x)+": the acquisition order"))
+			case isOnceDo(fn):
+				out = append(out, o.newTCP(tbb.Once, x.Pos(), fnName(fn)+" on "+recvString(x)+": whether this goroutine runs the function"))
 			case isInput(fn):
 				out = append(out, o.newTCP(tbb.Input, x.Pos(), fnName(fn)+"() is a nondeterministic input"))
 			}

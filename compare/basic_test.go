@@ -177,6 +177,118 @@ func TestIndexOutcome(t *testing.T) {
 	}
 }
 
+// TestOnceOutcome: two runs where one goroutine ran the function of a
+// Once.Do and the other found it done part at the Do, whether the function
+// is instrumented (its frame is there in one run only) or not (only the
+// outcome differs), and meet again after it. Without the TCP, the same
+// runs part at a block the analyzer left unmarked.
+func TestOnceOutcome(t *testing.T) {
+	for _, tc := range []struct {
+		name                 string
+		instrumented, marked bool
+	}{
+		{"instrumented function", true, true},
+		{"function not instrumented", false, true},
+		{"no TCP", true, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			b := newBuilder("once/f.go")
+			f := b.fn("example.com/m.worker", 1)
+			e := b.block(f, "entry", 2, true, "entry")
+			next := b.block(f, "split", 3, true, "next")
+			b.edge(e, next)
+			b.exit(next)
+			setup := b.fn("example.com/m.setup", 10)
+			s := b.block(setup, "entry", 11, true, "setup")
+			b.exit(s)
+			if tc.marked {
+				b.tcp(e, tbb.Once, 2, next)
+			}
+			g := b.graph(t)
+			run := func(ran bool) *memTrace {
+				evs := []trace.Event{blk(e)}
+				if ran && tc.instrumented {
+					evs = append(evs, blk(s), ret(s))
+				}
+				v := uint64(0)
+				if ran {
+					v = 1
+				}
+				evs = append(evs, wait(e, trace.OpOnce, 5, 5), out(v), blk(next), ret(e))
+				return newMem(g).add(1, 0, 0, 0, evs...)
+			}
+			rep := mustCompare(t, run(true), run(false))
+			if len(rep.Sections) != 1 {
+				t.Fatalf("sections %+v, want one", rep.Sections)
+			}
+			sec := rep.Sections[0]
+			wantKind := "once"
+			if !tc.marked {
+				wantKind = "none"
+			}
+			if sec.TCP.Kind != wantKind || sec.Unflagged == tc.marked || sec.CP.Block != next || sec.Unresolved {
+				t.Errorf("section %+v, want a %s section converging at next (unflagged %v)", sec, wantKind, !tc.marked)
+			}
+			wantA := int64(0)
+			if tc.instrumented {
+				wantA = 1 // setup's block
+			}
+			if sec.A.Blocks != wantA || sec.B.Blocks != 0 {
+				t.Errorf("blocks a %d b %d, want %d and 0", sec.A.Blocks, sec.B.Blocks, wantA)
+			}
+			if rep := mustCompare(t, run(false), run(false)); !rep.Summary.Same {
+				t.Errorf("equal runs gave %d sections", len(rep.Sections))
+			}
+		})
+	}
+}
+
+// TestMapRangeLength: a range over a map that has more entries in one run
+// than in the other parts where one run takes the body again and the other
+// leaves the loop. The map-range TCP on the loop head decides that, as a
+// loop condition does: a flagged section to the loop's exit, not a block
+// the analyzer missed.
+func TestMapRangeLength(t *testing.T) {
+	b := newBuilder("mr/f.go")
+	f := b.fn("example.com/m.f", 1)
+	e := b.block(f, "entry", 2, true, "entry")
+	head := b.block(f, "range.loop", 3, false, "head")
+	body := b.block(f, "range.body", 4, true, "body")
+	done := b.block(f, "range.done", 6, true, "done")
+	b.edge(e, head)
+	b.edge(head, body, done)
+	b.edge(body, head)
+	b.exit(done)
+	b.tcp(head, tbb.MapRange, 3, done)
+	g := b.graph(t)
+	run := func(keys ...uint64) *memTrace {
+		evs := []trace.Event{blk(e)}
+		for _, k := range keys {
+			evs = append(evs, blk(body), out(k))
+		}
+		evs = append(evs, blk(done), ret(e))
+		return newMem(g).add(1, 0, 0, 0, evs...)
+	}
+	for _, tc := range []struct {
+		name string
+		a, b *memTrace
+	}{
+		{"one more entry", run(7, 9), run(7)},
+		{"empty in one run", run(), run(7)},
+		{"other keys", run(7, 9), run(9, 7)},
+	} {
+		rep := mustCompare(t, tc.a, tc.b)
+		if len(rep.Sections) != 1 {
+			t.Errorf("%s: sections %+v, want one", tc.name, rep.Sections)
+			continue
+		}
+		sec := rep.Sections[0]
+		if sec.TCP.Kind != "maprange" || sec.Unflagged || sec.CP.Block != done || sec.Unresolved {
+			t.Errorf("%s: section %+v, want a flagged maprange section converging at done", tc.name, sec)
+		}
+	}
+}
+
 func TestGoroutineMatching(t *testing.T) {
 	f := newFig1(t)
 	a := f.run(0, 0, 0)

@@ -19,13 +19,18 @@
 // both runs are equal the runs are equivalent (get_TCP). When the steps
 // differ, the last block both executed in the current frame decided:
 //
-//   - a branch, loop, switch or select TCP: its outcome (the successor, and
+//   - a branch, loop, switch or select TCP, or the head of a range over a
+//     map (whose length can differ): its outcome (the successor, and
 //     anything evaluated on the way to it) differed. Each side is walked
 //     independently to the instance of the TCP's convergence point in the
 //     same frame, or to the frame's return for a CP at return (get_CP), and
 //     the two walks form a divergent section.
 //   - an index or map-range TCP whose outcome event differs: likewise, to
 //     its convergence point.
+//   - a once TCP (a sync.Once.Do): one goroutine ran the function and the
+//     other did not, which shows as the function's frame on one side (when
+//     it is instrumented) or as the outcome event (1 ran, 0 did not):
+//     likewise, to its convergence point, the statement after the Do.
 //   - a lock TCP whose acquisition ticket differs: a lock-order annotation,
 //     not a section. The paper's Figure 1c corresponds the lock statements
 //     of its two executions as equal (section 2); the order shows only in

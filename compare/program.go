@@ -33,10 +33,17 @@ type program struct {
 	replay *replay.Program
 }
 
-// decides reports whether a TCP kind is decided by the successor taken.
+// decides reports whether a TCP kind decides what its block does next, so
+// that two runs whose steps part after the block parted there: the
+// successor taken, or for a once TCP whether the function of the Do comes
+// next. A goroutine that runs it records its frame (when the function is
+// instrumented) before the Do's sync event and outcome; one that does not
+// goes straight to them. A map range's head decides like a loop head
+// whether the body runs again (the map's length can differ between runs),
+// besides the key it records as its outcome.
 func decides(k tbb.Kind) bool {
 	switch k {
-	case tbb.Branch, tbb.Loop, tbb.Switch, tbb.Select:
+	case tbb.Branch, tbb.Loop, tbb.Switch, tbb.Select, tbb.Once, tbb.MapRange:
 		return true
 	}
 	return false
@@ -45,7 +52,7 @@ func decides(k tbb.Kind) bool {
 // hasOutcome reports whether a TCP kind records its outcome as an event.
 func hasOutcome(k tbb.Kind) bool {
 	switch k {
-	case tbb.Index, tbb.MapRange, tbb.Lock:
+	case tbb.Index, tbb.MapRange, tbb.Lock, tbb.Once:
 		return true
 	}
 	return false

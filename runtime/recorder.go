@@ -154,8 +154,9 @@ func (g *G) Exit(entry uint32) {
 }
 
 // Outcome records the outcome of the TCP of the last block: an index
-// value, a map key hash or a lock ticket. Values below outBit (hashed
-// keys, HashString; most indexes and tickets) take one word, others three.
+// value, a map key hash, a lock ticket or whether a Once.Do ran its
+// function. Values below outBit (hashed keys, HashString; most indexes
+// and tickets) take one word, others three.
 func (g *G) Outcome(v uint64) {
 	if v < outBit && g.n < len(g.buf) {
 		g.buf[g.n] = outBit | uint32(v)

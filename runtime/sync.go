@@ -210,6 +210,9 @@ func (g *G) CondBroadcast(site uint32, c *sync.Cond) {
 }
 
 // OnceDo calls o.Do(f). It waited when another goroutine was running f.
+// Its outcome, the once TCP's, is 1 when this goroutine ran f and 0 when
+// it did not: which goroutine runs f is the schedule's choice, and a run
+// whose f is not instrumented shows it nowhere else.
 func (g *G) OnceDo(site uint32, o *sync.Once, f func()) {
 	if g.off {
 		o.Do(f)
@@ -221,6 +224,11 @@ func (g *G) OnceDo(site uint32, o *sync.Once, f func()) {
 	o.Do(func() { ran = true; f() })
 	end := now()
 	g.syncEv(trace.OpOnce, site, addr(o), !ran && longer(t, end, waitThreshold), t, end)
+	var out uint64
+	if ran {
+		out = 1
+	}
+	g.Outcome(out)
 }
 
 // Sleep sleeps for d: a wait with no releaser.

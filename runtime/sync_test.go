@@ -1,6 +1,8 @@
 package runtime
 
 import (
+	"fmt"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -151,6 +153,35 @@ func TestLockTickets(t *testing.T) {
 		if got[i] != want[i] {
 			t.Fatalf("outcomes %v, want %v", got, want)
 		}
+	}
+}
+
+// TestOnceOutcome checks the once TCP's outcome: 1 after the Do that ran
+// the function, 0 after one that found it done, and only the first runs it.
+func TestOnceOutcome(t *testing.T) {
+	path := startSession(t)
+	g := Main(testGraphJSON(t), bMain)
+	var o sync.Once
+	runs := 0
+	for range 2 {
+		g.OnceDo(bSpawn, &o, func() { runs++ })
+	}
+	g.Exit(bMain)
+	if runs != 1 {
+		t.Fatalf("the function ran %d times", runs)
+	}
+	_, gs := readTrace(t, path)
+	var got []string
+	for _, e := range gs["main"].events {
+		switch e.Kind {
+		case trace.EvSync:
+			got = append(got, e.Op.String())
+		case trace.EvOutcome:
+			got = append(got, fmt.Sprint(e.Value))
+		}
+	}
+	if want := "once 1 once 0"; strings.Join(got, " ") != want {
+		t.Errorf("events %q, want %q", strings.Join(got, " "), want)
 	}
 }
 

@@ -221,10 +221,10 @@ func (a *analysis) waitReport(w Wait) Wait {
 	return w
 }
 
-// sitePos is where a sync statement is: the TCP of a lock or select block
-// names the operation itself, other blocks their first statement.
+// sitePos is where a sync statement is: the TCP of a lock, once or select
+// block names the operation itself, other blocks their first statement.
 func sitePos(b *tbb.Block) tbb.Pos {
-	if b.TCP != nil && (b.TCP.Kind == tbb.Lock || b.TCP.Kind == tbb.Select) {
+	if b.TCP != nil && (b.TCP.Kind == tbb.Lock || b.TCP.Kind == tbb.Once || b.TCP.Kind == tbb.Select) {
 		return b.TCP.Pos
 	}
 	return b.Pos

@@ -25,7 +25,7 @@ two runs must come together again (the convergence point, CP):
 	path/file.go:LINE:COL: trace change point (KIND): WHY; converges at path/file.go:LINE
 
 Paths are relative to the module root. Kinds are begin, spawn, branch, loop,
-switch, select, lock, index, maprange and input. The exit status is 0 when the
+switch, select, lock, once, index, maprange and input. The exit status is 0 when the
 packages were analysed, 2 when they could not be (they do not build, say).
 
 The same analysis runs under go vet, with divergo as a tool of the module

@@ -84,7 +84,7 @@
 //
 //   - the entry: the runtime's Enter records it, and a reader begins a frame
 //     there;
-//   - blocks with a point TCP (lock, index, spawn, input): each records
+//   - blocks with a point TCP (lock, once, index, spawn, input): each records
 //     something inside the block (an outcome, a spawn, a sync operation, the
 //     call that reads the input), and a reader attaches an outcome event to
 //     the last block it has seen with an outcome TCP, so that block must be
@@ -106,7 +106,7 @@
 // an if, the for.loop or range.loop head, the block that evaluates a
 // switch's tag and first clause, the block that ends with a select.
 //
-// A simple statement with point TCPs ([Oracle.Point]: lock, index, spawn,
+// A simple statement with point TCPs ([Oracle.Point]: lock, once, index, spawn,
 // input) that is followed by another statement of its list ends its block,
 // and the next block, a probed "split", is its CP. When no statement follows
 // in the same list (the last statement of a body, an index in an if's init,

@@ -16,7 +16,7 @@ type Oracle interface {
 	// deterministic. Kind, Pos and Why are set; Build fills CP and CPPos.
 	Branch(s ast.Stmt) *tbb.TCP
 	// Point returns the TCPs inside simple statement n whose outcome the
-	// block order does not show (lock, index, spawn, input), in source
+	// block order does not show (lock, once, index, spawn, input), in source
 	// order, or nil. Build calls it once for every node it places in a
 	// block's Nodes: simple statements, var specs, and the expressions and
 	// statements a compound statement evaluates (conditions, tags, case

@@ -79,7 +79,7 @@ func (m *minimizer) mustProbe() {
 	for _, b := range m.f.Blocks {
 		for _, t := range b.TCPs() {
 			switch t.Kind {
-			case tbb.Lock, tbb.Index, tbb.Spawn, tbb.Input:
+			case tbb.Lock, tbb.Once, tbb.Index, tbb.Spawn, tbb.Input:
 				m.keep[b.Index] = true
 				m.quiet[b.Index] = false
 			case tbb.MapRange:

@@ -13,14 +13,15 @@ const Version = 1
 type Kind string
 
 // The kinds of trace change points. Branch, Loop, Switch and Select decide
-// between successors; Lock, Index, MapRange and Input have an outcome that the
-// block order does not show; Spawn and Begin start goroutines.
+// between successors; Lock, Once, Index, MapRange and Input have an outcome
+// that the block order does not show; Spawn and Begin start goroutines.
 const (
 	Branch   Kind = "branch"   // if statement on shared-dependent data
 	Loop     Kind = "loop"     // loop condition or range length on shared-dependent data
 	Switch   Kind = "switch"   // switch or type switch on shared-dependent data
 	Select   Kind = "select"   // select among cases that can be ready together
 	Lock     Kind = "lock"     // sync.Mutex or sync.RWMutex acquisition
+	Once     Kind = "once"     // sync.Once.Do: whether this goroutine runs the function
 	Index    Kind = "index"    // array, slice or map index with a shared-dependent index
 	MapRange Kind = "maprange" // range over a map: the iteration order
 	Spawn    Kind = "spawn"    // go statement (the paper's task_create)
@@ -29,7 +30,7 @@ const (
 )
 
 // Kinds lists every kind, in the order used by reports.
-var Kinds = []Kind{Begin, Spawn, Branch, Loop, Switch, Select, Lock, Index, MapRange, Input}
+var Kinds = []Kind{Begin, Spawn, Branch, Loop, Switch, Select, Lock, Once, Index, MapRange, Input}
 
 // Valid reports whether k is one of [Kinds].
 func (k Kind) Valid() bool {

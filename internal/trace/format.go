@@ -7,7 +7,7 @@ const (
 	// Version is the format version this package writes. Readers refuse a
 	// newer version; fields added at the end of a length-prefixed body do not
 	// change it. Version 2 added the perturb event (docs/FORMAT.md,
-	// "Perturbation").
+	// "Perturbation") and the outcome after a once event ("Once outcomes").
 	Version = 2
 
 	// trailerMagic closes a complete file, after the index offset.
