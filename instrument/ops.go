@@ -561,30 +561,31 @@ func (r *rewriter) declaredBefore(e ast.Expr, pos token.Pos) bool {
 // the iteration variable:
 //
 //	for v := range ch { body }
-//	for { v, _dvg_ok := _dvg.Recv2(_dvg_r, 5, ch); if !_dvg_ok { break }; { body } }
+//	for _dvg_c := ch; ; { v, _dvg_ok := _dvg.Recv2(_dvg_r, 5, _dvg_c); if !_dvg_ok { break }; { body } }
 //
 // Labels, break and continue keep their meaning; the body's probe stays
 // after its '{'.
 func (r *rewriter) rangeChan(s *ast.RangeStmt) {
 	site := r.site(s.X.Pos())
-	recv := "_dvg.Recv2(_dvg_r, " + site + ", "
-	afterFor := r.off(s.For) + len("for")
+	recv := "_dvg.Recv2(_dvg_r, " + site + ", _dvg_c)"
+	var assign string
 	switch k := s.Key.(type) {
 	case nil:
-		r.buf.replace(afterFor, r.off(s.X.Pos()), " { _, _dvg_ok := "+recv)
+		assign = "_, _dvg_ok := "
 	case *ast.Ident:
 		if s.Tok == token.DEFINE {
-			r.buf.replace(afterFor, r.off(k.Pos()), " { ")
-			r.buf.replace(r.off(k.End()), r.off(s.X.Pos()), ", _dvg_ok := "+recv)
+			assign = k.Name + ", _dvg_ok := "
 		} else {
-			r.buf.replace(afterFor, r.off(k.Pos()), " { var _dvg_ok bool; ")
-			r.buf.replace(r.off(k.End()), r.off(s.X.Pos()), ", _dvg_ok = "+recv)
+			assign = "var _dvg_ok bool; " + k.Name + ", _dvg_ok = "
 		}
 	default:
 		r.warn(s.Pos(), "range over a channel assigning to an expression: its receives are not recorded")
 		return
 	}
-	r.buf.replace(r.off(s.X.End()), r.off(s.Body.Lbrace)+1, "); if !_dvg_ok { break }; {")
+	// range evaluates its channel once: so must the loop that replaces it
+	// (for v := range merge(a, b) would call merge at every receive).
+	r.buf.replace(r.off(s.For)+len("for"), r.off(s.X.Pos()), " _dvg_c := ")
+	r.buf.replace(r.off(s.X.End()), r.off(s.Body.Lbrace)+1, "; ; { "+assign+recv+"; if !_dvg_ok { break }; {")
 	r.buf.insert(r.off(s.Body.Rbrace)+1, -r.depth, " }")
 }
 

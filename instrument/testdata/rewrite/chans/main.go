@@ -40,6 +40,20 @@ func main() {
 	for last = range ch {
 	}
 	fmt.Println("drained", n, last)
+	calls := 0
+	produce := func() chan int { // range evaluates it once
+		calls++
+		c := make(chan int, 2)
+		c <- 1
+		c <- 2
+		close(c)
+		return c
+	}
+	got := 0
+	for v := range produce() {
+		got += v
+	}
+	fmt.Println("produce called", calls, "got", got)
 	go func() { done <- struct{}{} }()
 	timeout := time.After(time.Minute)
 loop:
