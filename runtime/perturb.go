@@ -78,7 +78,7 @@ func mix(x uint64) uint64 {
 func rootIdent(seed uint64) uint64 { return mix(seed ^ 0x6469766572676f) } // "divergo"
 
 // childIdent is the identity of the ordinal-th goroutine started by the go
-// statement of block site in a goroutine of identity parent.
+// statement at site in a goroutine of identity parent.
 func childIdent(parent uint64, site, ordinal uint32) uint64 {
 	return mix(parent ^ mix(uint64(site)<<32|uint64(ordinal)))
 }

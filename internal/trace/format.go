@@ -7,7 +7,11 @@ const (
 	// Version is the format version this package writes. Readers refuse a
 	// newer version; fields added at the end of a length-prefixed body do not
 	// change it.
-	Version = 1
+	Version = 2
+
+	// oldestVersion is the oldest format version this package reads:
+	// version 1 named a sync or spawn event by its block, not its site.
+	oldestVersion = 2
 
 	// trailerMagic closes a complete file, after the index offset.
 	trailerMagic = "DVGINDEX"
