@@ -50,23 +50,24 @@ func (r *Report) Profile() (*profile.Profile, error) {
 		p.Function = append(p.Function, f)
 		return f
 	}
+	// A location is a block's first line (a running step) or a
+	// statement's own line (a site: the sync statement, or a step in
+	// another state).
 	type locKey struct {
-		block int
-		site  bool
-		state string
+		block, site int
 	}
 	locs := map[locKey]*profile.Location{}
-	loc := func(block int, site bool, state string) *profile.Location {
-		k := locKey{block, site, state}
+	loc := func(block, site int) *profile.Location {
+		k := locKey{block, site}
 		if l, ok := locs[k]; ok {
 			return l
 		}
 		b := g.Block(block)
 		l := &profile.Location{ID: uint64(len(p.Location) + 1)}
 		if b != nil {
-			pos := stepPos(b, stateNamed(state))
-			if site {
-				pos = sitePos(b)
+			pos := b.Pos
+			if site >= 0 {
+				pos = sitePos(g, int32(site), int32(block))
 			}
 			l.Line = []profile.Line{{Function: fn(b.Func), Line: int64(pos.Line)}}
 		}
@@ -81,7 +82,7 @@ func (r *Report) Profile() (*profile.Profile, error) {
 					continue
 				}
 				p.Sample = append(p.Sample, &profile.Sample{
-					Location: []*profile.Location{loc(st.Block, false, st.State), loc(s.Block, true, "")},
+					Location: []*profile.Location{loc(st.Block, st.Site), loc(s.Block, s.Site)},
 					Value:    []int64{st.Ns},
 					Label: map[string][]string{
 						"goroutine": {st.Goroutine},

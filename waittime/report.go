@@ -25,8 +25,9 @@ type Report struct {
 
 // Site is one sync statement where goroutines waited.
 type Site struct {
-	Block     int      `json:"block"`
-	Pos       string   `json:"pos"` // file:line
+	Block     int      `json:"block"` // the block holding the statement
+	Site      int      `json:"site"`  // the statement's site in the graph
+	Pos       string   `json:"pos"`   // file:line of the statement itself
 	Func      string   `json:"func"`
 	Op        string   `json:"op"`   // lock, recv, wg.wait, ...
 	Kind      string   `json:"kind"` // mutex, chan, select, wg, cond, once
@@ -47,10 +48,13 @@ type Class struct {
 }
 
 // Step is one block's share of a class's explanation, summed over the
-// goroutines that ran it.
+// goroutines that ran it; or, for a state other than running, one
+// statement's (a sleep, an unexplained wait, a go statement's or a
+// release's latency).
 type Step struct {
-	Pos        string `json:"pos"`
-	Block      int    `json:"block"`
+	Pos        string `json:"pos"`   // the block's first line; for a state other than running, the statement's own line
+	Block      int    `json:"block"` // the block, or the block holding the statement
+	Site       int    `json:"site"`  // the statement's site; -1 for running steps
 	Func       string `json:"func"`
 	State      string `json:"state"`
 	Goroutine  string `json:"goroutine"`  // its spawn path, or a pattern when several
@@ -63,6 +67,8 @@ type Wait struct {
 	GID          uint64 `json:"gid"`
 	Goroutine    string `json:"goroutine"`
 	Block        int    `json:"block"`
+	Site         int    `json:"site"`
+	Pos          string `json:"pos"` // file:line of the statement that waited
 	Op           string `json:"op"`
 	Begin        int64  `json:"begin"`
 	End          int64  `json:"end"` // -1 when unfinished
@@ -70,6 +76,7 @@ type Wait struct {
 	ReleaserName string `json:"releaser_goroutine,omitempty"`
 	ReleaseOp    string `json:"release_op,omitempty"`
 	ReleaseBlock int    `json:"release_block,omitempty"`
+	ReleaseSite  int    `json:"release_site,omitempty"`
 	ReleasePos   string `json:"release_pos,omitempty"`
 	ReleaseTime  int64  `json:"release_time,omitempty"`
 	Class        int    `json:"class"` // index in the site's classes; -1 when unmatched
@@ -88,7 +95,7 @@ func (a *analysis) report() *Report {
 		rep.Sites = append(rep.Sites, a.siteReport(s))
 	}
 	slices.SortFunc(rep.Sites, func(x, y *Site) int {
-		return cmp.Or(cmp.Compare(y.TotalNs, x.TotalNs), cmp.Compare(x.Block, y.Block), cmp.Compare(x.Op, y.Op))
+		return cmp.Or(cmp.Compare(y.TotalNs, x.TotalNs), cmp.Compare(x.Block, y.Block), cmp.Compare(x.Site, y.Site), cmp.Compare(x.Op, y.Op))
 	})
 	for _, s := range rep.Sites {
 		rep.Waits += s.Waits
@@ -104,7 +111,7 @@ func (a *analysis) report() *Report {
 func (a *analysis) siteReport(s *site) *Site {
 	b := a.graph.Block(int(s.key.block))
 	out := &Site{
-		Block: int(s.key.block), Pos: sitePos(b).FileLine(), Func: a.funcName(b),
+		Block: int(s.key.block), Site: int(s.key.site), Pos: sitePos(a.graph, s.key.site, s.key.block).FileLine(), Func: a.funcName(b),
 		Op: s.key.op.String(), Kind: stateOf(s.key.op).String(),
 		Waits: s.waits, Unmatched: s.unmatched, TotalNs: s.total,
 	}
@@ -135,15 +142,15 @@ func (a *analysis) classReport(c *class) *Class {
 			continue
 		}
 		sum += gr.ns
-		b := a.graph.Block(int(k.block))
+		block, site, pos := stepPlace(a.graph, k)
 		gs := slices.Sorted(maps.Keys(gr.gs))
 		out.Steps = append(out.Steps, Step{
-			Pos: stepPos(b, k.state).FileLine(), Block: int(k.block), Func: a.funcName(b), State: k.state.String(),
+			Pos: pos.FileLine(), Block: block, Site: site, Func: a.funcName(a.graph.Block(block)), State: k.state.String(),
 			Goroutine: a.groupName(gs), Goroutines: len(gs), Ns: gr.ns,
 		})
 	}
 	slices.SortFunc(out.Steps, func(x, y Step) int {
-		return cmp.Or(cmp.Compare(abs(y.Ns), abs(x.Ns)), cmp.Compare(x.Block, y.Block), cmp.Compare(x.State, y.State))
+		return cmp.Or(cmp.Compare(abs(y.Ns), abs(x.Ns)), cmp.Compare(x.Block, y.Block), cmp.Compare(x.Site, y.Site), cmp.Compare(x.State, y.State))
 	})
 	if c.total > 0 {
 		out.Explained = float64(sum) / float64(c.total)
@@ -153,36 +160,44 @@ func (a *analysis) classReport(c *class) *Class {
 
 func (a *analysis) waitReport(w Wait) Wait {
 	w.Goroutine = a.name(w.GID)
+	w.Pos = sitePos(a.graph, int32(w.Site), int32(w.Block)).FileLine()
 	if w.Releaser != 0 {
 		w.ReleaserName = a.name(w.Releaser)
-		w.ReleasePos = a.graph.Block(w.ReleaseBlock).Pos.FileLine()
+		w.ReleasePos = sitePos(a.graph, int32(w.ReleaseSite), int32(w.ReleaseBlock)).FileLine()
 	}
 	return w
 }
 
-// sitePos is where a sync statement is: the TCP of a lock or select block
-// names the operation itself, other blocks their first statement.
-func sitePos(b *tbb.Block) tbb.Pos {
-	if b.TCP != nil && (b.TCP.Kind == tbb.Lock || b.TCP.Kind == tbb.Select) {
-		return b.TCP.Pos
-	}
-	return b.Pos
+// sitePos is where a sync statement is: its site's own position (a sleep
+// two lines into a block is at its own line, not the block's first).
+func sitePos(g *tbb.Graph, site, block int32) tbb.Pos {
+	return trace.SitePos(g, uint32(site), uint32(block))
 }
 
-// stepPos is where a step is: a runnable step waits at its go statement,
-// the block's spawn TCP; other steps are at the block's first statement.
-func stepPos(b *tbb.Block, s State) tbb.Pos {
-	if s == Runnable {
-		for _, t := range append([]*tbb.TCP{b.TCP}, b.Also...) {
-			if t != nil && t.Kind == tbb.Spawn && t.Pos.IsValid() {
-				return t.Pos
-			}
+// stepPlace is where the steps of kind k are: a running step is its block
+// (site -1), at the block's first line; a step in any other state is time
+// at one statement, its site, at the statement's own line.
+func stepPlace(g *tbb.Graph, k kind) (block, site int, pos tbb.Pos) {
+	if k.state == Running {
+		if b := g.Block(int(k.at)); b != nil {
+			pos = b.Pos
 		}
+		return int(k.at), -1, pos
 	}
-	return b.Pos
+	if s := g.Site(int(k.at)); s != nil {
+		return s.Block, int(k.at), s.Pos
+	}
+	// A graph without sites (made by hand): the place is a block.
+	if b := g.Block(int(k.at)); b != nil {
+		pos = b.Pos
+	}
+	return int(k.at), int(k.at), pos
 }
 
 func (a *analysis) funcName(b *tbb.Block) string {
+	if b == nil {
+		return "?"
+	}
 	if f := a.graph.Func(b.Func); f != nil {
 		return f.Name
 	}
@@ -217,8 +232,8 @@ func (a *analysis) name(id uint64) string {
 		fn = shortFunc(f.Name)
 	}
 	site := "?"
-	if b := a.graph.Block(int(gi.Site)); b != nil {
-		site = fmt.Sprintf("%s:%d", path.Base(b.Pos.File), b.Pos.Line)
+	if p := sitePos(a.graph, int32(gi.Site), int32(gi.SiteBlock)); p.IsValid() {
+		site = fmt.Sprintf("%s:%d", path.Base(p.File), p.Line)
 	}
 	gi.name = fmt.Sprintf("%s/%s@%s#%d", a.name(gi.Parent), fn, site, gi.Ordinal)
 	return gi.name
