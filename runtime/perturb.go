@@ -17,7 +17,7 @@ import (
 //
 // Each goroutine draws its decisions from a PRNG of its own whose state
 // starts from its identity: main's is the seed, a child's is its parent's
-// mixed with the go statement's block and the spawn's ordinal there. Goroutine
+// mixed with the go statement's site and the spawn's ordinal there. Goroutine
 // ids and recorder ids depend on the schedule, so they are not used: the
 // sequence of decisions of a goroutine depends only on the seed and its
 // spawn path. (What the schedule does with those decisions still varies
