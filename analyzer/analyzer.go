@@ -13,6 +13,7 @@ import (
 	"golang.org/x/tools/go/types/typeutil"
 
 	"github.com/divergo/divergo/internal/flow"
+	"github.com/divergo/divergo/internal/syncop"
 	"github.com/divergo/divergo/internal/tbb"
 )
 
@@ -105,6 +106,9 @@ func run(pass *analysis.Pass) (any, error) {
 				return true
 			}
 			g := &FuncGraph{Name: name, Node: n, Flow: flow.Build(pass.Fset, body, withDisabled(o), mayReturn)}
+			for _, op := range syncop.Find(body, pass.TypesInfo, pass.Pkg) {
+				g.Flow.AddSite(op.Op, op.Pos, op.At)
+			}
 			if d, ok := n.(*ast.FuncDecl); ok && isMainMain(pass, d) {
 				addBegin(o, g.Flow, d)
 			}

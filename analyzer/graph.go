@@ -15,7 +15,9 @@ import (
 // It assigns global block ids in order of package path, file and position
 // (setting flow.Block.ID), makes positions relative to moduleDir (files
 // outside it are named by import path and base name, "fmt/print.go"),
-// attributes SSA instructions to blocks and resolves convergence points.
+// attributes SSA instructions to blocks, resolves convergence points and
+// lists the sites (recorded operations) with ids in the same order as
+// blocks, setting flow.Site.ID.
 func Graph(module, moduleDir string, fset *token.FileSet, results []*Result) (*tbb.Graph, error) {
 	rs := make([]*Result, 0, len(results))
 	for _, r := range results {
@@ -24,7 +26,7 @@ func Graph(module, moduleDir string, fset *token.FileSet, results []*Result) (*t
 		}
 	}
 	sort.SliceStable(rs, func(i, j int) bool { return rs[i].Pkg.Path() < rs[j].Pkg.Path() })
-	g := &tbb.Graph{Version: tbb.Version, Module: module, Packages: []string{}, Funcs: []*tbb.Func{}, Blocks: []*tbb.Block{}}
+	g := &tbb.Graph{Version: tbb.Version, Module: module, Packages: []string{}, Funcs: []*tbb.Func{}, Blocks: []*tbb.Block{}, Sites: []*tbb.Site{}}
 	for i, r := range rs {
 		if i > 0 && rs[i-1].Pkg.Path() == r.Pkg.Path() {
 			return nil, fmt.Errorf("building graph: package %s given twice", r.Pkg.Path())
@@ -94,6 +96,13 @@ func Graph(module, moduleDir string, fset *token.FileSet, results []*Result) (*t
 					}
 				}
 				g.Blocks = append(g.Blocks, tb)
+			}
+			for _, s := range fg.Flow.Sites {
+				if s.Block == nil || s.Block.ID < 0 {
+					return nil, fmt.Errorf("building graph: function %s: %s at %s has no block", fg.Name, s.Op, conv(s.Pos))
+				}
+				s.ID = len(g.Sites)
+				g.Sites = append(g.Sites, &tbb.Site{ID: s.ID, Block: s.Block.ID, Op: s.Op, Pos: conv(s.Pos)})
 			}
 			g.Funcs = append(g.Funcs, f)
 		}

@@ -68,8 +68,22 @@ func (b *builder) tcp(blk int, kind tbb.Kind, line, cp int) {
 	}
 }
 
+// graph returns the graph, with one site per block (site i in block i, at
+// the block's spawn TCP if it has one, else at its line), so that the
+// events below name a block's operation or go statement as the site of
+// the same number.
 func (b *builder) graph(t testing.TB) *tbb.Graph {
 	t.Helper()
+	b.g.Sites = b.g.Sites[:0]
+	for _, blk := range b.g.Blocks {
+		s := &tbb.Site{ID: blk.ID, Block: blk.ID, Op: "lock", Pos: blk.Pos}
+		for _, tc := range append([]*tbb.TCP{blk.TCP}, blk.Also...) {
+			if tc != nil && tc.Kind == tbb.Spawn {
+				s.Op, s.Pos = "go", tc.Pos
+			}
+		}
+		b.g.Sites = append(b.g.Sites, s)
+	}
 	data, err := tbb.Marshal(&b.g)
 	if err != nil {
 		t.Fatal(err)
@@ -89,10 +103,10 @@ func clock(ns int64) trace.Event {
 	return trace.Event{Kind: trace.EvClock, Time: ns}
 }
 func spawn(site int, child uint64, ord uint32) trace.Event {
-	return trace.Event{Kind: trace.EvSpawn, Block: uint32(site), Child: child, Ordinal: ord}
+	return trace.Event{Kind: trace.EvSpawn, Block: uint32(site), Site: uint32(site), Child: child, Ordinal: ord}
 }
 func wait(site int, op trace.Op, begin, end int64) trace.Event {
-	return trace.Event{Kind: trace.EvSync, Block: uint32(site), Op: op, Waited: begin != end, Begin: begin, End: end}
+	return trace.Event{Kind: trace.EvSync, Block: uint32(site), Site: uint32(site), Op: op, Waited: begin != end, Begin: begin, End: end}
 }
 
 // memTrace is a trace held in memory.

@@ -186,7 +186,10 @@ func (p *program) site(g Goroutine, n int) string {
 		return fmt.Sprintf("go ? %s#%d", fn, n)
 	}
 	pos := "-"
-	if b := p.g.Block(int(g.Site)); b != nil {
+	if s := p.g.Site(int(g.Site)); s != nil {
+		pos = s.Pos.FileLine() // the go statement's own line
+	} else if b := p.g.Block(int(g.Site)); b != nil {
+		// A graph without sites (made by hand): Site is the block.
 		pos = b.Pos.FileLine()
 		for _, t := range append([]*tbb.TCP{b.TCP}, b.Also...) {
 			if t != nil && t.Kind == tbb.Spawn {

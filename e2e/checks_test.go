@@ -143,8 +143,8 @@ func (r *run) checkTree(t *testing.T) {
 			switch {
 			case c == nil:
 				t.Errorf("%s spawned goroutine %d, which is not in the trace", g.Path, e.Child)
-			case c.Parent != g.ID || c.Site != e.Block || c.Ordinal != e.Ordinal:
-				t.Errorf("%s: parent %d site %d ordinal %d, but spawned by %d at %d as #%d", c.Path, c.Parent, c.Site, c.Ordinal, g.ID, e.Block, e.Ordinal)
+			case c.Parent != g.ID || c.Site != e.Site || c.SiteBlock != e.Block || c.Ordinal != e.Ordinal:
+				t.Errorf("%s: parent %d site %d ordinal %d, but spawned by %d at site %d (block %d) as #%d", c.Path, c.Parent, c.Site, c.Ordinal, g.ID, e.Site, e.Block, e.Ordinal)
 			}
 			spawned[e.Child] = true
 		}

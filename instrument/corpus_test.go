@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -31,6 +32,9 @@ func TestCorpus(t *testing.T) {
 	t.Logf("%d files instrumented, %d warnings", res.Files, len(res.Warnings))
 	for _, w := range res.Warnings {
 		t.Log(w)
+		if strings.Contains(w, "no site") {
+			t.Errorf("the rewriter wraps an operation internal/syncop does not list: %s", w)
+		}
 	}
 	if res.Files < 20 {
 		t.Errorf("only %d files instrumented", res.Files)

@@ -18,7 +18,13 @@ func FromFlow(fset *token.FileSet, node ast.Node, f *flow.Func, main bool) (*Fun
 	if f.Blocks[0].ID < 0 {
 		return nil, fmt.Errorf("function at %s: block ids not assigned", fset.Position(node.Pos()))
 	}
-	plan := &Func{Node: node, Entry: uint32(f.Blocks[0].ID), Main: main}
+	plan := &Func{Node: node, Entry: uint32(f.Blocks[0].ID), Main: main, Sites: map[SiteKey]uint32{}}
+	for _, s := range f.Sites {
+		if s.ID < 0 {
+			return nil, fmt.Errorf("function at %s: site of %s at %s has no id", fset.Position(node.Pos()), s.Op, fset.Position(s.Pos))
+		}
+		plan.Sites[SiteKey{s.Pos, s.Op}] = uint32(s.ID)
+	}
 	for _, b := range f.Blocks {
 		if b.ID < 0 {
 			return nil, fmt.Errorf("function at %s: block %d has no id", fset.Position(node.Pos()), b.Index)

@@ -6,6 +6,8 @@ import (
 	"go/token"
 	"go/types"
 	"strings"
+
+	"github.com/divergo/divergo/internal/syncop"
 )
 
 func (r *rewriter) push(n ast.Node) { r.depth++; r.stack = append(r.stack, n) }
@@ -36,7 +38,10 @@ func (r *rewriter) operation(n ast.Node) bool {
 			r.markCommaOK(n.Values[0])
 		}
 	case *ast.SendStmt:
-		site := r.site(n.Pos())
+		site, ok := r.site(n.Pos(), "send")
+		if !ok {
+			break
+		}
 		r.buf.insert(r.off(n.Chan.Pos()), r.depth, "_dvg.Send"+r.sendTypeArg(n)+"(_dvg_r, "+site+", ")
 		r.buf.replace(r.off(n.Chan.End()), r.off(n.Value.Pos()), ", ")
 		r.buf.insert(r.off(n.Value.End()), -r.depth, ")")
@@ -46,7 +51,11 @@ func (r *rewriter) operation(n ast.Node) bool {
 			if r.commaOK[n] {
 				name = "Recv2"
 			}
-			r.buf.replace(r.off(n.OpPos), r.off(n.X.Pos()), "_dvg."+name+"(_dvg_r, "+r.site(n.Pos())+", ")
+			site, ok := r.site(n.Pos(), "recv")
+			if !ok {
+				break
+			}
+			r.buf.replace(r.off(n.OpPos), r.off(n.X.Pos()), "_dvg."+name+"(_dvg_r, "+site+", ")
 			r.buf.insert(r.off(n.X.End()), -r.depth, ")")
 		}
 	case *ast.CallExpr:
@@ -78,64 +87,10 @@ var syncMethods = map[string]string{
 	"Once.Do": "OnceDo",
 }
 
-// syncMethod returns "Type.Method" when call calls a method of a sync type
-// through a selector, else "".
-func (r *rewriter) syncMethod(call *ast.CallExpr) string {
-	sel, ok := call.Fun.(*ast.SelectorExpr)
-	if !ok {
-		return ""
-	}
-	s := r.info.Selections[sel]
-	if s == nil || s.Kind() != types.MethodVal {
-		return ""
-	}
-	fn, ok := s.Obj().(*types.Func)
-	if !ok || fn.Pkg() == nil || fn.Pkg().Path() != "sync" {
-		return ""
-	}
-	recv := fn.Type().(*types.Signature).Recv()
-	if recv == nil {
-		return ""
-	}
-	t := recv.Type()
-	if p, ok := t.(*types.Pointer); ok {
-		t = p.Elem()
-	}
-	named, ok := t.(*types.Named)
-	if !ok {
-		return ""
-	}
-	return named.Obj().Name() + "." + fn.Name()
-}
+func (r *rewriter) syncMethod(call *ast.CallExpr) string { return syncop.SyncMethod(r.info, call) }
 
-// addr returns the text to put around the receiver x of selection sel so
-// that it becomes a pointer to the sync value the method works on, walking
-// embedded fields ("&(x).Mutex"). ok is false when a field on the way is
-// not accessible from this package.
 func (r *rewriter) addr(sel *ast.SelectorExpr) (prefix, suffix string, ok bool) {
-	s := r.info.Selections[sel]
-	t := s.Recv()
-	path := ""
-	idx := s.Index()
-	for _, i := range idx[:len(idx)-1] {
-		if p, ok := t.Underlying().(*types.Pointer); ok {
-			t = p.Elem()
-		}
-		st, ok := t.Underlying().(*types.Struct)
-		if !ok {
-			return "", "", false
-		}
-		f := st.Field(i)
-		if !f.Exported() && f.Pkg() != r.pkg {
-			return "", "", false
-		}
-		path += "." + f.Name()
-		t = f.Type()
-	}
-	if _, isPtr := t.Underlying().(*types.Pointer); isPtr || types.IsInterface(t) {
-		return "(", ")" + path, true // an interface (a Locker) is passed as it is
-	}
-	return "&(", ")" + path, true
+	return syncop.Addr(r.info, r.pkg, sel)
 }
 
 // lockerMethods maps Lock and Unlock called through an interface that a
@@ -144,46 +99,8 @@ func (r *rewriter) addr(sel *ast.SelectorExpr) (prefix, suffix string, ok bool) 
 // records them by the value's dynamic type.
 var lockerMethods = map[string]string{"Lock": "LockerLock", "Unlock": "LockerUnlock"}
 
-// interfaceLock returns the method's name when sel selects a lock method
-// (Lock, Unlock, RLock, RUnlock, TryLock, TryRLock without arguments or
-// results) of an interface, and whether that interface has Lock and
-// Unlock both, so that its values are sync.Lockers.
-func (r *rewriter) interfaceLock(sel *ast.SelectorExpr) (name string, locker bool) {
-	s := r.info.Selections[sel]
-	if s == nil || s.Kind() != types.MethodVal {
-		return "", false
-	}
-	fn, ok := s.Obj().(*types.Func)
-	if !ok {
-		return "", false
-	}
-	sig := fn.Type().(*types.Signature)
-	if sig.Recv() == nil || !types.IsInterface(sig.Recv().Type()) {
-		return "", false
-	}
-	switch fn.Name() {
-	case "Lock", "Unlock", "RLock", "RUnlock", "TryLock", "TryRLock":
-	default:
-		return "", false
-	}
-	if sig.Params().Len() != 0 || (sig.Results().Len() != 0 && !strings.HasPrefix(fn.Name(), "Try")) {
-		return "", false
-	}
-	it := sig.Recv().Type().Underlying().(*types.Interface)
-	return fn.Name(), hasNullary(it, "Lock") && hasNullary(it, "Unlock")
-}
-
-// hasNullary reports whether it has a method name with neither parameters
-// nor results.
-func hasNullary(it *types.Interface, name string) bool {
-	for i := 0; i < it.NumMethods(); i++ {
-		m := it.Method(i)
-		if sig := m.Type().(*types.Signature); m.Name() == name && sig.Params().Len() == 0 && sig.Results().Len() == 0 {
-			return true
-		}
-	}
-	return false
-}
+// lockerOps is the site operation of each: the graph's (internal/syncop).
+var lockerOps = map[string]string{"Lock": "lock", "Unlock": "unlock"}
 
 // methodValue warns about a lock or sync method taken as a value (f :=
 // mu.Lock, c.L.Unlock passed as a func): calls through it are not
@@ -192,7 +109,7 @@ func (r *rewriter) methodValue(sel *ast.SelectorExpr) {
 	if r.called[sel] {
 		return
 	}
-	name, _ := r.interfaceLock(sel)
+	name, _ := syncop.InterfaceLock(r.info, sel)
 	if name == "" {
 		s := r.info.Selections[sel]
 		if s == nil || s.Kind() != types.MethodVal {
@@ -220,7 +137,9 @@ func (r *rewriter) call(call *ast.CallExpr) {
 	fun := ast.Unparen(call.Fun)
 	if id, ok := fun.(*ast.Ident); ok {
 		if b, ok := r.info.Uses[id].(*types.Builtin); ok && b.Name() == "close" {
-			r.buf.replace(r.off(call.Fun.Pos()), r.off(call.Lparen)+1, "_dvg.Close(_dvg_r, "+r.site(call.Pos())+", ")
+			if site, ok := r.site(call.Pos(), "close"); ok {
+				r.buf.replace(r.off(call.Fun.Pos()), r.off(call.Lparen)+1, "_dvg.Close(_dvg_r, "+site+", ")
+			}
 		}
 		return
 	}
@@ -229,7 +148,7 @@ func (r *rewriter) call(call *ast.CallExpr) {
 		return
 	}
 	r.called[sel] = true
-	if name, locker := r.interfaceLock(sel); name != "" {
+	if name, locker := syncop.InterfaceLock(r.info, sel); name != "" {
 		wrapper, ok := lockerMethods[name]
 		if !ok || !locker {
 			r.warn(call.Pos(), "%s through an interface is not recorded: only Lock and Unlock of a sync.Locker are", name)
@@ -240,7 +159,11 @@ func (r *rewriter) call(call *ast.CallExpr) {
 			r.warn(call.Pos(), "%s through an unexported embedded field is not recorded", name)
 			return
 		}
-		r.buf.insert(r.off(sel.X.Pos()), r.depth, "_dvg_r."+wrapper+"("+r.site(call.Pos())+", "+prefix)
+		site, ok := r.site(call.Pos(), lockerOps[name])
+		if !ok {
+			return
+		}
+		r.buf.insert(r.off(sel.X.Pos()), r.depth, "_dvg_r."+wrapper+"("+site+", "+prefix)
 		r.buf.replace(r.off(sel.X.End()), r.off(call.Rparen), suffix)
 		return
 	}
@@ -258,7 +181,11 @@ func (r *rewriter) call(call *ast.CallExpr) {
 			r.warn(call.Pos(), "%s through an unexported embedded field is not recorded", m)
 			return
 		}
-		r.buf.insert(r.off(sel.X.Pos()), r.depth, "_dvg_r."+wrapper+"("+r.site(call.Pos())+", "+prefix)
+		site, ok := r.site(call.Pos(), syncop.Methods[m])
+		if !ok {
+			return
+		}
+		r.buf.insert(r.off(sel.X.Pos()), r.depth, "_dvg_r."+wrapper+"("+site+", "+prefix)
 		if len(call.Args) > 0 {
 			r.buf.replace(r.off(sel.X.End()), r.off(call.Args[0].Pos()), suffix+", ")
 		} else {
@@ -280,7 +207,11 @@ func (r *rewriter) call(call *ast.CallExpr) {
 	}
 	switch fn.FullName() {
 	case "time.Sleep":
-		r.buf.replace(r.off(call.Fun.Pos()), r.off(call.Lparen)+1, "_dvg_r.Sleep("+r.site(call.Pos())+", ")
+		site, ok := r.site(call.Pos(), "sleep")
+		if !ok {
+			return
+		}
+		r.buf.replace(r.off(call.Fun.Pos()), r.off(call.Lparen)+1, "_dvg_r.Sleep("+site+", ")
 		r.trailers["var _ = "+pn.Name()+".Sleep"] = true
 	case "os.Exit":
 		r.buf.replace(r.off(sel.Pos()), r.off(sel.End()), "_dvg.OsExit")
@@ -292,16 +223,13 @@ func (r *rewriter) call(call *ast.CallExpr) {
 // end; the cases' communications stay as they are (the runtime cannot wrap
 // them without changing which case is chosen).
 func (r *rewriter) selectStmt(s *ast.SelectStmt) {
+	site, ok := "", false
 	if len(s.Body.List) > 0 {
-		// The select's block is the one that evaluates its communications.
-		at := s.Pos()
-		for _, c := range s.Body.List {
-			if cc := c.(*ast.CommClause); cc.Comm != nil {
-				at = cc.Comm.Pos()
-				break
-			}
-		}
-		site := r.site(at)
+		// The site is at the select keyword; its block is the one that
+		// evaluates the communications (internal/syncop).
+		site, ok = r.site(s.Pos(), "select")
+	}
+	if ok {
 		r.buf.insert(r.off(r.stmtStart(s.Pos())), prioSelect, "_dvg_t = _dvg_r.SelectBegin("+site+"); ")
 		for _, c := range s.Body.List {
 			cc := c.(*ast.CommClause)
@@ -561,13 +489,22 @@ func (r *rewriter) declaredBefore(e ast.Expr, pos token.Pos) bool {
 // the iteration variable:
 //
 //	for v := range ch { body }
-//	for _dvg_c := ch; ; { v, _dvg_ok := _dvg.Recv2(_dvg_r, 5, _dvg_c); if !_dvg_ok { break }; { body } }
+//	for _dvg_rc := ch; ; { v, _dvg_ok := _dvg.Recv2(_dvg_r, 5, _dvg_rc); if !_dvg_ok { break }; { body } }
 //
 // Labels, break and continue keep their meaning; the body's probe stays
 // after its '{'.
 func (r *rewriter) rangeChan(s *ast.RangeStmt) {
-	site := r.site(s.X.Pos())
-	recv := "_dvg.Recv2(_dvg_r, " + site + ", _dvg_c)"
+	switch s.Key.(type) {
+	case nil, *ast.Ident:
+	default:
+		r.warn(s.Pos(), "range over a channel assigning to an expression: its receives are not recorded")
+		return
+	}
+	site, ok := r.site(s.X.Pos(), "recv")
+	if !ok {
+		return
+	}
+	recv := "_dvg.Recv2(_dvg_r, " + site + ", _dvg_rc)"
 	var assign string
 	switch k := s.Key.(type) {
 	case nil:
@@ -578,13 +515,10 @@ func (r *rewriter) rangeChan(s *ast.RangeStmt) {
 		} else {
 			assign = "var _dvg_ok bool; " + k.Name + ", _dvg_ok = "
 		}
-	default:
-		r.warn(s.Pos(), "range over a channel assigning to an expression: its receives are not recorded")
-		return
 	}
 	// range evaluates its channel once: so must the loop that replaces it
 	// (for v := range merge(a, b) would call merge at every receive).
-	r.buf.replace(r.off(s.For)+len("for"), r.off(s.X.Pos()), " _dvg_c := ")
+	r.buf.replace(r.off(s.For)+len("for"), r.off(s.X.Pos()), " _dvg_rc := ")
 	r.buf.replace(r.off(s.X.End()), r.off(s.Body.Lbrace)+1, "; ; { "+assign+recv+"; if !_dvg_ok { break }; {")
 	r.buf.insert(r.off(s.Body.Rbrace)+1, -r.depth, " }")
 }

@@ -23,6 +23,10 @@ type Func struct {
 	Entry  uint32   // id of the entry block
 	Main   bool     // main.main: recording starts here (_dvg.Main)
 	Blocks []Block
+	// Sites are the ids of the graph's sites of the function: the rewriter
+	// passes them to the runtime wrappers, so that every event names its
+	// own statement.
+	Sites map[SiteKey]uint32
 }
 
 // Block is one block of a planned function.
@@ -36,31 +40,10 @@ type Block struct {
 	Indexes []token.Pos
 }
 
-// siteOf returns the id of the block that holds pos: the block with the
-// smallest node that contains it, else the block of the nearest node that
-// ends before it (a select or a loop head has no node of its own), else
-// the entry block.
-func (f *Func) siteOf(pos token.Pos) uint32 {
-	best, bestSize := f.Entry, token.Pos(-1)
-	for _, b := range f.Blocks {
-		for _, n := range b.Nodes {
-			if n.Pos() <= pos && pos < n.End() {
-				if size := n.End() - n.Pos(); bestSize < 0 || size < bestSize {
-					best, bestSize = b.ID, size
-				}
-			}
-		}
-	}
-	if bestSize >= 0 {
-		return best
-	}
-	var nearest token.Pos
-	for _, b := range f.Blocks {
-		for _, n := range b.Nodes {
-			if n.End() <= pos && n.End() > nearest {
-				best, nearest = b.ID, n.End()
-			}
-		}
-	}
-	return best
+// SiteKey identifies a recorded operation of a function: its position and
+// its operation (a tbb.SiteOps name), as internal/syncop finds them; two
+// operations can start at one position (<-a <- v).
+type SiteKey struct {
+	Pos token.Pos
+	Op  string
 }

@@ -123,8 +123,18 @@ func (r *rewriter) stmtStart(p token.Pos) token.Pos {
 	}
 }
 
-// site is the block id of an operation at p, as a literal.
-func (r *rewriter) site(p token.Pos) string { return fmt.Sprint(r.fn.siteOf(p)) }
+// site is the id of the graph's site for operation op at p, as a literal.
+// An operation the graph does not list (the rewriter and internal/syncop
+// disagree, which the tests guard against) is left as it is, with a
+// warning: its events would name no statement.
+func (r *rewriter) site(p token.Pos, op string) (string, bool) {
+	id, ok := r.fn.Sites[SiteKey{p, op}]
+	if !ok {
+		r.warn(p, "%s not recorded: the graph has no site for it", op)
+		return "", false
+	}
+	return fmt.Sprint(id), true
+}
 
 func (r *rewriter) walk(n ast.Node) {
 	if n == nil {

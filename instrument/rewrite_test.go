@@ -12,6 +12,8 @@ import (
 	"testing"
 
 	"golang.org/x/tools/go/packages"
+
+	"github.com/divergo/divergo/internal/syncop"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files")
@@ -84,6 +86,23 @@ func fakePlan(pkg *packages.Package) []*Func {
 			}
 		}
 	}
+	// Sites as the analyzer lists them, numbered from 100 so that the
+	// events' site ids cannot be taken for block ids.
+	site := uint32(100)
+	for _, f := range funcs {
+		f.Sites = map[SiteKey]uint32{}
+		var body *ast.BlockStmt
+		switch n := f.Node.(type) {
+		case *ast.FuncDecl:
+			body = n.Body
+		case *ast.FuncLit:
+			body = n.Body
+		}
+		for _, op := range syncop.Find(body, pkg.TypesInfo, pkg.Types) {
+			f.Sites[SiteKey{op.Pos, op.Op}] = site
+			site++
+		}
+	}
 	return funcs
 }
 
@@ -150,6 +169,10 @@ func TestRewrite(t *testing.T) {
 			var warnings strings.Builder
 			for _, w := range res.Warnings {
 				warnings.WriteString(strings.ReplaceAll(w, mod, "$MOD") + "\n")
+				t.Logf("warning: %s", w)
+				if strings.Contains(w, "no site") {
+					t.Errorf("the rewriter wraps an operation internal/syncop does not list: %s", w)
+				}
 			}
 			gen, err := os.ReadFile(filepath.Join(mod, OutDir, "main.go"))
 			if err != nil {

@@ -20,7 +20,11 @@ import (
 // literal callee gets Start and Done first in its own body instead.
 func (r *rewriter) goStmt(g *ast.GoStmt) {
 	call := g.Call
-	site := r.site(g.Pos())
+	site, ok := r.site(g.Pos(), "go")
+	if !ok {
+		r.walk(call)
+		return
+	}
 	spawn := "_dvg_c := _dvg_r.Spawn(" + site + "); "
 	start := "_dvg_c.Start(); defer _dvg_c.Done(); "
 	r.push(g)
@@ -133,7 +137,8 @@ func (r *rewriter) inlineArg(a ast.Expr) bool {
 }
 
 // wgGo rewrites wg.Go(f) (Go 1.25) as the spawn it is, recording the
-// WaitGroup's Add in the parent and its Done in the child:
+// WaitGroup's Add in the parent and its Done in the child, all three at
+// the wg.Go statement's site:
 //
 //	{ _dvg_w, _dvg_f := &(wg), f; _dvg_c := _dvg_r.Spawn(7); _dvg_r.WGAdd(7, _dvg_w, 1); go func() { _dvg_g := _dvg_c.Start(); defer _dvg_c.Done(); defer _dvg_g.WGDone(7, _dvg_w); _dvg_f() }() }
 func (r *rewriter) wgGo(call *ast.CallExpr) {
@@ -144,7 +149,11 @@ func (r *rewriter) wgGo(call *ast.CallExpr) {
 		r.walk(call)
 		return
 	}
-	site := r.site(call.Pos())
+	site, ok := r.site(call.Pos(), "wg.go")
+	if !ok {
+		r.walk(call)
+		return
+	}
 	arg := call.Args[0]
 	r.buf.insert(r.off(sel.X.Pos()), r.depth, "{ _dvg_w, _dvg_f := "+prefix)
 	r.buf.replace(r.off(sel.X.End()), r.off(arg.Pos()), suffix+", ")

@@ -58,7 +58,7 @@
 // start of every goroutine started through [G.Spawn], first yield or sleep
 // a few microseconds, or not, as a per-goroutine PRNG decides. Its state
 // starts from the goroutine's spawn path (the seed for main; the parent's
-// state, the go statement's block and the spawn's ordinal for a child),
+// state, the go statement's site and the spawn's ordinal for a child),
 // never from goroutine ids, so a goroutine's decisions depend only on the
 // seed and where it was spawned. The block probe never perturbs. See
 // perturb.go and docs/ARCHITECTURE.md.
@@ -72,7 +72,10 @@
 //   - Spawn is called in the parent just before the go statement; the new
 //     goroutine calls Start first and defers Done directly.
 //   - Block ids must be below 1<<31.
-//   - Sync wrappers take the id of the block that holds the operation.
+//   - Sync wrappers and Spawn take the id of the operation's site, its
+//     entry in the graph's table of sites (docs/TBB.md, "Sites"): each
+//     sync operation and go statement has its own, with its own position.
+//     Spawn counts ordinals per site, so per go statement.
 //
 // Goroutines not started through Spawn (by uninstrumented code) get a
 // recorder at their first Enter, with no parent. Recorders of such

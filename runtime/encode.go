@@ -229,10 +229,10 @@ func rareEvent(w uint32, p []uint32) (e trace.Event, size int, ok bool) {
 	case opOutcome:
 		e = trace.Event{Kind: trace.EvOutcome, Value: word64(0)}
 	case opSpawn:
-		e = trace.Event{Kind: trace.EvSpawn, Block: p[0], Ordinal: p[1], Child: word64(2)}
+		e = trace.Event{Kind: trace.EvSpawn, Site: p[0], Ordinal: p[1], Child: word64(2)}
 	case opSync:
 		waited := aux>>8&1 != 0
-		e = trace.Event{Kind: trace.EvSync, Op: trace.Op(aux & 0xff), Block: p[0], Object: word64(1), End: int64(word64(3)), Waited: waited, Sends: aux>>9&1 != 0}
+		e = trace.Event{Kind: trace.EvSync, Op: trace.Op(aux & 0xff), Site: p[0], Object: word64(1), End: int64(word64(3)), Waited: waited, Sends: aux>>9&1 != 0}
 		if waited {
 			e.Begin = int64(word64(5))
 		}

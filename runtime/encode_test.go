@@ -45,16 +45,16 @@ func TestEncodeRandom(t *testing.T) {
 		case 5:
 			e, ws = trace.Event{Kind: trace.EvClock, Time: int64(v)}, []uint32{opBit | opClock<<16, lo(v), hi(v)}
 		case 6:
-			e = trace.Event{Kind: trace.EvSpawn, Block: uint32(v) % 1000, Ordinal: 3, Child: v}
-			ws = []uint32{opBit | opSpawn<<16, e.Block, 3, lo(v), hi(v)}
+			e = trace.Event{Kind: trace.EvSpawn, Site: uint32(v) % 1000, Ordinal: 3, Child: v}
+			ws = []uint32{opBit | opSpawn<<16, e.Site, 3, lo(v), hi(v)}
 		case 7:
 			op := trace.Op(1 + rng.IntN(int(trace.OpSleep)))
-			e = trace.Event{Kind: trace.EvSync, Op: op, Block: uint32(v) % 5000, Object: v * 3, End: int64(v >> 1), Waited: rng.IntN(2) == 0}
+			e = trace.Event{Kind: trace.EvSync, Op: op, Site: uint32(v) % 5000, Object: v * 3, End: int64(v >> 1), Waited: rng.IntN(2) == 0}
 			aux := uint32(op)
 			if op == trace.OpSelect && rng.IntN(2) == 0 {
 				e.Sends, aux = true, aux|1<<9
 			}
-			ws = []uint32{0, e.Block, lo(e.Object), hi(e.Object), lo(uint64(e.End)), hi(uint64(e.End))}
+			ws = []uint32{0, e.Site, lo(e.Object), hi(e.Object), lo(uint64(e.End)), hi(uint64(e.End))}
 			if e.Waited {
 				e.Begin, aux = int64(v>>2), aux|1<<8
 				ws = append(ws, lo(uint64(e.Begin)), hi(uint64(e.Begin)))

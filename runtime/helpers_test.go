@@ -36,6 +36,15 @@ func testGraphJSON(t testing.TB) string {
 			{ID: 3, Func: 1, Kind: "entry", Pos: tbb.Pos{File: "main.go", Line: 13}, Probe: true, Instrs: 3, Succs: []int{4}},
 			{ID: 4, Func: 1, Kind: "for.body", Pos: tbb.Pos{File: "main.go", Line: 14}, Probe: true, Instrs: 1, Succs: []int{4}, Exit: true},
 		},
+		// Site i is held by block i, so that the tests pass the block
+		// constants as sites and find them as the events' blocks.
+		Sites: []*tbb.Site{
+			{ID: 0, Block: 0, Op: "lock", Pos: tbb.Pos{File: "main.go", Line: 6, Col: 2}},
+			{ID: 1, Block: 1, Op: "go", Pos: tbb.Pos{File: "main.go", Line: 7, Col: 3}},
+			{ID: 2, Block: 2, Op: "wg.wait", Pos: tbb.Pos{File: "main.go", Line: 9, Col: 2}},
+			{ID: 3, Block: 3, Op: "unlock", Pos: tbb.Pos{File: "main.go", Line: 13, Col: 2}},
+			{ID: 4, Block: 4, Op: "send", Pos: tbb.Pos{File: "main.go", Line: 14, Col: 3}},
+		},
 	}
 	data, err := tbb.Marshal(g)
 	if err != nil {

@@ -17,7 +17,7 @@ import (
 //
 // Each goroutine draws its decisions from a PRNG of its own whose state
 // starts from its identity: main's is the seed, a child's is its parent's
-// mixed with the go statement's block and the spawn's ordinal there. Goroutine
+// mixed with the go statement's site and the spawn's ordinal there. Goroutine
 // ids and recorder ids depend on the schedule, so they are not used: the
 // sequence of decisions of a goroutine depends only on the seed and its
 // spawn path. (What the schedule does with those decisions still varies
@@ -78,7 +78,7 @@ func mix(x uint64) uint64 {
 func rootIdent(seed uint64) uint64 { return mix(seed ^ 0x6469766572676f) } // "divergo"
 
 // childIdent is the identity of the ordinal-th goroutine started by the go
-// statement of block site in a goroutine of identity parent.
+// statement at site in a goroutine of identity parent.
 func childIdent(parent uint64, site, ordinal uint32) uint64 {
 	return mix(parent ^ mix(uint64(site)<<32|uint64(ordinal)))
 }

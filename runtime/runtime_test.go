@@ -245,8 +245,8 @@ func TestEncodeMatchesTrace(t *testing.T) {
 		{Kind: trace.EvExit, Block: 0}, {Kind: trace.EvExit, Block: 1<<31 - 1}, {Kind: trace.EvExit, Block: 200},
 		{Kind: trace.EvOutcome, Value: 1<<32 | 5}, {Kind: trace.EvOutcome, Value: 0}, {Kind: trace.EvOutcome, Value: outBit - 1},
 		{Kind: trace.EvClock, Time: 7},
-		{Kind: trace.EvSync, Op: trace.OpUnlock, Block: 9, Object: 0x12<<32 | 0xc0ff, End: 1000},
-		{Kind: trace.EvSync, Op: trace.OpLock, Block: 9, Object: 0x12<<32 | 0xc0ff, Waited: true, Begin: 1<<32 | 1<<31, End: 3000},
+		{Kind: trace.EvSync, Op: trace.OpUnlock, Site: 9, Object: 0x12<<32 | 0xc0ff, End: 1000},
+		{Kind: trace.EvSync, Op: trace.OpLock, Site: 9, Object: 0x12<<32 | 0xc0ff, Waited: true, Begin: 1<<32 | 1<<31, End: 3000},
 	}
 	var ref []byte
 	for _, e := range want {

@@ -14,8 +14,9 @@ type Child struct {
 
 var offChild = &Child{off: true}
 
-// Spawn records, in the parent, that the go statement in block site starts
-// a goroutine, and returns what the child needs to bind its recorder.
+// Spawn records, in the parent, that the go statement at site (the graph's
+// site of that statement) starts a goroutine, and returns what the child
+// needs to bind its recorder. Ordinals count per site.
 func (g *G) Spawn(site uint32) *Child {
 	if g.off {
 		return offChild

@@ -180,7 +180,7 @@ func (a *analysis) apply(g *gstate) bool {
 		switch {
 		case ev.Waited && ev.End < ev.Begin:
 			a.distribute(g, ev.Begin)
-			a.unfinished = append(a.unfinished, Wait{GID: g.info.ID, Block: int(ev.Block), Op: ev.Op.String(), Begin: ev.Begin, End: -1})
+			a.unfinished = append(a.unfinished, Wait{GID: g.info.ID, Block: int(ev.Block), Site: int(ev.Site), Op: ev.Op.String(), Begin: ev.Begin, End: -1})
 			return true
 		case ev.Waited:
 			a.distribute(g, ev.Begin)
@@ -201,7 +201,7 @@ func (a *analysis) apply(g *gstate) bool {
 func (a *analysis) wait(g *gstate, ev trace.Event, rel *release) {
 	w := ev.End - ev.Begin
 	if ev.Op == trace.OpSleep {
-		g.path.add(stepKey{g.info.ID, int32(ev.Block), Sleep}, w)
+		g.path.add(stepKey{g.info.ID, int32(ev.Site), Sleep}, w)
 		return
 	}
 	s := a.site(ev)
@@ -210,9 +210,9 @@ func (a *analysis) wait(g *gstate, ev trace.Event, rel *release) {
 	if rel == nil {
 		s.unmatched++
 		s.unmatchedNs += w
-		g.path.add(stepKey{g.info.ID, int32(ev.Block), stateOf(ev.Op)}, w)
+		g.path.add(stepKey{g.info.ID, int32(ev.Site), stateOf(ev.Op)}, w)
 		if a.opts.KeepWaits {
-			s.instances = append(s.instances, Wait{GID: g.info.ID, Block: int(ev.Block), Op: ev.Op.String(),
+			s.instances = append(s.instances, Wait{GID: g.info.ID, Block: int(ev.Block), Site: int(ev.Site), Op: ev.Op.String(),
 				Begin: ev.Begin, End: ev.End, Class: -1})
 		}
 		return
@@ -230,7 +230,7 @@ func (a *analysis) wait(g *gstate, ev trace.Event, rel *release) {
 	// the slack after the wait): the releaser's path then runs past the
 	// end of the wait by that much.
 	lat := ev.End - rel.time
-	latency := entry{stepKey{g.info.ID, int32(ev.Block), Runnable}, lat}
+	latency := entry{stepKey{g.info.ID, int32(ev.Site), Runnable}, lat}
 
 	// Expansion: the waiter's path gets the characterization instead of a
 	// waiting step, so later waits that include this one see computation.
@@ -261,9 +261,9 @@ func (a *analysis) wait(g *gstate, ev trace.Event, rel *release) {
 	a.expl = a.removeRedundant(a.long, a.short, w, a.expl[:0])
 	c := s.classify(a.expl, w, a.opts.Threshold)
 	if a.opts.KeepWaits {
-		s.instances = append(s.instances, Wait{GID: g.info.ID, Block: int(ev.Block), Op: ev.Op.String(),
+		s.instances = append(s.instances, Wait{GID: g.info.ID, Block: int(ev.Block), Site: int(ev.Site), Op: ev.Op.String(),
 			Begin: ev.Begin, End: ev.End, Releaser: r.info.ID, ReleaseOp: rel.op.String(),
-			ReleaseBlock: int(rel.block), ReleaseTime: rel.time, Class: c})
+			ReleaseBlock: int(rel.block), ReleaseSite: int(rel.site), ReleaseTime: rel.time, Class: c})
 	}
 }
 

@@ -8,8 +8,10 @@ import (
 	"github.com/divergo/divergo/internal/trace"
 )
 
-// siteKey is a sync statement: the block that holds it and its operation.
+// siteKey is a sync statement: its site, the block that holds it, and its
+// operation.
 type siteKey struct {
+	site  int32
 	block int32
 	op    trace.Op
 }
@@ -46,7 +48,7 @@ type agg struct {
 }
 
 func (a *analysis) site(ev trace.Event) *site {
-	k := siteKey{int32(ev.Block), ev.Op}
+	k := siteKey{int32(ev.Site), int32(ev.Block), ev.Op}
 	s := a.sites[k]
 	if s == nil {
 		s = &site{key: k}
@@ -99,7 +101,7 @@ type share struct {
 }
 
 func compareKinds(x, y kind) int {
-	return cmp.Or(cmp.Compare(x.block, y.block), cmp.Compare(x.state, y.state))
+	return cmp.Or(cmp.Compare(x.at, y.at), cmp.Compare(x.state, y.state))
 }
 
 // relative appends to out the share of each kind of step in a path (sorted

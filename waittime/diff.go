@@ -38,6 +38,7 @@ type SiteDiff struct {
 	Op      string       `json:"op"`
 	Kind    string       `json:"kind"`
 	Block   int          `json:"block"`
+	Site    int          `json:"site"`
 	A       *Site        `json:"a,omitempty"`
 	B       *Site        `json:"b,omitempty"`
 	DeltaNs int64        `json:"delta_ns"` // B's total minus A's
@@ -68,15 +69,15 @@ func Diff(a, b *Report, threshold float64) (*DiffReport, error) {
 	}
 	d := &DiffReport{A: totals(a), B: totals(b)}
 	type key struct {
-		block int
-		op    string
+		site int
+		op   string
 	}
 	byKey := map[key]*SiteDiff{}
 	get := func(s *Site) *SiteDiff {
-		k := key{s.Block, s.Op}
+		k := key{s.Site, s.Op}
 		sd := byKey[k]
 		if sd == nil {
-			sd = &SiteDiff{Pos: s.Pos, Op: s.Op, Kind: s.Kind, Block: s.Block}
+			sd = &SiteDiff{Pos: s.Pos, Op: s.Op, Kind: s.Kind, Block: s.Block, Site: s.Site}
 			byKey[k] = sd
 			d.Sites = append(d.Sites, sd)
 		}
@@ -101,7 +102,7 @@ func Diff(a, b *Report, threshold float64) (*DiffReport, error) {
 		sd.Classes = matchClasses(ca, cb, threshold)
 	}
 	slices.SortFunc(d.Sites, func(x, y *SiteDiff) int {
-		return cmp.Or(cmp.Compare(abs(y.DeltaNs), abs(x.DeltaNs)), cmp.Compare(x.Block, y.Block), cmp.Compare(x.Op, y.Op))
+		return cmp.Or(cmp.Compare(abs(y.DeltaNs), abs(x.DeltaNs)), cmp.Compare(x.Block, y.Block), cmp.Compare(x.Site, y.Site), cmp.Compare(x.Op, y.Op))
 	})
 	return d, nil
 }
@@ -166,7 +167,11 @@ func (c *ClassDiff) delta() int64 {
 func shares(c *Class) []share {
 	es := make([]entry, 0, len(c.Steps))
 	for _, st := range c.Steps {
-		es = append(es, entry{stepKey{block: int32(st.Block), state: stateNamed(st.State)}, st.Ns})
+		at := st.Block
+		if st.Site >= 0 {
+			at = st.Site
+		}
+		es = append(es, entry{stepKey{at: int32(at), state: stateNamed(st.State)}, st.Ns})
 	}
 	return relative(mergeEntries(es), nil)
 }

@@ -14,9 +14,10 @@ type sides struct {
 }
 
 // sidesOf returns the sums of kind k, registering k as touched. The sums
-// are a dense table over blocks × states, so no hashing per step.
+// are a dense table over places (blocks or sites) × states, so no hashing
+// per step.
 func (a *analysis) sidesOf(k kind) *sides {
-	i := int(k.block)*numStates + int(k.state)
+	i := int(k.at)*numStates + int(k.state)
 	if i >= len(a.sums) {
 		a.sums = append(a.sums, make([]sides, i+1-len(a.sums))...)
 	}
@@ -55,7 +56,7 @@ func (a *analysis) removeRedundant(long, short []entry, w int64, out []entry) []
 		}
 	}
 	slices.SortFunc(cands, func(x, y cand) int {
-		return cmp.Or(cmp.Compare(abs(x.d), abs(y.d)), cmp.Compare(x.k.block, y.k.block), cmp.Compare(x.k.state, y.k.state))
+		return cmp.Or(cmp.Compare(abs(x.d), abs(y.d)), cmp.Compare(x.k.at, y.k.at), cmp.Compare(x.k.state, y.k.state))
 	})
 	a.cands = cands
 	limit := (1 - a.opts.Tolerance) * float64(w)
@@ -108,7 +109,7 @@ func mergeEntries(es []entry) []entry {
 }
 
 func compareKeys(x, y stepKey) int {
-	return cmp.Or(cmp.Compare(x.block, y.block), cmp.Compare(x.state, y.state), cmp.Compare(x.g, y.g))
+	return cmp.Or(cmp.Compare(x.at, y.at), cmp.Compare(x.state, y.state), cmp.Compare(x.g, y.g))
 }
 
 func abs(x int64) int64 {

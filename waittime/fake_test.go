@@ -43,6 +43,7 @@ type builder struct {
 	tr    *fakeTrace
 	funcs map[string]int
 	gos   map[uint64]*gscript
+	sites map[[2]uint32]uint32 // (block, op) → site, made on first use
 }
 
 func newBuilder(file string) *builder {
@@ -51,7 +52,27 @@ func newBuilder(file string) *builder {
 		tr:    &fakeTrace{graph: &tbb.Graph{Version: tbb.Version, Module: "example.com/m"}, evs: map[uint64][]trace.Event{}},
 		funcs: map[string]int{},
 		gos:   map[uint64]*gscript{},
+		sites: map[[2]uint32]uint32{},
 	}
+}
+
+// site is the graph's site of operation op (0 for a go statement) in
+// block, at the block's line: one per block and operation, made on first
+// use, so that scripts name operations by their block as before sites.
+func (b *builder) site(block uint32, op trace.Op) uint32 {
+	k := [2]uint32{block, uint32(op)}
+	if s, ok := b.sites[k]; ok {
+		return s
+	}
+	g := b.tr.graph
+	name := "go"
+	if op != 0 {
+		name = op.String()
+	}
+	s := uint32(len(g.Sites))
+	g.Sites = append(g.Sites, &tbb.Site{ID: int(s), Block: int(block), Op: name, Pos: g.Blocks[block].Pos})
+	b.sites[k] = s
+	return s
 }
 
 // block adds a block of function fn (created on first use, the block being
@@ -92,7 +113,11 @@ type gscript struct {
 }
 
 func (b *builder) goroutine(id, parent uint64, site uint32, ordinal uint32, start int64) *gscript {
-	b.tr.gs = append(b.tr.gs, trace.GoroutineInfo{ID: id, Parent: parent, Site: site, Ordinal: ordinal, Start: start})
+	gi := trace.GoroutineInfo{ID: id, Parent: parent, Ordinal: ordinal, Start: start}
+	if parent != 0 {
+		gi.Site, gi.SiteBlock = b.site(site, 0), site
+	}
+	b.tr.gs = append(b.tr.gs, gi)
 	g := &gscript{b: b, id: id, i: len(b.tr.gs) - 1, now: start}
 	b.gos[id] = g
 	return g
@@ -123,7 +148,7 @@ func (g *gscript) advance(ns int64) {
 // op does a sync operation at block that did not wait.
 func (g *gscript) op(block uint32, op trace.Op, obj uint64) {
 	g.emit(trace.Event{Kind: trace.EvBlock, Block: block})
-	g.emit(trace.Event{Kind: trace.EvSync, Block: block, Op: op, Object: obj, End: g.now})
+	g.emit(trace.Event{Kind: trace.EvSync, Block: block, Site: g.b.site(block, op), Op: op, Object: obj, End: g.now})
 }
 
 // wait does a sync operation at block that waited until end (which may be
@@ -134,13 +159,13 @@ func (g *gscript) wait(block uint32, op trace.Op, obj uint64, end int64) {
 		return
 	}
 	g.emit(trace.Event{Kind: trace.EvBlock, Block: block})
-	g.emit(trace.Event{Kind: trace.EvSync, Block: block, Op: op, Object: obj, Waited: true, Begin: g.now, End: end})
+	g.emit(trace.Event{Kind: trace.EvSync, Block: block, Site: g.b.site(block, op), Op: op, Object: obj, Waited: true, Begin: g.now, End: end})
 	g.now = end
 }
 
 // spawn runs a go statement in the current block (block is its site).
 func (g *gscript) spawn(block uint32, child uint64, ordinal uint32) {
-	g.emit(trace.Event{Kind: trace.EvSpawn, Block: block, Child: child, Ordinal: ordinal})
+	g.emit(trace.Event{Kind: trace.EvSpawn, Block: block, Site: g.b.site(block, 0), Child: child, Ordinal: ordinal})
 }
 
 // done ends the goroutine's script: its end time is now.

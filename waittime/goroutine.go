@@ -225,7 +225,7 @@ func (a *analysis) distribute(g *gstate, now int64) {
 // spawned records the go statement of parent that started child, at time
 // at (interpolated like block durations): their common synchronization.
 // The time from the go statement to the child's start is scheduler latency,
-// a runnable step of the child at the go statement's block.
+// a runnable step of the child at the go statement's site.
 func (a *analysis) spawned(parent *gstate, child uint64, at int64) {
 	c := a.gs[child]
 	if c == nil {
@@ -235,7 +235,7 @@ func (a *analysis) spawned(parent *gstate, child uint64, at int64) {
 	parent.snaps[child] = parent.path.snapshot(parent.snaps[child])
 	parent.spawnSnaps[child] = parent.path.snapshot(parent.spawnSnaps[child])
 	c.holders[parent.info.ID] = struct{}{}
-	if parent.last >= 0 && c.info.Start > at && a.graph.Block(int(c.info.Site)) != nil {
+	if parent.last >= 0 && c.info.Start > at && a.graph.Block(int(c.info.SiteBlock)) != nil {
 		c.path.add(stepKey{child, int32(c.info.Site), Runnable}, c.info.Start-at)
 	}
 }

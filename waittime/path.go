@@ -42,21 +42,25 @@ func (s State) String() string {
 	return "state?"
 }
 
-// stepKey identifies a step: the same goroutine, block and state.
+// stepKey identifies a step: the same goroutine, place and state. The
+// place (at) of a running step is its block; every other state is time
+// spent at one statement (a sleep, a wait no releaser explains, the latency
+// of a go statement or of a release), and its place is that statement's
+// site (tbb.Graph.Sites), so that reports name the statement's own line.
 type stepKey struct {
 	g     uint64
-	block int32
+	at    int32
 	state State
 }
 
 // kind is the equivalence of steps across goroutines used by redundant step
-// removal and by class distances: same TBB and state.
+// removal and by class distances: same place and state.
 type kind struct {
-	block int32
+	at    int32
 	state State
 }
 
-func (k stepKey) kind() kind { return kind{k.block, k.state} }
+func (k stepKey) kind() kind { return kind{k.at, k.state} }
 
 // entry is a step with a signed duration in ns.
 type entry struct {
@@ -84,14 +88,14 @@ type snap struct {
 func newPath(clock *uint64) *cpath { return &cpath{index: make(map[uint64]int32), clock: clock} }
 
 // pack folds a step key into one word for a fast map index: recorder ids
-// are dense from 1 and graphs have far fewer than 2^24 blocks; a key that
+// are dense from 1 and graphs have far fewer than 2^24 blocks and sites; a key that
 // does not fit falls back to a hash of its parts, which only costs a
 // collision check.
 func (k stepKey) pack() uint64 {
-	if k.g < 1<<36 && k.block >= 0 && k.block < 1<<24 {
-		return k.g<<28 | uint64(k.block)<<4 | uint64(k.state)
+	if k.g < 1<<36 && k.at >= 0 && k.at < 1<<24 {
+		return k.g<<28 | uint64(k.at)<<4 | uint64(k.state)
 	}
-	return 1<<63 | (k.g*0x9E3779B97F4A7C15 ^ uint64(k.block)<<4 ^ uint64(k.state))
+	return 1<<63 | (k.g*0x9E3779B97F4A7C15 ^ uint64(k.at)<<4 ^ uint64(k.state))
 }
 
 func (p *cpath) add(k stepKey, ns int64) {

@@ -83,10 +83,12 @@ func (r *Report) Profile() (*profile.Profile, error) {
 		funcs[k] = newFunc(f)
 		return funcs[k]
 	}
+	// A location is a block's first line (a running step) or a
+	// statement's own line (a site: the sync statement, or a step in
+	// another state).
 	type locKey struct {
-		block int
-		site  bool
-		state string
+		block, site int
+		state       string
 	}
 	locs := map[locKey]*profile.Location{}
 	newLoc := func(l *profile.Location) *profile.Location {
@@ -94,16 +96,16 @@ func (r *Report) Profile() (*profile.Profile, error) {
 		p.Location = append(p.Location, l)
 		return l
 	}
-	loc := func(block int, site bool, state string) *profile.Location {
+	loc := func(block, site int, state string) *profile.Location {
 		k := locKey{block, site, state}
 		if l, ok := locs[k]; ok {
 			return l
 		}
 		l := &profile.Location{}
 		if b := g.Block(block); b != nil {
-			pos := stepPos(b, stateNamed(state))
-			if site {
-				pos = sitePos(b)
+			pos := b.Pos
+			if site >= 0 {
+				pos = sitePos(g, int32(site), int32(block))
 			}
 			l.Line = []profile.Line{{Function: fn(b.Func, state), Line: int64(pos.Line)}}
 		}
@@ -112,7 +114,7 @@ func (r *Report) Profile() (*profile.Profile, error) {
 	}
 	// lineless is the location of time spent in no line of the program.
 	lineless := func(name string) *profile.Location {
-		k := locKey{block: -1, state: name}
+		k := locKey{block: -1, site: -1, state: name}
 		if l, ok := locs[k]; ok {
 			return l
 		}
@@ -126,8 +128,8 @@ func (r *Report) Profile() (*profile.Profile, error) {
 	}
 	add := func(leaf *profile.Location, site *Site, ns int64, goroutine, state string) {
 		stack := []*profile.Location{leaf}
-		if leaf != loc(site.Block, true, "") {
-			stack = append(stack, loc(site.Block, true, ""))
+		if at := loc(site.Block, site.Site, ""); leaf != at {
+			stack = append(stack, at)
 		}
 		lb := map[string][]string{"state": {state}, "site": {site.Pos + " " + site.Op}}
 		if goroutine != "" {
@@ -137,7 +139,7 @@ func (r *Report) Profile() (*profile.Profile, error) {
 	}
 	for _, s := range r.Sites {
 		if s.UnmatchedNs != 0 {
-			add(loc(s.Block, true, ""), s, s.UnmatchedNs, "", "no releaser")
+			add(loc(s.Block, s.Site, ""), s, s.UnmatchedNs, "", "no releaser")
 		}
 		for _, c := range s.Classes {
 			for _, st := range c.Steps {
@@ -148,7 +150,7 @@ func (r *Report) Profile() (*profile.Profile, error) {
 				case Outside.String():
 					leaf = lineless(profOutside)
 				default:
-					leaf = loc(st.Block, false, st.State)
+					leaf = loc(st.Block, st.Site, st.State)
 				}
 				add(leaf, s, st.Ns, st.Goroutine, st.State)
 			}

@@ -32,8 +32,9 @@ type Report struct {
 
 // Site is one sync statement where goroutines waited.
 type Site struct {
-	Block     int    `json:"block"`
-	Pos       string `json:"pos"` // file:line
+	Block     int    `json:"block"` // the block holding the statement
+	Site      int    `json:"site"`  // the statement's site in the graph
+	Pos       string `json:"pos"`   // file:line of the statement itself
 	Func      string `json:"func"`
 	Op        string `json:"op"`   // lock, recv, wg.wait, ...
 	Kind      string `json:"kind"` // mutex, chan, select, wg, cond, once
@@ -70,10 +71,13 @@ type Class struct {
 // Step is one line's share of a class's explanation, summed over the
 // goroutines that ran it: a goroutine's blocks on the same line in the same
 // state are one step (a loop header and its post statement), unless
-// Options.Blocks asks for one step per block.
+// Options.Blocks asks for one step per block. A step in a state other than
+// running is at a statement (a sleep, an unexplained wait, a go
+// statement's or a release's latency).
 type Step struct {
-	Pos        string `json:"pos"` // file:line; empty for perturb and outside steps, which have no line
-	Block      int    `json:"block"`
+	Pos        string `json:"pos"`   // file:line, the statement's own for a state other than running; empty for perturb and outside steps, which have no line
+	Block      int    `json:"block"` // the block, or the block holding the statement
+	Site       int    `json:"site"`  // the statement's site; -1 for running steps
 	Blocks     []int  `json:"blocks,omitempty"` // when several blocks were merged: all of them, Block first
 	Func       string `json:"func"`
 	State      string `json:"state"`
@@ -87,6 +91,8 @@ type Wait struct {
 	GID          uint64 `json:"gid"`
 	Goroutine    string `json:"goroutine"`
 	Block        int    `json:"block"`
+	Site         int    `json:"site"`
+	Pos          string `json:"pos"` // file:line of the statement that waited
 	Op           string `json:"op"`
 	Begin        int64  `json:"begin"`
 	End          int64  `json:"end"` // -1 when unfinished
@@ -94,6 +100,7 @@ type Wait struct {
 	ReleaserName string `json:"releaser_goroutine,omitempty"`
 	ReleaseOp    string `json:"release_op,omitempty"`
 	ReleaseBlock int    `json:"release_block,omitempty"`
+	ReleaseSite  int    `json:"release_site,omitempty"`
 	ReleasePos   string `json:"release_pos,omitempty"`
 	ReleaseTime  int64  `json:"release_time,omitempty"`
 	Class        int    `json:"class"` // index in the site's classes; -1 when unmatched
@@ -112,7 +119,7 @@ func (a *analysis) report() *Report {
 		rep.Sites = append(rep.Sites, a.siteReport(s))
 	}
 	slices.SortFunc(rep.Sites, func(x, y *Site) int {
-		return cmp.Or(cmp.Compare(y.TotalNs, x.TotalNs), cmp.Compare(x.Block, y.Block), cmp.Compare(x.Op, y.Op))
+		return cmp.Or(cmp.Compare(y.TotalNs, x.TotalNs), cmp.Compare(x.Block, y.Block), cmp.Compare(x.Site, y.Site), cmp.Compare(x.Op, y.Op))
 	})
 	for _, s := range rep.Sites {
 		rep.Waits += s.Waits
@@ -128,7 +135,7 @@ func (a *analysis) report() *Report {
 func (a *analysis) siteReport(s *site) *Site {
 	b := a.graph.Block(int(s.key.block))
 	out := &Site{
-		Block: int(s.key.block), Pos: sitePos(b).FileLine(), Func: a.funcName(b),
+		Block: int(s.key.block), Site: int(s.key.site), Pos: sitePos(a.graph, s.key.site, s.key.block).FileLine(), Func: a.funcName(b),
 		Op: s.key.op.String(), Kind: stateOf(s.key.op).String(),
 		Waits: s.waits, Unmatched: s.unmatched, UnmatchedNs: s.unmatchedNs, TotalNs: s.total,
 	}
@@ -170,24 +177,24 @@ func (a *analysis) classReport(c *class) *Class {
 		if gr.ns == 0 {
 			continue
 		}
-		b := a.graph.Block(int(k.block))
+		block, site, p := stepPlace(a.graph, k)
 		pos := ""
 		if k.state != Perturb && k.state != Outside {
-			pos = stepPos(b, k.state).FileLine()
+			pos = p.FileLine()
 		}
 		gs := slices.Sorted(maps.Keys(gr.gs))
 		rk := rowKey{pos, a.groupName(gs), k.state, -1}
 		if a.opts.Blocks && pos != "" {
-			rk.block = int(k.block)
+			rk.block = block
 		}
 		r := rows[rk]
 		if r == nil {
-			r = &row{step: Step{Pos: pos, Block: int(k.block), Func: a.funcName(b), State: k.state.String(), Goroutine: rk.goroutine},
+			r = &row{step: Step{Pos: pos, Block: block, Site: site, Func: a.funcName(a.graph.Block(block)), State: k.state.String(), Goroutine: rk.goroutine},
 				gs: make(map[uint64]struct{}, len(gs))}
 			rows[rk] = r
 		}
 		r.step.Ns += gr.ns
-		r.step.Blocks = append(r.step.Blocks, int(k.block))
+		r.step.Blocks = append(r.step.Blocks, block)
 		for _, id := range gs {
 			r.gs[id] = struct{}{}
 		}
@@ -195,6 +202,7 @@ func (a *analysis) classReport(c *class) *Class {
 	for _, r := range rows {
 		st := r.step
 		slices.Sort(st.Blocks)
+		st.Blocks = slices.Compact(st.Blocks)
 		st.Block = st.Blocks[0]
 		st.Func = a.funcName(a.graph.Block(st.Block))
 		if len(st.Blocks) == 1 {
@@ -206,7 +214,7 @@ func (a *analysis) classReport(c *class) *Class {
 		}
 	}
 	slices.SortFunc(out.Steps, func(x, y Step) int {
-		return cmp.Or(cmp.Compare(abs(y.Ns), abs(x.Ns)), cmp.Compare(x.Block, y.Block), cmp.Compare(x.State, y.State),
+		return cmp.Or(cmp.Compare(abs(y.Ns), abs(x.Ns)), cmp.Compare(x.Block, y.Block), cmp.Compare(x.Site, y.Site), cmp.Compare(x.State, y.State),
 			cmp.Compare(x.Goroutine, y.Goroutine))
 	})
 	return out
@@ -214,36 +222,47 @@ func (a *analysis) classReport(c *class) *Class {
 
 func (a *analysis) waitReport(w Wait) Wait {
 	w.Goroutine = a.name(w.GID)
+	w.Pos = sitePos(a.graph, int32(w.Site), int32(w.Block)).FileLine()
 	if w.Releaser != 0 {
 		w.ReleaserName = a.name(w.Releaser)
-		w.ReleasePos = a.graph.Block(w.ReleaseBlock).Pos.FileLine()
+		w.ReleasePos = sitePos(a.graph, int32(w.ReleaseSite), int32(w.ReleaseBlock)).FileLine()
 	}
 	return w
 }
 
-// sitePos is where a sync statement is: the TCP of a lock, once or select
-// block names the operation itself, other blocks their first statement.
-func sitePos(b *tbb.Block) tbb.Pos {
-	if b.TCP != nil && (b.TCP.Kind == tbb.Lock || b.TCP.Kind == tbb.Once || b.TCP.Kind == tbb.Select) {
-		return b.TCP.Pos
-	}
-	return b.Pos
+// sitePos is where a sync statement is: its site's own position (a sleep
+// two lines into a block is at its own line, not the block's first).
+func sitePos(g *tbb.Graph, site, block int32) tbb.Pos {
+	return trace.SitePos(g, uint32(site), uint32(block))
 }
 
-// stepPos is where a step is: a runnable step waits at its go statement,
-// the block's spawn TCP; other steps are at the block's first statement.
-func stepPos(b *tbb.Block, s State) tbb.Pos {
-	if s == Runnable {
-		for _, t := range append([]*tbb.TCP{b.TCP}, b.Also...) {
-			if t != nil && t.Kind == tbb.Spawn && t.Pos.IsValid() {
-				return t.Pos
-			}
-		}
+// stepPlace is where the steps of kind k are: a running step is its block
+// (site -1), at the block's first line; a step in any other state is time
+// at one statement, its site, at the statement's own line.
+func stepPlace(g *tbb.Graph, k kind) (block, site int, pos tbb.Pos) {
+	if k.state == Perturb || k.state == Outside {
+		return int(k.at), -1, pos // divergo's delays and unaligned time: no line
 	}
-	return b.Pos
+	if k.state == Running {
+		if b := g.Block(int(k.at)); b != nil {
+			pos = b.Pos
+		}
+		return int(k.at), -1, pos
+	}
+	if s := g.Site(int(k.at)); s != nil {
+		return s.Block, int(k.at), s.Pos
+	}
+	// A graph without sites (made by hand): the place is a block.
+	if b := g.Block(int(k.at)); b != nil {
+		pos = b.Pos
+	}
+	return int(k.at), int(k.at), pos
 }
 
 func (a *analysis) funcName(b *tbb.Block) string {
+	if b == nil {
+		return "?"
+	}
 	if f := a.graph.Func(b.Func); f != nil {
 		return f.Name
 	}
@@ -278,8 +297,8 @@ func (a *analysis) name(id uint64) string {
 		fn = shortFunc(f.Name)
 	}
 	site := "?"
-	if b := a.graph.Block(int(gi.Site)); b != nil {
-		site = fmt.Sprintf("%s:%d", path.Base(b.Pos.File), b.Pos.Line)
+	if p := sitePos(a.graph, int32(gi.Site), int32(gi.SiteBlock)); p.IsValid() {
+		site = fmt.Sprintf("%s:%d", path.Base(p.File), p.Line)
 	}
 	gi.name = fmt.Sprintf("%s/%s@%s#%d", a.name(gi.Parent), fn, site, gi.Ordinal)
 	return gi.name

@@ -33,6 +33,7 @@ type release struct {
 	g     *gstate
 	time  int64
 	block int32
+	site  int32
 	snap  *snap
 	idx   int // in g.recs
 }
@@ -65,7 +66,7 @@ func (a *analysis) recordRelease(g *gstate, ev trace.Event) {
 	} else {
 		rec = &release{}
 	}
-	*rec = release{op: trace.ReleaseOp(ev), g: g, time: ev.End, block: int32(ev.Block), snap: g.path.snapshot(rec.snap), idx: len(g.recs)}
+	*rec = release{op: trace.ReleaseOp(ev), g: g, time: ev.End, block: int32(ev.Block), site: int32(ev.Site), snap: g.path.snapshot(rec.snap), idx: len(g.recs)}
 	g.recs = append(g.recs, rec)
 	g.refs++
 	o.recs = append(o.recs, rec)

@@ -40,7 +40,7 @@ func (r *Report) WriteText(w io.Writer, maxSteps int) error {
 	if len(r.Unfinished) > 0 {
 		fmt.Fprintf(bw, "\n%s still blocked when the trace ended (deadlock or circular wait?):\n", plural(len(r.Unfinished), "wait"))
 		for _, u := range r.Unfinished {
-			fmt.Fprintf(bw, "   %s %s at block %d since %s\n", u.Goroutine, u.Op, u.Block, FormatNs(u.Begin))
+			fmt.Fprintf(bw, "   %s %s at %s since %s\n", u.Goroutine, u.Op, u.Pos, FormatNs(u.Begin))
 		}
 	}
 	return bw.Flush()

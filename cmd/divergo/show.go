@@ -170,6 +170,20 @@ func where(g *tbb.Graph, id uint32) string {
 	return fmt.Sprintf("%s in %s", b.Pos.FileLine(), name)
 }
 
+// whereSite is the source position of a sync or spawn event's own
+// statement (its site) and the function holding it.
+func whereSite(g *tbb.Graph, e trace.Event) string {
+	b := g.Block(int(e.Block))
+	if b == nil {
+		return fmt.Sprintf("block %d (not in the graph)", e.Block)
+	}
+	name := "?"
+	if f := g.Func(b.Func); f != nil {
+		name = trace.ShortFuncName(f.Name)
+	}
+	return fmt.Sprintf("%s in %s", trace.SitePos(g, e.Site, e.Block).FileLine(), name)
+}
+
 func describe(g *tbb.Graph, e trace.Event) string {
 	switch e.Kind {
 	case trace.EvBlock:
@@ -179,9 +193,9 @@ func describe(g *tbb.Graph, e trace.Event) string {
 	case trace.EvOutcome:
 		return fmt.Sprintf("outcome %d", e.Value)
 	case trace.EvSpawn:
-		return fmt.Sprintf("spawn goroutine %d (#%d at %s)", e.Child, e.Ordinal, trace.SiteName(g, e.Block))
+		return fmt.Sprintf("spawn goroutine %d (#%d at %s)", e.Child, e.Ordinal, trace.SitePos(g, e.Site, e.Block).FileLine())
 	case trace.EvSync:
-		s := fmt.Sprintf("%-14s object %#x at %s, t=%v", e.Op, e.Object, where(g, e.Block), time.Duration(e.End))
+		s := fmt.Sprintf("%-14s object %#x at %s, t=%v", e.Op, e.Object, whereSite(g, e), time.Duration(e.End))
 		if e.Waited {
 			s += fmt.Sprintf(", waited %v", time.Duration(e.End-e.Begin))
 		}
@@ -214,7 +228,8 @@ type showGoroutine struct {
 type showEvent struct {
 	Kind    string `json:"kind"`
 	Block   *int64 `json:"block,omitempty"`
-	Pos     string `json:"pos,omitempty"`
+	Site    *int64 `json:"site,omitempty"` // spawn and sync: the statement's site in the graph
+	Pos     string `json:"pos,omitempty"`  // the block's first line; for spawn and sync, the site's own line
 	Value   uint64 `json:"value,omitempty"`
 	Child   uint64 `json:"child,omitempty"`
 	Ordinal uint32 `json:"ordinal,omitempty"`
@@ -295,17 +310,22 @@ func jsonEvent(g *tbb.Graph, e trace.Event) showEvent {
 			se.Pos = blk.Pos.FileLine()
 		}
 	}
+	withSite := func() {
+		withBlock()
+		s := int64(e.Site)
+		se.Site = &s
+		se.Pos = trace.SitePos(g, e.Site, e.Block).FileLine()
+	}
 	switch e.Kind {
 	case trace.EvBlock, trace.EvExit:
 		withBlock()
 	case trace.EvOutcome:
 		se.Value = e.Value
 	case trace.EvSpawn:
-		withBlock()
-		se.Pos = trace.SiteName(g, e.Block)
+		withSite()
 		se.Child, se.Ordinal = e.Child, e.Ordinal
 	case trace.EvSync:
-		withBlock()
+		withSite()
 		se.Op, se.Object, se.Waited, se.EndNS = e.Op.String(), e.Object, e.Waited, e.End
 		if e.Waited {
 			se.BeginNS = e.Begin

@@ -26,21 +26,26 @@ func showTrace(t *testing.T) string {
 				TCP: &tbb.TCP{Kind: tbb.Spawn, Pos: tbb.Pos{File: "main.go", Line: 5}, CP: tbb.Return}},
 			{ID: 1, Func: 1, Kind: "entry", Pos: tbb.Pos{File: "main.go", Line: 10}, Probe: true, Instrs: 2, Succs: []int{}, Exit: true},
 		},
+		Sites: []*tbb.Site{
+			{ID: 0, Block: 0, Op: "go", Pos: tbb.Pos{File: "main.go", Line: 5, Col: 2}},
+			{ID: 1, Block: 0, Op: "recv", Pos: tbb.Pos{File: "main.go", Line: 6, Col: 2}},
+			{ID: 2, Block: 1, Op: "send", Pos: tbb.Pos{File: "main.go", Line: 11, Col: 2}},
+		},
 	}
 	path := filepath.Join(t.TempDir(), "run.dvt")
 	err := trace.WriteFile(path, g, []trace.GoroutineEvents{
 		{ID: 1, Events: []trace.Event{
 			{Kind: trace.EvClock, Time: 0},
 			{Kind: trace.EvBlock, Block: 0},
-			{Kind: trace.EvSpawn, Block: 0, Ordinal: 1, Child: 2},
-			{Kind: trace.EvSync, Op: trace.OpRecv, Block: 0, Object: 0xc0, Waited: true, Begin: 10, End: 90},
+			{Kind: trace.EvSpawn, Site: 0, Ordinal: 1, Child: 2},
+			{Kind: trace.EvSync, Op: trace.OpRecv, Site: 1, Object: 0xc0, Waited: true, Begin: 10, End: 90},
 			{Kind: trace.EvExit, Block: 0},
 			{Kind: trace.EvClock, Time: 100},
 		}},
 		{ID: 2, Parent: 1, Site: 0, Ordinal: 1, Events: []trace.Event{
 			{Kind: trace.EvClock, Time: 20},
 			{Kind: trace.EvBlock, Block: 1},
-			{Kind: trace.EvSync, Op: trace.OpSend, Block: 1, Object: 0xc0, End: 85},
+			{Kind: trace.EvSync, Op: trace.OpSend, Site: 2, Object: 0xc0, End: 85},
 			{Kind: trace.EvClock, Time: 95},
 		}},
 	})
@@ -64,7 +69,7 @@ func TestShow(t *testing.T) {
 		}
 	}
 	status, out, _ = runCmd(t, "show", "-events", path)
-	for _, want := range []string{"block 0      main.go:4 in main", "recv           object 0xc0 at main.go:4 in main, t=90ns, waited 80ns", "spawn goroutine 2 (#1 at main.go:5)"} {
+	for _, want := range []string{"block 0      main.go:4 in main", "recv           object 0xc0 at main.go:6 in main, t=90ns, waited 80ns", "spawn goroutine 2 (#1 at main.go:5)"} {
 		if status != 0 || !strings.Contains(out, want) {
 			t.Errorf("-events output lacks %q:\n%s", want, out)
 		}
@@ -108,6 +113,10 @@ func TestShowJSON(t *testing.T) {
 		}
 		if events && (len(m.EventList) != 6 || len(w.EventList) != 4) {
 			t.Errorf("event lists of %d and %d events, want 6 and 4", len(m.EventList), len(w.EventList))
+		}
+		// The receive names its own line and site, not its block's.
+		if events && len(m.EventList) == 6 && string(m.EventList[3]) != `{"kind":"sync","block":0,"site":1,"pos":"main.go:6","op":"recv","object":192,"waited":true,"begin_ns":10,"end_ns":90}` {
+			t.Errorf("recv event %s", m.EventList[3])
 		}
 	}
 }

@@ -78,6 +78,7 @@ func (b *Block) Probed() bool { return b.Probe.Mode != Implied }
 type Func struct {
 	Blocks []*Block
 	Body   *ast.BlockStmt // the body it was built from
+	Sites  []*Site        // recorded operations in source order; the analyzer adds them (AddSite)
 }
 
 // ResolveCPs rewrites the CP of every TCP of f to the global id of its

@@ -25,17 +25,22 @@ func ExampleWriteTrace() {
 				TCP: &tbb.TCP{Kind: tbb.Spawn, Pos: tbb.Pos{File: "main.go", Line: 5}, CP: tbb.Return}},
 			{ID: 1, Func: 1, Kind: "entry", Pos: tbb.Pos{File: "main.go", Line: 9}, Probe: true, Instrs: 3, Succs: []int{}, Exit: true},
 		},
+		Sites: []*tbb.Site{
+			{ID: 0, Block: 0, Op: "go", Pos: tbb.Pos{File: "main.go", Line: 5, Col: 2}},
+			{ID: 1, Block: 0, Op: "send", Pos: tbb.Pos{File: "main.go", Line: 6, Col: 2}},
+			{ID: 2, Block: 1, Op: "recv", Pos: tbb.Pos{File: "main.go", Line: 10, Col: 2}},
+		},
 	}
 	var file bytes.Buffer
 	err := trace.Encode(&file, "example", g, []trace.GoroutineEvents{
 		{ID: 1, Events: []trace.Event{
 			{Kind: trace.EvClock, Time: 0}, {Kind: trace.EvBlock, Block: 0},
-			{Kind: trace.EvSpawn, Block: 0, Ordinal: 1, Child: 2},
-			{Kind: trace.EvSync, Op: trace.OpSend, Block: 0, Object: 0xc0, End: 4000},
+			{Kind: trace.EvSpawn, Site: 0, Ordinal: 1, Child: 2},
+			{Kind: trace.EvSync, Op: trace.OpSend, Site: 1, Object: 0xc0, End: 4000},
 			{Kind: trace.EvExit, Block: 0}, {Kind: trace.EvClock, Time: 5000}}},
 		{ID: 2, Parent: 1, Site: 0, Ordinal: 1, Events: []trace.Event{
 			{Kind: trace.EvClock, Time: 1000}, {Kind: trace.EvBlock, Block: 1},
-			{Kind: trace.EvSync, Op: trace.OpRecv, Block: 1, Object: 0xc0, Waited: true, Begin: 1500, End: 4100},
+			{Kind: trace.EvSync, Op: trace.OpRecv, Site: 2, Object: 0xc0, Waited: true, Begin: 1500, End: 4100},
 			{Kind: trace.EvExit, Block: 1}, {Kind: trace.EvClock, Time: 4200}}},
 	})
 	if err != nil {
@@ -69,7 +74,7 @@ func ExampleWriteTrace() {
 	// thread 102: main/worker@main.go:5#1
 	// tid 101: arrow spawn s at 1.000µs
 	// tid 102: arrow spawn f at 1.001µs
-	// tid 102: recv @ main.go:9 from 1.5µs for 2.6µs, released by main (goroutine 1)
+	// tid 102: recv @ main.go:10 from 1.5µs for 2.6µs, released by main (goroutine 1)
 	// tid 101: arrow release s at 4.000µs
 	// tid 102: arrow release f at 4.099µs
 }

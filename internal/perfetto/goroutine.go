@@ -248,7 +248,7 @@ func (g *gstate) spawn(ev trace.Event, at int64) {
 	enc := g.rs.w.enc
 	child := g.rs.gs[ev.Child]
 	name := "go ?"
-	args := []arg{str("site", trace.SiteName(g.rs.g, ev.Block)), num("ordinal", int64(ev.Ordinal)), num("child", int64(ev.Child))}
+	args := []arg{str("site", g.rs.site(ev.Site, ev.Block)), num("ordinal", int64(ev.Ordinal)), num("child", int64(ev.Child))}
 	if child != nil {
 		name = "go " + child.info.Path
 		// The child cannot have started before the go statement; the
@@ -287,7 +287,7 @@ func (g *gstate) sync(ev trace.Event, at int64) {
 
 func (g *gstate) wait(ev trace.Event, begin, end int64) {
 	enc := g.rs.w.enc
-	site := g.rs.site(ev.Block)
+	site := g.rs.site(ev.Site, ev.Block)
 	args := []arg{str("op", ev.Op.String()), str("site", site), num("waited_ns", end-begin)}
 	if ev.Object != 0 {
 		args = append(args, str("object", fmt.Sprintf("%#x", ev.Object)))
@@ -295,7 +295,7 @@ func (g *gstate) wait(ev trace.Event, begin, end int64) {
 	rel := g.rs.releaser(g, ev, end)
 	switch {
 	case rel != nil:
-		args = append(args, str("releaser", rel.g.who()), str("released_by", rel.op.String()+" @ "+g.rs.site(rel.block)))
+		args = append(args, str("releaser", rel.g.who()), str("released_by", rel.op.String()+" @ "+g.rs.site(rel.site, rel.block)))
 	case ev.Op == trace.OpSleep:
 		args = append(args, str("releaser", "timer"))
 	default:
@@ -308,7 +308,7 @@ func (g *gstate) wait(ev trace.Event, begin, end int64) {
 	}
 	if !rel.drawn {
 		rel.drawn = true
-		enc.emit(&event{ph: 'X', name: rel.op.String() + " @ " + g.rs.site(rel.block), cat: "release", pid: g.rs.pid, tid: rel.g.tid, ts: rel.time, dur: 0,
+		enc.emit(&event{ph: 'X', name: rel.op.String() + " @ " + g.rs.site(rel.site, rel.block), cat: "release", pid: g.rs.pid, tid: rel.g.tid, ts: rel.time, dur: 0,
 			args: []arg{str("object", fmt.Sprintf("%#x", ev.Object))}})
 	}
 	id := g.rs.w.flowID()

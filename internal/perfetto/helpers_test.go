@@ -53,10 +53,15 @@ func testGraph(t testing.TB) *tbb.Graph {
 func pos(line int) tbb.Pos { return tbb.Pos{File: "main.go", Line: line} }
 
 // mkGraph makes a graph of package example.com/m, through its JSON form
-// as a trace carries it.
+// as a trace carries it. It has one site per block, site i in block i at
+// the block's line, so that the synthetic events below name block b's
+// operation as site b.
 func mkGraph(t testing.TB, funcs []*tbb.Func, blocks []*tbb.Block) *tbb.Graph {
 	t.Helper()
 	g := &tbb.Graph{Version: tbb.Version, Module: "example.com/m", Packages: []string{"example.com/m"}, Funcs: funcs, Blocks: blocks}
+	for _, b := range blocks {
+		g.Sites = append(g.Sites, &tbb.Site{ID: b.ID, Block: b.ID, Op: "lock", Pos: b.Pos})
+	}
 	data, err := tbb.Marshal(g)
 	if err != nil {
 		t.Fatal(err)
@@ -87,13 +92,13 @@ func clk(t int64) trace.Event  { return trace.Event{Kind: trace.EvClock, Time: t
 func blk(b uint32) trace.Event { return trace.Event{Kind: trace.EvBlock, Block: b} }
 func ext(b uint32) trace.Event { return trace.Event{Kind: trace.EvExit, Block: b} }
 func spawn(b uint32, ord uint32, child uint64) trace.Event {
-	return trace.Event{Kind: trace.EvSpawn, Block: b, Ordinal: ord, Child: child}
+	return trace.Event{Kind: trace.EvSpawn, Site: b, Block: b, Ordinal: ord, Child: child}
 }
 func syn(op trace.Op, b uint32, obj uint64, end int64) trace.Event {
-	return trace.Event{Kind: trace.EvSync, Op: op, Block: b, Object: obj, End: end}
+	return trace.Event{Kind: trace.EvSync, Op: op, Site: b, Block: b, Object: obj, End: end}
 }
 func wait(op trace.Op, b uint32, obj uint64, begin, end int64) trace.Event {
-	return trace.Event{Kind: trace.EvSync, Op: op, Block: b, Object: obj, Waited: true, Begin: begin, End: end}
+	return trace.Event{Kind: trace.EvSync, Op: op, Site: b, Block: b, Object: obj, Waited: true, Begin: begin, End: end}
 }
 
 // slice is a slice drawn on a thread, B/E paired or X, for assertions.

@@ -12,6 +12,7 @@ type release struct {
 	g     *gstate
 	op    trace.Op
 	block uint32
+	site  uint32
 	time  int64
 	drawn bool // its zero-length slice is written
 }
@@ -31,7 +32,7 @@ func (rs *runState) record(g *gstate, ev trace.Event, t int64) {
 		copy(o.recs, o.recs[1:])
 		o.recs = o.recs[:ringSize-1]
 	}
-	o.recs = append(o.recs, &release{g: g, op: trace.ReleaseOp(ev), block: ev.Block, time: t})
+	o.recs = append(o.recs, &release{g: g, op: trace.ReleaseOp(ev), block: ev.Block, site: ev.Site, time: t})
 }
 
 // releaser is the latest release of the waited object by another goroutine

@@ -250,10 +250,11 @@ func (rs *runState) metadata() {
 	}
 }
 
-// site is the file:line of block b.
-func (rs *runState) site(b uint32) string {
-	if blk := rs.g.Block(int(b)); blk != nil {
-		return blk.Pos.FileLine()
+// site is the file:line of a sync or spawn event's own statement, its
+// site, held by block b.
+func (rs *runState) site(site, b uint32) string {
+	if p := trace.SitePos(rs.g, site, b); p.IsValid() {
+		return p.FileLine()
 	}
 	return fmt.Sprintf("block %d", b)
 }

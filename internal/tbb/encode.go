@@ -60,6 +60,9 @@ func Unmarshal(data []byte) (*Graph, error) {
 	if g.Version < 1 {
 		return nil, fmt.Errorf("graph format version %d is not valid", g.Version)
 	}
+	if g.Version < 2 && len(g.Sites) > 0 {
+		return nil, fmt.Errorf("graph format version %d has no sites, but the graph holds %d", g.Version, len(g.Sites))
+	}
 	if err := g.Validate(); err != nil {
 		return nil, err
 	}
@@ -126,6 +129,21 @@ func (g *Graph) Validate() error {
 					bad("block %d: convergence point %d out of range or in another function", i, t.CP)
 				}
 			}
+		}
+	}
+	for i, s := range g.Sites {
+		if s == nil {
+			bad("site %d is missing", i)
+			continue
+		}
+		if s.ID != i {
+			bad("site %d has id %d", i, s.ID)
+		}
+		if g.Block(s.Block) == nil {
+			bad("site %d: block %d out of range", i, s.Block)
+		}
+		if !ValidSiteOp(s.Op) {
+			bad("site %d: unknown operation %q", i, s.Op)
 		}
 	}
 	if len(errs) > 0 {

@@ -22,6 +22,11 @@ func sample() *Graph {
 			{ID: 2, Func: 0, Kind: "if.done", Pos: Pos{"main.go", 10, 2}, Probe: true, Instrs: 1, CP: true, Exit: true},
 			{ID: 3, Func: 1, Kind: "entry", Pos: Pos{"main.go", 21, 2}, Probe: true, Instrs: 1, Exit: true},
 		},
+		Sites: []*Site{
+			{ID: 0, Block: 1, Op: "lock", Pos: Pos{"main.go", 8, 3}},
+			{ID: 1, Block: 1, Op: "sleep", Pos: Pos{"main.go", 9, 3}},
+			{ID: 2, Block: 3, Op: "go", Pos: Pos{"main.go", 22, 2}},
+		},
 	}
 }
 
@@ -83,8 +88,12 @@ func TestUnmarshalErrors(t *testing.T) {
 	}{
 		{"empty", nil, "decoding graph"},
 		{"not json", []byte("DVG"), "decoding graph"},
-		{"newer", tamper(`"version":1`, `"version":2`), "newer than this divergo"},
-		{"zero version", tamper(`"version":1`, `"version":0`), "not valid"},
+		{"newer", tamper(`"version":2`, `"version":3`), "newer than this divergo"},
+		{"zero version", tamper(`"version":2`, `"version":0`), "not valid"},
+		{"sites in version 1", tamper(`"version":2`, `"version":1`), "has no sites"},
+		{"site block", tamper(`"block":3`, `"block":4`), "site 2: block 4 out of range"},
+		{"site id", tamper(`"id":2,"block"`, `"id":5,"block"`), "site 2 has id 5"},
+		{"site op", tamper(`"op":"sleep"`, `"op":"nap"`), `unknown operation "nap"`},
 		{"tampered", tamper(`"instrs":4`, `"instrs":5`), "does not match its content"},
 		{"bad successor", tamper(`"succs":[1,2]`, `"succs":[1,9]`), "successor 9 out of range"},
 		{"bad cp", tamper(`"cp":2`, `"cp":3`), "convergence point 3"},
@@ -97,6 +106,37 @@ func TestUnmarshalErrors(t *testing.T) {
 				t.Fatalf("Unmarshal error = %v, want one containing %q", err, tc.want)
 			}
 		})
+	}
+}
+
+// TestVersion1 reads a graph of format version 1, which has no sites:
+// graphs written before sites existed stay readable.
+func TestVersion1(t *testing.T) {
+	g := sample()
+	g.Version, g.Sites = 1, nil
+	data, err := Marshal(g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(data), "sites") {
+		t.Fatalf("a graph without sites encodes them: %s", data)
+	}
+	h, err := Unmarshal(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if h.Version != 1 || h.Site(0) != nil {
+		t.Fatalf("version %d, site 0 %v", h.Version, h.Site(0))
+	}
+}
+
+func TestSite(t *testing.T) {
+	g := sample()
+	if s := g.Site(1); s == nil || s.Op != "sleep" || s.Pos.FileLine() != "main.go:9" || s.Block != 1 {
+		t.Errorf("Site(1) = %+v", s)
+	}
+	if g.Site(-1) != nil || g.Site(3) != nil {
+		t.Error("Site out of range is not nil")
 	}
 }
 
@@ -118,6 +158,7 @@ func FuzzUnmarshal(f *testing.F) {
 	}
 	f.Add(good)
 	f.Add([]byte(`{"version":1}`))
+	f.Add([]byte(`{"version":2,"sites":[{"id":0,"block":0,"op":"go"}]}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		g, err := Unmarshal(data)
 		if err != nil {

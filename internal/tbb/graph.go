@@ -7,7 +7,7 @@ import (
 
 // Version is the version of the graph format written by this package.
 // Readers refuse a newer version.
-const Version = 1
+const Version = 2
 
 // Kind is the kind of a trace change point.
 type Kind string
@@ -80,11 +80,12 @@ func (p Pos) FileLine() string {
 // Graph is the TBB graph of a set of packages.
 type Graph struct {
 	Version  int      `json:"version"`
-	Module   string   `json:"module"`   // main module path
-	Packages []string `json:"packages"` // import paths analysed, sorted
-	Funcs    []*Func  `json:"funcs"`    // indexed by Func.ID
-	Blocks   []*Block `json:"blocks"`   // indexed by Block.ID
-	Hash     string   `json:"hash"`     // "sha256:<hex>" of the encoding with Hash empty
+	Module   string   `json:"module"`          // main module path
+	Packages []string `json:"packages"`        // import paths analysed, sorted
+	Funcs    []*Func  `json:"funcs"`           // indexed by Func.ID
+	Blocks   []*Block `json:"blocks"`          // indexed by Block.ID
+	Sites    []*Site  `json:"sites,omitempty"` // indexed by Site.ID (version 2)
+	Hash     string   `json:"hash"`            // "sha256:<hex>" of the encoding with Hash empty
 }
 
 // Func is one function, method or function literal.
@@ -131,6 +132,48 @@ func (t *TCP) Converges() string {
 		return "at return"
 	}
 	return "at " + t.CPPos.FileLine()
+}
+
+// Site is one operation the runtime records with its own statement: a
+// synchronization operation or a go statement. Trace events name their
+// site, and readers name the site's own position, not the first line of
+// the block that holds it (a sleep two lines into a block is reported at
+// its own line).
+type Site struct {
+	ID    int    `json:"id"`
+	Block int    `json:"block"` // the block holding the operation
+	Op    string `json:"op"`    // one of SiteOps
+	Pos   Pos    `json:"pos"`   // the operation itself: the call, the <-, the send, the go or select keyword
+}
+
+// SiteOps lists the operations a site can be: the names of the sync
+// operations of a trace (internal/trace.Op), "go" for a go statement and
+// "wg.go" for sync.WaitGroup.Go (a spawn with its Add in the parent and its
+// Done in the child, all three recorded at the one site).
+var SiteOps = []string{
+	"lock", "unlock", "rlock", "runlock", "trylock",
+	"send", "recv", "close", "select",
+	"wg.add", "wg.done", "wg.wait", "wg.go",
+	"cond.wait", "cond.signal", "cond.broadcast",
+	"once", "sleep", "go",
+}
+
+// ValidSiteOp reports whether op is one of [SiteOps].
+func ValidSiteOp(op string) bool {
+	for _, x := range SiteOps {
+		if op == x {
+			return true
+		}
+	}
+	return false
+}
+
+// Site returns the site with the given id, or nil when it is out of range.
+func (g *Graph) Site(id int) *Site {
+	if id < 0 || id >= len(g.Sites) {
+		return nil
+	}
+	return g.Sites[id]
 }
 
 // Block returns the block with the given id, or nil when it is out of range.

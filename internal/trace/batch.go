@@ -44,7 +44,7 @@ func (er *EventReader) ReadEvents(buf []Event) (int, error) {
 		if uint64(len(want)) > er.left {
 			want = want[:er.left]
 		}
-		k, used, err := decodeEvents(want, er.body)
+		k, used, err := decodeEvents(want, er.body, er.r.siteBlock)
 		n += k
 		er.body = er.body[used:]
 		er.left -= uint64(k)
@@ -62,8 +62,10 @@ func (er *EventReader) ReadEvents(buf []Event) (int, error) {
 // many it decoded and the bytes they used, stopping at the first error.
 // Block events whose id fits one or two bytes (ids below 64 and 8192: every
 // block of most programs) are decoded inline; every other event goes
-// through decodeEvent, which makes every check.
-func decodeEvents(dst []Event, b []byte) (n, off int, err error) {
+// through decodeEvent, which makes every check. sites maps a site to the
+// block holding it (from the graph): spawn and sync events get their
+// Block from it, and a site out of its range is an error.
+func decodeEvents(dst []Event, b []byte, sites []uint32) (n, off int, err error) {
 	for n < len(dst) {
 		if off+1 < len(b) {
 			c0, c1 := b[off], b[off+1]
@@ -83,6 +85,12 @@ func decodeEvents(dst []Event, b []byte) (n, off int, err error) {
 		e, k, err := decodeEvent(b[off:])
 		if err != nil {
 			return n, off, err
+		}
+		if e.Kind == EvSync || e.Kind == EvSpawn {
+			if int64(e.Site) >= int64(len(sites)) {
+				return n, off, fmt.Errorf("%s event: site %d out of range (the graph has %d sites)", e.Kind, e.Site, len(sites))
+			}
+			e.Block = sites[e.Site]
 		}
 		dst[n] = e
 		n++

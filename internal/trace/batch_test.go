@@ -23,8 +23,8 @@ func wideEvents() []Event {
 			Event{Kind: EvBlock, Block: id},
 			Event{Kind: EvOutcome, Value: uint64(id) * 3},
 			Event{Kind: EvBlock, Block: id},
-			Event{Kind: EvSync, Op: OpLock, Block: id, Object: 0xc000, Waited: true, Begin: 7, End: 9},
-			Event{Kind: EvSpawn, Block: id, Ordinal: 2, Child: 9},
+			Event{Kind: EvSync, Op: OpLock, Site: 5, Block: 4, Object: 0xc000, Waited: true, Begin: 7, End: 9},
+			Event{Kind: EvSpawn, Site: 1, Block: 1, Ordinal: 2, Child: 9},
 			Event{Kind: EvExit, Block: id},
 		)
 	}

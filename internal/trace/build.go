@@ -15,7 +15,7 @@ type GoroutineEvents struct {
 	ID      uint64 // recorder id, from 1 (main); 0 means its index in the list + 1
 	GoID    uint64 // Go goroutine id; 0 means ID
 	Parent  uint64 // 0 for main
-	Site    uint32 // block of the go statement
+	Site    uint32 // the graph's site of the go statement
 	Ordinal uint32 // among the parent's spawns at Site, from 1
 	Start   int64  // ns since start; also taken from a leading EvClock
 	End     int64  // ns since start; also taken from a trailing EvClock

@@ -11,7 +11,7 @@ import (
 type Origin struct {
 	GoID       uint64 // the Go runtime's goroutine id, for joining with runtime/trace
 	Parent     uint64 // recorder id of the parent, 0 for main and for goroutines of unknown origin
-	Site       uint32 // block holding the go statement
+	Site       uint32 // the graph's site of the go statement
 	Ordinal    uint32 // 1 for the parent's first spawn at Site
 	FirstBlock uint32 // first block the goroutine executed; valid when HasFirst
 	HasFirst   bool

@@ -8,7 +8,9 @@ import (
 )
 
 // AppendEvent appends the encoding of e to dst. Only the fields meaningful
-// for e.Kind are written (see [Event]); e.Kind must be valid.
+// for e.Kind are written (see [Event]); e.Kind must be valid. Spawn and
+// sync events are written with their Site, not their Block: readers take
+// the block from the graph's site.
 func AppendEvent(dst []byte, e Event) []byte {
 	if e.Kind == EvBlock {
 		return binary.AppendUvarint(dst, uint64(e.Block)<<1)
@@ -20,7 +22,7 @@ func AppendEvent(dst []byte, e Event) []byte {
 	case EvOutcome:
 		dst = binary.AppendUvarint(dst, e.Value)
 	case EvSpawn:
-		dst = binary.AppendUvarint(dst, uint64(e.Block))
+		dst = binary.AppendUvarint(dst, uint64(e.Site))
 		dst = binary.AppendUvarint(dst, uint64(e.Ordinal))
 		dst = binary.AppendUvarint(dst, e.Child)
 	case EvSync:
@@ -32,7 +34,7 @@ func AppendEvent(dst []byte, e Event) []byte {
 			flags |= syncSends
 		}
 		dst = append(dst, byte(e.Op), flags)
-		dst = binary.AppendUvarint(dst, uint64(e.Block))
+		dst = binary.AppendUvarint(dst, uint64(e.Site))
 		dst = binary.AppendUvarint(dst, e.Object)
 		dst = binary.AppendVarint(dst, e.End)
 		if e.Waited {
@@ -50,7 +52,8 @@ func AppendEvent(dst []byte, e Event) []byte {
 var errShort = errors.New("event cut short")
 
 // decodeEvent decodes one event from the start of b and returns it with the
-// number of bytes it used.
+// number of bytes it used. A spawn or sync event has its Site, not yet its
+// Block: decodeEvents looks the block up.
 func decodeEvent(b []byte) (Event, int, error) {
 	d := decoder{b: b}
 	h := d.uvarint()
@@ -74,7 +77,7 @@ func decodeEvent(b []byte) (Event, int, error) {
 	case EvOutcome:
 		e.Value = d.uvarint()
 	case EvSpawn:
-		e.Block = d.uint32()
+		e.Site = d.uint32()
 		e.Ordinal = d.uint32()
 		e.Child = d.uvarint()
 	case EvSync:
@@ -82,7 +85,7 @@ func decodeEvent(b []byte) (Event, int, error) {
 		flags := d.byte()
 		e.Waited = flags&syncWaited != 0
 		e.Sends = flags&syncSends != 0
-		e.Block = d.uint32()
+		e.Site = d.uint32()
 		e.Object = d.uvarint()
 		e.End = d.varint()
 		if e.Waited {

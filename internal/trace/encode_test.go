@@ -23,11 +23,11 @@ func TestEventEncoding(t *testing.T) {
 		{"outcome 127", Event{Kind: EvOutcome, Value: 127}, 2},
 		{"outcome 128", Event{Kind: EvOutcome, Value: 128}, 3},
 		{"outcome max", Event{Kind: EvOutcome, Value: math.MaxUint64}, 11},
-		{"spawn", Event{Kind: EvSpawn, Block: 1, Ordinal: 3, Child: math.MaxUint64}, 0},
-		{"sync no wait", Event{Kind: EvSync, Op: OpUnlock, Block: 7, Object: 0xc000012345, End: 1000}, 0},
-		{"sync waited", Event{Kind: EvSync, Op: OpLock, Block: 7, Object: math.MaxUint64, Waited: true, Begin: 5, End: math.MaxInt64}, 0},
+		{"spawn", Event{Kind: EvSpawn, Site: 1, Ordinal: 3, Child: math.MaxUint64}, 0},
+		{"sync no wait", Event{Kind: EvSync, Op: OpUnlock, Site: 7, Object: 0xc000012345, End: 1000}, 0},
+		{"sync waited", Event{Kind: EvSync, Op: OpLock, Site: 7, Object: math.MaxUint64, Waited: true, Begin: 5, End: math.MaxInt64}, 0},
 		{"sync negative", Event{Kind: EvSync, Op: OpSleep, Waited: true, Begin: math.MinInt64, End: -1}, 0},
-		{"select sends", Event{Kind: EvSync, Op: OpSelect, Block: 3, Object: 0xc0000a, Sends: true, Waited: true, Begin: 1, End: 9}, 0},
+		{"select sends", Event{Kind: EvSync, Op: OpSelect, Site: 3, Object: 0xc0000a, Sends: true, Waited: true, Begin: 1, End: 9}, 0},
 		{"clock", Event{Kind: EvClock, Time: 1 << 40}, 0},
 	}
 	for _, tt := range tests {

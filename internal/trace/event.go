@@ -11,8 +11,8 @@ const (
 	EvBlock   Kind = iota + 1 // a probed TBB began: Block
 	EvExit                    // the function whose entry block is Block returned (or unwound by a panic)
 	EvOutcome                 // the outcome of the TCP of the last block: Value (index value, map key hash, lock ticket)
-	EvSpawn                   // a go statement in block Block started goroutine Child, the Ordinal-th spawn at that site by this goroutine
-	EvSync                    // a synchronization operation: Op on Object at block Block; Begin/End when it waited
+	EvSpawn                   // the go statement at Site (in block Block) started goroutine Child, the Ordinal-th spawn at that site by this goroutine
+	EvSync                    // a synchronization operation: Op on Object at Site (in block Block); Begin/End when it waited
 	EvClock                   // a timestamp (Time) at this point of the stream
 	EvPerturb                 // divergo's schedule perturbation delayed the goroutine from Begin to End (format version 2)
 )
@@ -72,6 +72,7 @@ func (o Op) String() string {
 type Event struct {
 	Kind    Kind
 	Block   uint32 // EvBlock, EvExit (the function's entry block), EvSpawn, EvSync: the block holding the site
+	Site    uint32 // EvSpawn, EvSync: the graph's site (tbb.Graph.Sites): the statement itself
 	Value   uint64 // EvOutcome
 	Child   uint64 // EvSpawn: the child's goroutine id
 	Ordinal uint32 // EvSpawn: 1 for the first spawn at this site by this goroutine

@@ -24,6 +24,12 @@ func ExampleWriteFile() {
 				TCP: &tbb.TCP{Kind: tbb.Spawn, Pos: tbb.Pos{File: "main.go", Line: 5}, CP: tbb.Return}},
 			{ID: 1, Func: 1, Kind: "entry", Pos: tbb.Pos{File: "main.go", Line: 10}, Probe: true, Instrs: 2, Succs: []int{}, Exit: true},
 		},
+		// Every go statement and sync operation is a site: events name it.
+		Sites: []*tbb.Site{
+			{ID: 0, Block: 0, Op: "go", Pos: tbb.Pos{File: "main.go", Line: 5, Col: 2}},
+			{ID: 1, Block: 0, Op: "recv", Pos: tbb.Pos{File: "main.go", Line: 6, Col: 2}},
+			{ID: 2, Block: 1, Op: "send", Pos: tbb.Pos{File: "main.go", Line: 11, Col: 2}},
+		},
 	}
 	dir, err := os.MkdirTemp("", "example")
 	if err != nil {
@@ -35,14 +41,14 @@ func ExampleWriteFile() {
 		{ID: 1, Events: []trace.Event{
 			{Kind: trace.EvClock, Time: 0},
 			{Kind: trace.EvBlock, Block: 0},
-			{Kind: trace.EvSpawn, Block: 0, Ordinal: 1, Child: 2},
-			{Kind: trace.EvSync, Op: trace.OpRecv, Block: 0, Object: 1, Waited: true, Begin: 10, End: 90},
+			{Kind: trace.EvSpawn, Site: 0, Ordinal: 1, Child: 2},
+			{Kind: trace.EvSync, Op: trace.OpRecv, Site: 1, Object: 1, Waited: true, Begin: 10, End: 90},
 			{Kind: trace.EvClock, Time: 100},
 		}},
 		{ID: 2, Parent: 1, Site: 0, Ordinal: 1, Events: []trace.Event{
 			{Kind: trace.EvClock, Time: 20},
 			{Kind: trace.EvBlock, Block: 1},
-			{Kind: trace.EvSync, Op: trace.OpSend, Block: 1, Object: 1, End: 85},
+			{Kind: trace.EvSync, Op: trace.OpSend, Site: 2, Object: 1, End: 85},
 			{Kind: trace.EvClock, Time: 95},
 		}},
 	})

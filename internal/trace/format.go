@@ -6,9 +6,14 @@ const (
 	Magic = "DVGTRACE"
 	// Version is the format version this package writes. Readers refuse a
 	// newer version; fields added at the end of a length-prefixed body do not
-	// change it. Version 2 added the perturb event (docs/FORMAT.md,
-	// "Perturbation") and the outcome after a once event ("Once outcomes").
+	// change it. Version 2 names sync and spawn events by their site
+	// (docs/FORMAT.md, "Sites"), and added the perturb event
+	// ("Perturbation") and the outcome after a once event ("Once outcomes").
 	Version = 2
+
+	// oldestVersion is the oldest format version this package reads:
+	// version 1 named a sync or spawn event by its block, not its site.
+	oldestVersion = 2
 
 	// trailerMagic closes a complete file, after the index offset.
 	trailerMagic = "DVGINDEX"

@@ -114,12 +114,12 @@ func FuzzEvent(f *testing.F) {
 		case EvOutcome:
 			e.Value = value
 		case EvSpawn:
-			e.Block, e.Ordinal, e.Child = block, ord, value
+			e.Site, e.Ordinal, e.Child = block, ord, value
 		case EvSync:
 			if op == 0 || int(op) >= len(opNames) {
 				return
 			}
-			e.Op, e.Block, e.Object, e.Waited, e.End = Op(op), block, value, waited, end
+			e.Op, e.Site, e.Object, e.Waited, e.End = Op(op), block, value, waited, end
 			if waited {
 				e.Begin = begin
 			}

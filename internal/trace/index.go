@@ -10,7 +10,8 @@ type GoroutineInfo struct {
 	ID         uint64 // recorder id: 1 is main
 	GoID       uint64 // the Go runtime's goroutine id
 	Parent     uint64 // recorder id of the parent; 0 for main and unknown origins
-	Site       uint32 // block holding the go statement that started it
+	Site       uint32 // the graph's site of the go statement that started it (when Parent is not 0)
+	SiteBlock  uint32 // the block holding that go statement (set by the reader)
 	Ordinal    uint32 // among the parent's spawns at Site, from 1
 	FirstBlock uint32 // first block executed, when HasFirst
 	HasFirst   bool

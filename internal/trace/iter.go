@@ -88,7 +88,7 @@ func (it *chunkIter) Next() bool {
 	if it.err != nil || it.left == 0 && !it.more() {
 		return false
 	}
-	_, n, err := decodeEvents(it.ev[:], it.body)
+	_, n, err := decodeEvents(it.ev[:], it.body, it.r.siteBlock)
 	if err != nil {
 		it.fail(err)
 		return false

@@ -116,19 +116,27 @@ func dropPackage(s string) string {
 	return head + args
 }
 
-// SiteName is the file:line of the go statement held by block site: the
-// position of its spawn TCP, or the block's own position.
+// SiteName is the file:line of site, the statement itself (a go
+// statement, a lock, a send, ...), or "site N" when the graph has no such
+// site.
 func SiteName(g *tbb.Graph, site uint32) string {
-	b := g.Block(int(site))
-	if b == nil {
-		return fmt.Sprintf("block%d", site)
+	if s := g.Site(int(site)); s != nil && s.Pos.IsValid() {
+		return s.Pos.FileLine()
 	}
-	for _, t := range append([]*tbb.TCP{b.TCP}, b.Also...) {
-		if t != nil && t.Kind == tbb.Spawn && t.Pos.IsValid() {
-			return t.Pos.FileLine()
-		}
+	return fmt.Sprintf("site%d", site)
+}
+
+// SitePos is the position of site, the statement itself; when the graph
+// has no such site, the position of block, the block that holds it (a
+// reader given events it did not decode itself, in tests).
+func SitePos(g *tbb.Graph, site, block uint32) tbb.Pos {
+	if s := g.Site(int(site)); s != nil && int(block) == s.Block {
+		return s.Pos
 	}
-	return b.Pos.FileLine()
+	if b := g.Block(int(block)); b != nil {
+		return b.Pos
+	}
+	return tbb.Pos{}
 }
 
 // PathLess orders spawn paths as a reader expects: byte by byte, except

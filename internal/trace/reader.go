@@ -28,6 +28,9 @@ type Reader struct {
 	perturbed bool
 	seed      int64
 	graph     *tbb.Graph
+	// siteBlock maps a site to the block holding it, so that events keep
+	// Block meaning the block while the file names the site.
+	siteBlock []uint32
 
 	dataStart int64 // offset of the first chunk
 	dataEnd   int64 // end of the last whole chunk (the index offset in a complete file)
@@ -80,8 +83,26 @@ func NewReader(ra io.ReaderAt, size int64) (*Reader, error) {
 			return nil, err
 		}
 	}
+	if err := r.checkSites(); err != nil {
+		return nil, err
+	}
 	r.namePaths()
 	return r, nil
+}
+
+// checkSites checks that every goroutine started by a go statement names a
+// site of the graph, and sets the block holding it.
+func (r *Reader) checkSites() error {
+	for _, e := range r.gs {
+		if e.Parent == 0 {
+			continue
+		}
+		if int64(e.Site) >= int64(len(r.siteBlock)) {
+			return fmt.Errorf("goroutine %d: spawn site %d out of range (the graph has %d sites)", e.ID, e.Site, len(r.siteBlock))
+		}
+		e.SiteBlock = r.siteBlock[e.Site]
+	}
+	return nil
 }
 
 // Close closes the file opened by Open.
@@ -199,6 +220,9 @@ func (r *Reader) readHeader() error {
 	if version < 1 {
 		return fmt.Errorf("format version %d is not valid", version)
 	}
+	if version < oldestVersion {
+		return fmt.Errorf("format version %d is older than this divergo reads (%d): record the run again", version, oldestVersion)
+	}
 	r.version = int(version)
 	n := d.uvarint()
 	if d.err != nil {
@@ -243,6 +267,10 @@ func (r *Reader) readHeader() error {
 		return fmt.Errorf("header names graph hash %q but the embedded graph is %q", hash, g.Hash)
 	}
 	r.graph = g
+	r.siteBlock = make([]uint32, len(g.Sites))
+	for i, s := range g.Sites {
+		r.siteBlock[i] = uint32(s.Block)
+	}
 	return nil
 }
 

@@ -26,11 +26,11 @@ func sample() []GoroutineEvents {
 			{Kind: EvClock, Time: 0},
 			{Kind: EvBlock, Block: 0},
 			{Kind: EvBlock, Block: 1},
-			{Kind: EvSpawn, Block: 1, Ordinal: 1, Child: 2},
+			{Kind: EvSpawn, Site: 1, Block: 1, Ordinal: 1, Child: 2},
 			{Kind: EvBlock, Block: 1},
-			{Kind: EvSpawn, Block: 1, Ordinal: 2, Child: 3},
+			{Kind: EvSpawn, Site: 1, Block: 1, Ordinal: 2, Child: 3},
 			{Kind: EvBlock, Block: 2},
-			{Kind: EvSync, Op: OpWGWait, Block: 2, Object: 0xc0001, Waited: true, Begin: 30, End: 950},
+			{Kind: EvSync, Op: OpWGWait, Site: 2, Block: 2, Object: 0xc0001, Waited: true, Begin: 30, End: 950},
 			{Kind: EvExit, Block: 0},
 			{Kind: EvClock, Time: 1000},
 		}},
@@ -38,7 +38,7 @@ func sample() []GoroutineEvents {
 			{Kind: EvClock, Time: 10},
 			{Kind: EvBlock, Block: 3},
 			{Kind: EvOutcome, Value: 42},
-			{Kind: EvSync, Op: OpWGDone, Block: 3, Object: 0xc0001, End: 15},
+			{Kind: EvSync, Op: OpWGDone, Site: 0, Block: 3, Object: 0xc0001, End: 15},
 			{Kind: EvExit, Block: 3},
 			{Kind: EvClock, Time: 16},
 		}},
@@ -183,6 +183,8 @@ func TestOpenErrors(t *testing.T) {
 	full := writeSample(t)
 	newer := append([]byte(Magic), binary.AppendUvarint(nil, Version+1)...)
 	newer = append(newer, full[len(newer):]...)
+	older := append([]byte(Magic), binary.AppendUvarint(nil, 1)...)
+	older = append(older, full[len(older):]...)
 	badHash := bytes.Replace(full, []byte(testGraph(t).Hash), []byte(strings.Repeat("0", len(testGraph(t).Hash))), 1)
 	badTrailer := bytes.Clone(full)
 	binary.LittleEndian.PutUint64(badTrailer[len(full)-trailerSize:], 1)
@@ -196,6 +198,7 @@ func TestOpenErrors(t *testing.T) {
 		{"magic cut", []byte("DVGTR"), "cut short"},
 		{"header cut", full[:30], "cut short"},
 		{"newer version", newer, "newer than this divergo reads"},
+		{"version 1", older, "format version 1 is older than this divergo reads (2): record the run again"},
 		{"bad hash", badHash, "hash"},
 		{"bad trailer", badTrailer, "outside"},
 	}
@@ -212,6 +215,63 @@ func TestOpenErrors(t *testing.T) {
 	}
 	if _, err := Open(filepath.Join(t.TempDir(), "missing.dvt")); err == nil || !os.IsNotExist(err) {
 		t.Errorf("missing file: %v", err)
+	}
+}
+
+// TestSites: spawn and sync events are written with their site and read
+// back with the block that holds it, and a goroutine is named after its go
+// statement's own line, not its block's first line.
+func TestSites(t *testing.T) {
+	r, err := NewReader(bytes.NewReader(writeSample(t)), int64(len(writeSample(t))))
+	if err != nil {
+		t.Fatal(err)
+	}
+	evs, err := readIter(r, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e := evs[3]; e.Kind != EvSync || e.Site != 0 || e.Block != 3 {
+		t.Errorf("wg.done read as %+v, want site 0 in block 3", e)
+	}
+	gi, _ := r.Goroutine(2)
+	if gi.Site != 1 || gi.SiteBlock != 1 || gi.Path != "main/worker@main.go:7#1" {
+		t.Errorf("goroutine 2: site %d in block %d, path %q", gi.Site, gi.SiteBlock, gi.Path)
+	}
+	g := r.Graph()
+	if got := SiteName(g, 2); got != "main.go:10" {
+		t.Errorf("SiteName(2) = %q, want the wg.wait's own line main.go:10", got)
+	}
+	if got := SiteName(g, 9); got != "site9" {
+		t.Errorf("SiteName(9) = %q", got)
+	}
+	if got := SitePos(g, 2, 2).FileLine(); got != "main.go:10" {
+		t.Errorf("SitePos(2, 2) = %s", got)
+	}
+	// A site that is not the event's block's (an event made by hand): the
+	// block's position.
+	if got := SitePos(g, 0, 2).FileLine(); got != "main.go:9" {
+		t.Errorf("SitePos(0, 2) = %s", got)
+	}
+}
+
+// TestSiteOutOfRange: a sync event or a goroutine naming a site the graph
+// does not have is a one-line error.
+func TestSiteOutOfRange(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "bad.dvt")
+	body := AppendEvent(nil, Event{Kind: EvSync, Op: OpLock, Site: 6, End: 1})
+	writeRawChunk(t, path, &Chunk{G: 1, Final: true, Events: 1, Body: body})
+	r, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	_, err = readIter(r, 1)
+	if err == nil || !strings.Contains(err.Error(), "sync event: site 6 out of range (the graph has 6 sites)") || strings.Contains(err.Error(), "\n") {
+		t.Errorf("error %v", err)
+	}
+	writeRawChunk(t, path, &Chunk{G: 2, Final: true, Origin: Origin{Parent: 1, Site: 6, Ordinal: 1}})
+	if _, err := Open(path); err == nil || !strings.Contains(err.Error(), "goroutine 2: spawn site 6 out of range (the graph has 6 sites)") {
+		t.Errorf("error %v", err)
 	}
 }
 
