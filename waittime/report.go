@@ -75,9 +75,9 @@ type Class struct {
 // running is at a statement (a sleep, an unexplained wait, a go
 // statement's or a release's latency).
 type Step struct {
-	Pos        string `json:"pos"`   // file:line, the statement's own for a state other than running; empty for perturb and outside steps, which have no line
-	Block      int    `json:"block"` // the block, or the block holding the statement
-	Site       int    `json:"site"`  // the statement's site; -1 for running steps
+	Pos        string `json:"pos"`              // file:line, the statement's own for a state other than running; empty for perturb and outside steps, which have no line
+	Block      int    `json:"block"`            // the block, or the block holding the statement
+	Site       int    `json:"site"`             // the statement's site; -1 for running steps
 	Blocks     []int  `json:"blocks,omitempty"` // when several blocks were merged: all of them, Block first
 	Func       string `json:"func"`
 	State      string `json:"state"`
