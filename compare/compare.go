@@ -204,3 +204,24 @@ func closeReader(r EventReader) {
 		c.Close()
 	}
 }
+
+// Executed counts, per goroutine of t, the block executions a comparison
+// walks: the probed blocks the trace recorded and the implied ones put back
+// between them (docs/TBB.md). It is the count diff reports, which divergo
+// show gives beside the recorded one.
+func Executed(t Trace) (map[uint64]int64, error) {
+	p, err := newProgram(t.Graph())
+	if err != nil {
+		return nil, fmt.Errorf("program graph: %w", err)
+	}
+	c := newCache(p)
+	out := map[uint64]int64{}
+	for _, g := range t.Goroutines() {
+		n, _, err := size(p, c, t, g.ID)
+		if err != nil {
+			return nil, fmt.Errorf("goroutine %d: %w", g.ID, err)
+		}
+		out[g.ID] = n
+	}
+	return out, nil
+}

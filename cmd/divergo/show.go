@@ -7,6 +7,7 @@ import (
 	"io"
 	"time"
 
+	"github.com/divergo/divergo/compare"
 	"github.com/divergo/divergo/internal/perfetto"
 	"github.com/divergo/divergo/internal/progress"
 	"github.com/divergo/divergo/internal/tbb"
@@ -126,10 +127,15 @@ func showText(w io.Writer, r *trace.Reader, events bool) error {
 		}
 		pw, qw = max(pw, len(rows[i].path)), max(qw, len(rows[i].parent))
 	}
-	fmt.Fprintf(w, "%-*s %6s  %-*s %10s %10s %6s  %s\n", pw, "PATH", "ID", qw, "PARENT", "BLOCKS", "EVENTS", "WAITS", "SPAN")
-	for i, gi := range gs {
-		fmt.Fprintf(w, "%-*s %6d  %-*s %10d %10d %6d  %s\n", pw, rows[i].path, gi.ID, qw, rows[i].parent, gi.Blocks, gi.Events, gi.Waits, span(gi))
+	exec, err := compare.Executed(compare.FromReader(r))
+	if err != nil {
+		return err
 	}
+	fmt.Fprintf(w, "%-*s %6s  %-*s %10s %10s %10s %6s  %s\n", pw, "PATH", "ID", qw, "PARENT", "BLOCKS", "RECORDED", "EVENTS", "WAITS", "SPAN")
+	for i, gi := range gs {
+		fmt.Fprintf(w, "%-*s %6d  %-*s %10d %10d %10d %6d  %s\n", pw, rows[i].path, gi.ID, qw, rows[i].parent, exec[gi.ID], gi.Blocks, gi.Events, gi.Waits, span(gi))
+	}
+	fmt.Fprintf(w, "\nBLOCKS counts block executions as diff does, the implied blocks put back between the\nRECORDED ones (docs/TBB.md, \"Probed and implied blocks\").\n")
 	if !events {
 		return nil
 	}
@@ -216,7 +222,8 @@ type showGoroutine struct {
 	ParentID uint64 `json:"parent_id"`
 	Site     string `json:"site,omitempty"`
 	Ordinal  uint32 `json:"ordinal,omitempty"`
-	Blocks   uint64 `json:"blocks"`
+	Blocks   int64  `json:"blocks"`   // block executions, implied ones included, as diff counts them
+	Recorded uint64 `json:"recorded"` // block events the trace holds (probed blocks)
 	Events   uint64 `json:"events"`
 	Waits    uint64 `json:"waits"`
 	StartNS  int64  `json:"start_ns"`
@@ -257,13 +264,17 @@ func showJSON(w io.Writer, r *trace.Reader, events bool) error {
 		return err
 	}
 	w.Write(head[:len(head)-1])
+	exec, err := compare.Executed(compare.FromReader(r))
+	if err != nil {
+		return err
+	}
 	io.WriteString(w, `,"goroutines":[`)
 	for i, gi := range r.Sorted() {
 		if i > 0 {
 			io.WriteString(w, ",")
 		}
 		sg := showGoroutine{ID: gi.ID, GoID: gi.GoID, Path: gi.Path, Parent: parentPath(r, gi), ParentID: gi.Parent,
-			Ordinal: gi.Ordinal, Blocks: gi.Blocks, Events: gi.Events, Waits: gi.Waits,
+			Ordinal: gi.Ordinal, Blocks: exec[gi.ID], Recorded: gi.Blocks, Events: gi.Events, Waits: gi.Waits,
 			StartNS: gi.Start, EndNS: gi.End, Ended: gi.Ended, Chunks: gi.Chunks}
 		if gi.Parent != 0 {
 			sg.Site = trace.SiteName(g, gi.Site)

@@ -62,8 +62,8 @@ func TestShow(t *testing.T) {
 		t.Fatalf("status %d: %s", status, errs)
 	}
 	for _, want := range []string{"program:    synthetic", "sha256:", "trace:      complete",
-		"main/work@main.go:5#1", "main                       1  -               1          6      1",
-		"main/work@main.go:5#1      2  main            1          4      0"} {
+		"main/work@main.go:5#1", "main                       1  -               1          1          6      1",
+		"main/work@main.go:5#1      2  main            1          1          4      0"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
@@ -155,5 +155,51 @@ func TestShowBadInput(t *testing.T) {
 	status, out, errs := runCmd(t, "show", "-json", cut)
 	if status != 0 || !strings.Contains(out, `"truncated":true`) {
 		t.Errorf("killed run: status %d, stdout %s, stderr %s", status, out, errs)
+	}
+}
+
+// TestShowBlocksAgreeWithDiff: show counts a goroutine's block executions
+// as diff does (implied blocks put back), on real traces whose loops record
+// one probe per iteration; it used to give the recorded events only.
+func TestShowBlocksAgreeWithDiff(t *testing.T) {
+	for _, name := range []string{"pool.dvt", "pipeline.dvt", "contention.dvt"} {
+		path := filepath.Join("..", "..", "internal", "perfetto", "testdata", name)
+		_, out, errs := runCmd(t, "show", "-json", path)
+		var show struct {
+			Goroutines []struct {
+				ID       uint64 `json:"id"`
+				Blocks   int64  `json:"blocks"`
+				Recorded int64  `json:"recorded"`
+			} `json:"goroutines"`
+		}
+		if err := json.Unmarshal([]byte(out), &show); err != nil {
+			t.Fatalf("%s: show -json: %v (%s)", name, err, errs)
+		}
+		_, out, _ = runCmd(t, "diff", "-json", path, path)
+		var diff struct {
+			Goroutines struct {
+				Matched []struct {
+					A       uint64 `json:"a"`
+					BlocksA int64  `json:"blocks_a"`
+				} `json:"matched"`
+			} `json:"goroutines"`
+		}
+		if err := json.Unmarshal([]byte(out), &diff); err != nil {
+			t.Fatalf("%s: diff -json: %v", name, err)
+		}
+		want := map[uint64]int64{}
+		for _, m := range diff.Goroutines.Matched {
+			want[m.A] = m.BlocksA
+		}
+		implied := false
+		for _, g := range show.Goroutines {
+			if g.Blocks != want[g.ID] {
+				t.Errorf("%s: goroutine %d: show %d blocks, diff %d", name, g.ID, g.Blocks, want[g.ID])
+			}
+			implied = implied || g.Blocks > g.Recorded
+		}
+		if !implied {
+			t.Logf("%s: no goroutine executed implied blocks", name)
+		}
 	}
 }
