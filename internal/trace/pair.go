@@ -1,0 +1,254 @@
+package trace
+
+import (
+	"container/heap"
+	"fmt"
+	"math"
+	"slices"
+)
+
+// Source is what [Pair] reads: the goroutines of a run and each one's
+// events. A *[Reader] is one.
+type Source interface {
+	Goroutines() []GoroutineInfo
+	Events(id uint64) (EventIter, error)
+}
+
+var _ Source = (*Reader)(nil)
+
+// SyncRef names one sync event of a run: its goroutine (recorder id) and its
+// number among that goroutine's [EvSync] events, from 0. Readers that walk a
+// goroutine's stream count its sync events and meet the same numbers.
+type SyncRef struct {
+	G uint64
+	N uint64
+}
+
+// Release is the operation that ended a wait.
+type Release struct {
+	SyncRef
+	Op    Op     // as [ReleaseOp] gives it: a select is its chosen case's send or receive
+	Block uint32 // the block holding it
+	Time  int64  // its End: taken before it released
+}
+
+// Why says why a wait has no releaser, or that it has one ([Named]).
+type Why uint8
+
+// Reasons for a wait without releaser.
+const (
+	Named       Why = iota // a releaser was found
+	WhySleep               // time.Sleep: a timer ends it
+	WhyUnnamed             // a select whose chosen case's channel was not recorded (see docs/FORMAT.md)
+	WhyNoRelease           // nothing recorded on the object ended it: a timer's channel, or code that is not instrumented
+	WhyUnfinished          // still blocked when the trace ended
+)
+
+var whyText = [...]string{
+	Named:         "",
+	WhySleep:      "sleep: a timer ended it",
+	WhyUnnamed:    "select: the chosen case's channel was not recorded",
+	WhyNoRelease:  "no recorded operation ended it: a timer's channel (time.Ticker, time.After) or code that is not instrumented",
+	WhyUnfinished: "still blocked when the trace ended",
+}
+
+func (w Why) String() string {
+	if int(w) < len(whyText) {
+		return whyText[w]
+	}
+	return fmt.Sprintf("why(%d)", w)
+}
+
+// Releasers is the releaser of every wait of a run, by causality
+// (docs/FORMAT.md, "Sync events and releasers"): [Pair] computes it once,
+// and every reader that names releasers (waittime, the Perfetto export)
+// asks it, so that they name the same ones.
+type Releasers struct {
+	of   map[SyncRef]Release
+	why  map[SyncRef]Why
+	uses map[SyncRef]int32
+}
+
+// Of returns the release that ended wait w, if one was found.
+func (p *Releasers) Of(w SyncRef) (Release, bool) {
+	r, ok := p.of[w]
+	return r, ok
+}
+
+// Why says why wait w has no releaser; [Named] when it has one, and for
+// events that did not wait.
+func (p *Releasers) Why(w SyncRef) Why { return p.why[w] }
+
+// Uses is the number of waits that event r ended: readers keep what they
+// need of a release (a snapshot of its goroutine's path) only for those.
+func (p *Releasers) Uses(r SyncRef) int { return int(p.uses[r]) }
+
+// Len is the number of waits with a releaser.
+func (p *Releasers) Len() int { return len(p.of) }
+
+// DefaultPairSlack is how far a release-side stamp may be out of order with
+// the operation it stamps, taken across goroutines: the time between
+// reading the clock and the operation itself (perturbation comes before
+// the clock) plus conversion error, unless the goroutine is descheduled in
+// between. Bookkeeping older than this is taken to be about operations the
+// trace does not hold (see pairChan).
+const DefaultPairSlack = 50_000
+
+// Pair reads every goroutine's sync events in the order of the moment each
+// operation was attempted (its Begin when it waited, else its End: in both
+// cases the time read before the operation) and names the releaser of each
+// wait by the rule of its kind (docs/FORMAT.md). slack is
+// [DefaultPairSlack] when 0. Memory is one chunk per live goroutine, a few
+// records per object, and the answer (a few words per wait).
+func Pair(src Source, slack int64) (*Releasers, error) {
+	if slack <= 0 {
+		slack = DefaultPairSlack
+	}
+	pr := &pairing{
+		slack: slack,
+		objs:  make(map[uint64]*pobj),
+		out: &Releasers{
+			of:   make(map[SyncRef]Release),
+			why:  make(map[SyncRef]Why),
+			uses: make(map[SyncRef]int32),
+		},
+	}
+	infos := slices.Clone(src.Goroutines())
+	slices.SortFunc(infos, func(x, y GoroutineInfo) int {
+		switch {
+		case x.ID < y.ID:
+			return -1
+		case x.ID > y.ID:
+			return 1
+		}
+		return 0
+	})
+	var h pheap
+	for _, info := range infos {
+		// Opened when the merge reaches its start: only goroutines alive
+		// at once hold a chunk.
+		h = append(h, &pgor{info: info, key: info.Start})
+	}
+	heap.Init(&h)
+	for h.Len() > 0 {
+		g := h[0]
+		if g.it == nil {
+			it, err := src.Events(g.info.ID)
+			if err != nil {
+				return nil, fmt.Errorf("opening events of goroutine %d: %w", g.info.ID, err)
+			}
+			g.it = it
+		} else {
+			pr.settle(g.key)
+			pr.apply(g, &g.head)
+		}
+		ok, err := g.next()
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			heap.Pop(&h)
+			continue
+		}
+		g.key = g.head.at
+		heap.Fix(&h, 0)
+	}
+	pr.settle(math.MaxInt64)
+	for ref, w := range pr.waits {
+		pr.out.why[ref] = w
+	}
+	return pr.out, nil
+}
+
+// pgor is one goroutine in the pairing merge.
+type pgor struct {
+	info GoroutineInfo
+	it   EventIter
+	key  int64
+	n    uint64 // sync events read
+	head sev
+	// look is an event read past head (to find a lock's ticket) and not
+	// yet used.
+	look    Event
+	hasLook bool
+	// held is, per lock object, the ticket of this goroutine's latest
+	// acquisition: its next unlock releases that one.
+	held map[uint64]uint64
+}
+
+// sev is a sync event in the merge.
+type sev struct {
+	ref    SyncRef
+	ev     Event
+	op     Op    // ReleaseOp(ev)
+	at     int64 // when the operation was attempted
+	ticket uint64
+}
+
+// next reads g's next sync event into head.
+func (g *pgor) next() (bool, error) {
+	for {
+		var ev Event
+		if g.hasLook {
+			ev, g.hasLook = g.look, false
+		} else {
+			if !g.it.Next() {
+				if err := g.it.Err(); err != nil {
+					return false, fmt.Errorf("reading goroutine %d: %w", g.info.ID, err)
+				}
+				return false, nil
+			}
+			ev = g.it.Event()
+		}
+		if ev.Kind != EvSync {
+			continue
+		}
+		s := sev{ref: SyncRef{g.info.ID, g.n}, ev: ev, op: ReleaseOp(ev), at: ev.End}
+		g.n++
+		if ev.Waited {
+			s.at = ev.Begin
+		}
+		s.at = max(s.at, g.key) // a goroutine's times only grow; keep the merge sane if not
+		switch ev.Op {
+		case OpLock, OpRLock, OpTryLock:
+			// The acquisition's ticket is the outcome right after it.
+			if g.it.Next() {
+				nx := g.it.Event()
+				if nx.Kind == EvOutcome {
+					s.ticket = nx.Value
+				} else {
+					g.look, g.hasLook = nx, true
+				}
+			}
+			if s.ticket != 0 {
+				if g.held == nil {
+					g.held = make(map[uint64]uint64)
+				}
+				g.held[ev.Object] = s.ticket
+			}
+		case OpUnlock, OpRUnlock:
+			s.ticket = g.held[ev.Object]
+			delete(g.held, ev.Object)
+		}
+		g.head = s
+		return true, nil
+	}
+}
+
+type pheap []*pgor
+
+func (h pheap) Len() int { return len(h) }
+func (h pheap) Less(i, j int) bool {
+	if h[i].key != h[j].key {
+		return h[i].key < h[j].key
+	}
+	return h[i].info.ID < h[j].info.ID
+}
+func (h pheap) Swap(i, j int) { h[i], h[j] = h[j], h[i] }
+func (h *pheap) Push(x any)   { *h = append(*h, x.(*pgor)) }
+func (h *pheap) Pop() any {
+	old := *h
+	g := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return g
+}
