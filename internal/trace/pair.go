@@ -37,11 +37,11 @@ type Why uint8
 
 // Reasons for a wait without releaser.
 const (
-	Named       Why = iota // a releaser was found
-	WhySleep               // time.Sleep: a timer ends it
-	WhyUnnamed             // a select whose chosen case's channel was not recorded (see docs/FORMAT.md)
-	WhyNoRelease           // nothing recorded on the object ended it: a timer's channel, or code that is not instrumented
-	WhyUnfinished          // still blocked when the trace ended
+	Named         Why = iota // a releaser was found
+	WhySleep                 // time.Sleep: a timer ends it
+	WhyUnnamed               // a select whose chosen case's channel was not recorded (see docs/FORMAT.md)
+	WhyNoRelease             // nothing recorded on the object ended it: a timer's channel, or code that is not instrumented
+	WhyUnfinished            // still blocked when the trace ended
 )
 
 var whyText = [...]string{

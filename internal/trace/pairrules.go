@@ -22,8 +22,8 @@ type pobj struct {
 	ring  [ringLen]sev // the latest release-side events, in merge order
 	nring int          // events ever put in ring
 	ch    *pchan
-	cond  queue        // Cond waiters not yet signalled, oldest first
-	first *sev         // Once: the first Do that did not wait (it ran the function)
+	cond  queue // Cond waiters not yet signalled, oldest first
+	first *sev  // Once: the first Do that did not wait (it ran the function)
 }
 
 // ringLen is how many release-side events an object remembers for the
