@@ -25,7 +25,11 @@ type analysis struct {
 	gs    map[uint64]*gstate // live goroutines and dead ones still referenced
 	infos map[uint64]*ginfo  // every goroutine, for names
 	queue queue
-	objs  map[uint64]*object
+	// pairs names every wait's releaser (trace.Pair, read before the
+	// analysis); rels are the releases still needed, with the releaser's
+	// path at the release.
+	pairs *trace.Releasers
+	rels  map[trace.SyncRef]*release
 	sites map[siteKey]*site
 
 	unfinished []Wait
@@ -58,7 +62,7 @@ func Analyze(t Trace, opts Options) (*Report, error) {
 		paths:  replay.NewPaths(replay.NewProgram(g)),
 		gs:     make(map[uint64]*gstate),
 		infos:  make(map[uint64]*ginfo),
-		objs:   make(map[uint64]*object),
+		rels:   make(map[trace.SyncRef]*release),
 		sites:  make(map[siteKey]*site),
 	}
 	for i, b := range g.Blocks {
@@ -66,6 +70,11 @@ func Analyze(t Trace, opts Options) (*Report, error) {
 		if b != nil && b.Instrs > 1 {
 			a.weight[i] = float64(b.Instrs)
 		}
+	}
+	// Releasers by causality, in a first pass over the sync events: the
+	// same rule the Perfetto export and every other reader use.
+	if a.pairs, err = trace.Pair(t, opts.Slack); err != nil {
+		return nil, err
 	}
 	infos := slices.Clone(t.Goroutines())
 	slices.SortFunc(infos, func(x, y trace.GoroutineInfo) int {
@@ -149,10 +158,14 @@ func (a *analysis) apply(g *gstate) bool {
 	ev := g.head
 	var rel *release
 	if ev.Kind == trace.EvSync && ev.Waited && ev.End >= ev.Begin && ev.Op != trace.OpSleep {
-		rel = a.releaser(g, ev, g.deferred)
-		if rel == nil && !g.deferred && a.opts.Slack > 0 {
+		var due int64
+		rel, due = a.releaser(g, g.nsync-1)
+		// The release that ended the wait was stamped before it, but
+		// clocks and a select's stamp can put it a little after the end:
+		// wait for it up to the slack.
+		if rel == nil && due > 0 && !g.deferred && due <= ev.End+a.opts.Slack {
 			g.deferred = true
-			g.key = ev.End + a.opts.Slack
+			g.key = max(ev.End, due)
 			return false
 		}
 	}
@@ -178,9 +191,7 @@ func (a *analysis) apply(g *gstate) bool {
 		default:
 			a.distribute(g, ev.End)
 		}
-		if trace.Releases(ev.Op, ev.Waited) {
-			a.recordRelease(g, ev)
-		}
+		a.recordRelease(g, ev, g.nsync-1)
 	}
 	return true
 }
@@ -198,13 +209,22 @@ func (a *analysis) wait(g *gstate, ev trace.Event, rel *release) {
 	s.total += w
 	if rel == nil {
 		s.unmatched++
+		why := a.pairs.Why(trace.SyncRef{G: g.info.ID, N: g.nsync - 1})
+		if why == trace.Named {
+			why = trace.WhyLate
+		}
+		if s.why == nil {
+			s.why = make(map[trace.Why]int)
+		}
+		s.why[why]++
 		g.path.add(stepKey{g.info.ID, int32(ev.Block), stateOf(ev.Op)}, w)
 		if a.opts.KeepWaits {
 			s.instances = append(s.instances, Wait{GID: g.info.ID, Block: int(ev.Block), Op: ev.Op.String(),
-				Begin: ev.Begin, End: ev.End, Class: -1})
+				Begin: ev.Begin, End: ev.End, Class: -1, Why: why.String()})
 		}
 		return
 	}
+	defer a.used(rel)
 	r := rel.g
 	a.long = r.path.diff(rel.snap, r.snaps[g.info.ID], a.long[:0])
 	a.short = g.path.diff(nil, g.snaps[r.info.ID], a.short[:0])

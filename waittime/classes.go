@@ -19,6 +19,7 @@ type site struct {
 	key       siteKey
 	waits     int
 	unmatched int
+	why       map[trace.Why]int // why the unmatched waits have no releaser
 	total     int64
 	classes   []*class
 	instances []Wait

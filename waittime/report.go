@@ -32,7 +32,11 @@ type Site struct {
 	Kind      string   `json:"kind"` // mutex, chan, select, wg, cond, once
 	Waits     int      `json:"waits"`
 	Unmatched int      `json:"unmatched"`
-	TotalNs   int64    `json:"total_ns"`
+	// Why counts the unmatched waits by why they have no releaser
+	// (trace.Why's text: a timer's channel, a select case not recorded,
+	// ...).
+	Why     map[string]int `json:"unmatched_why,omitempty"`
+	TotalNs int64          `json:"total_ns"`
 	Classes   []*Class `json:"classes"`
 	Instances []Wait   `json:"instances,omitempty"` // with Options.KeepWaits
 }
@@ -72,7 +76,8 @@ type Wait struct {
 	ReleaseBlock int    `json:"release_block,omitempty"`
 	ReleasePos   string `json:"release_pos,omitempty"`
 	ReleaseTime  int64  `json:"release_time,omitempty"`
-	Class        int    `json:"class"` // index in the site's classes; -1 when unmatched
+	Class        int    `json:"class"`         // index in the site's classes; -1 when unmatched
+	Why          string `json:"why,omitempty"` // when unmatched: why there is no releaser
 }
 
 // ginfo is what names a goroutine.
@@ -106,7 +111,7 @@ func (a *analysis) siteReport(s *site) *Site {
 	out := &Site{
 		Block: int(s.key.block), Pos: sitePos(b).FileLine(), Func: a.funcName(b),
 		Op: s.key.op.String(), Kind: stateOf(s.key.op).String(),
-		Waits: s.waits, Unmatched: s.unmatched, TotalNs: s.total,
+		Waits: s.waits, Unmatched: s.unmatched, TotalNs: s.total, Why: whyCounts(s.why),
 	}
 	order := make([]int, len(s.classes))
 	for i := range order {
@@ -254,4 +259,16 @@ func shortFunc(name string) string {
 		name = name[i+1:]
 	}
 	return name
+}
+
+// whyCounts is a site's reasons for unmatched waits by their text.
+func whyCounts(m map[trace.Why]int) map[string]int {
+	if len(m) == 0 {
+		return nil
+	}
+	out := make(map[string]int, len(m))
+	for w, n := range m {
+		out[w.String()] += n
+	}
+	return out
 }

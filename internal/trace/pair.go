@@ -42,6 +42,7 @@ const (
 	WhyUnnamed               // a select whose chosen case's channel was not recorded (see docs/FORMAT.md)
 	WhyNoRelease             // nothing recorded on the object ended it: a timer's channel, or code that is not instrumented
 	WhyUnfinished            // still blocked when the trace ended
+	WhyLate                  // a reader met the wait before its release, which came later than it could wait for
 )
 
 var whyText = [...]string{
@@ -50,6 +51,7 @@ var whyText = [...]string{
 	WhyUnnamed:    "select: the chosen case's channel was not recorded",
 	WhyNoRelease:  "no recorded operation ended it: a timer's channel (time.Ticker, time.After) or code that is not instrumented",
 	WhyUnfinished: "still blocked when the trace ended",
+	WhyLate:       "its release was stamped too long after the wait ended",
 }
 
 func (w Why) String() string {
@@ -166,6 +168,7 @@ type pgor struct {
 	it   EventIter
 	key  int64
 	n    uint64 // sync events read
+	nev  int    // events read, for messages
 	head sev
 	// look is an event read past head (to find a lock's ticket) and not
 	// yet used.
@@ -194,11 +197,12 @@ func (g *pgor) next() (bool, error) {
 		} else {
 			if !g.it.Next() {
 				if err := g.it.Err(); err != nil {
-					return false, fmt.Errorf("reading goroutine %d: %w", g.info.ID, err)
+					return false, fmt.Errorf("reading goroutine %d after event %d: %w", g.info.ID, g.nev, err)
 				}
 				return false, nil
 			}
 			ev = g.it.Event()
+			g.nev++
 		}
 		if ev.Kind != EvSync {
 			continue
@@ -214,6 +218,7 @@ func (g *pgor) next() (bool, error) {
 			// The acquisition's ticket is the outcome right after it.
 			if g.it.Next() {
 				nx := g.it.Event()
+				g.nev++
 				if nx.Kind == EvOutcome {
 					s.ticket = nx.Value
 				} else {
