@@ -25,20 +25,20 @@ type Report struct {
 
 // Site is one sync statement where goroutines waited.
 type Site struct {
-	Block     int      `json:"block"`
-	Pos       string   `json:"pos"` // file:line
-	Func      string   `json:"func"`
-	Op        string   `json:"op"`   // lock, recv, wg.wait, ...
-	Kind      string   `json:"kind"` // mutex, chan, select, wg, cond, once
-	Waits     int      `json:"waits"`
-	Unmatched int      `json:"unmatched"`
+	Block     int    `json:"block"`
+	Pos       string `json:"pos"` // file:line
+	Func      string `json:"func"`
+	Op        string `json:"op"`   // lock, recv, wg.wait, ...
+	Kind      string `json:"kind"` // mutex, chan, select, wg, cond, once
+	Waits     int    `json:"waits"`
+	Unmatched int    `json:"unmatched"`
 	// Why counts the unmatched waits by why they have no releaser
 	// (trace.Why's text: a timer's channel, a select case not recorded,
 	// ...).
-	Why     map[string]int `json:"unmatched_why,omitempty"`
-	TotalNs int64          `json:"total_ns"`
-	Classes   []*Class `json:"classes"`
-	Instances []Wait   `json:"instances,omitempty"` // with Options.KeepWaits
+	Why       map[string]int `json:"unmatched_why,omitempty"`
+	TotalNs   int64          `json:"total_ns"`
+	Classes   []*Class       `json:"classes"`
+	Instances []Wait         `json:"instances,omitempty"` // with Options.KeepWaits
 }
 
 // Class is an equivalence class of the site's waits and the steps that
