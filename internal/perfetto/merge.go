@@ -10,6 +10,11 @@ import (
 // run draws every goroutine of the run, their events merged by time so that
 // each wait is drawn after every release that could have ended it.
 func (rs *runState) run() error {
+	pairs, err := trace.Pair(rs.r, 0)
+	if err != nil {
+		return err
+	}
+	rs.pairs = pairs
 	rs.metadata()
 	h := make(gheap, 0, len(rs.order))
 	for _, g := range rs.order {
