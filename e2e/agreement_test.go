@@ -119,7 +119,10 @@ func compareReleasers(t *testing.T, dvt, gt string) *agreement {
 			k := kindOf(ev.Op)
 			var edge *unblock
 			for i, u := range edges[gi.GoID] {
-				if u.blocked >= ev.Begin-agreeEps && u.at <= ev.End+agreeEps && fits(k, u.reason) {
+				// The block began inside the wait (the goroutine's next
+				// block can begin a few hundred ns after its end) and
+				// ended by its end.
+				if u.blocked >= ev.Begin-agreeEps && u.blocked < ev.End && u.at <= ev.End+agreeEps && fits(k, u.reason) {
 					edge = &edges[gi.GoID][i]
 				}
 			}

@@ -191,6 +191,15 @@ func (g *G) CondWait(site uint32, c *sync.Cond) {
 	}
 	g.perturb()
 	t := now()
+	// c.Wait unlocks c.L: that releases whoever waits to lock it, so it
+	// is recorded as an unlock of the mutex (its reacquisition is part of
+	// the wait and takes no ticket).
+	switch l := c.L.(type) {
+	case *sync.Mutex:
+		g.syncEv(trace.OpUnlock, site, addr(l), false, 0, t)
+	case *sync.RWMutex:
+		g.syncEv(trace.OpUnlock, site, addr(l), false, 0, t)
+	}
 	c.Wait()
 	g.syncEv(trace.OpCondWait, site, addr(c), true, t, now())
 }
