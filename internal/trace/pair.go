@@ -43,6 +43,7 @@ const (
 	WhyNoRelease             // nothing recorded on the object ended it: a timer's channel, or code that is not instrumented
 	WhyUnfinished            // still blocked when the trace ended
 	WhyLate                  // a reader met the wait before its release, which came later than it could wait for
+	WhyNotBlocked            // the other side was already waiting: it never blocked, it was slow (descheduled)
 )
 
 var whyText = [...]string{
@@ -52,6 +53,7 @@ var whyText = [...]string{
 	WhyNoRelease:  "no recorded operation ended it: a timer's channel (time.Ticker, time.After) or code that is not instrumented",
 	WhyUnfinished: "still blocked when the trace ended",
 	WhyLate:       "its release was stamped too long after the wait ended",
+	WhyNotBlocked: "it did not block (the other side was waiting): the goroutine was slow to run",
 }
 
 func (w Why) String() string {

@@ -94,6 +94,15 @@ func (pr *pairing) name(w, r *sev) {
 	pr.out.uses[r.ref]++
 }
 
+// notBlocked marks a wait that found its partner already waiting: it took
+// longer than a wake-up for another reason (the goroutine was descheduled
+// in a select or a failed try), and nothing released it.
+func (pr *pairing) notBlocked(w *sev) {
+	if _, open := pr.waits[w.ref]; open {
+		pr.waits[w.ref] = WhyNotBlocked
+	}
+}
+
 // apply takes one sync event, in the merge's order.
 func (pr *pairing) apply(g *pgor, s *sev) {
 	ev := &s.ev
@@ -192,7 +201,7 @@ func (pr *pairing) pairChan(o *pobj, s *sev) {
 		if c.recvs.len() > 0 {
 			r := c.recvs.pop()
 			pr.name(&r, s)
-			pr.name(s, &r) // both waited: they met
+			pr.notBlocked(s) // a receiver was there: this send did not block
 			return
 		}
 		c.sends.push(s)
@@ -206,7 +215,13 @@ func (pr *pairing) pairChan(o *pobj, s *sev) {
 		switch {
 		case c.sends.len() > 0:
 			v := c.sends.pop()
-			pr.name(s, &v)
+			if v.ev.Waited && v.at < s.at {
+				// A sender was blocked there: this receive took its
+				// value without blocking (and freed it, below).
+				pr.notBlocked(s)
+			} else {
+				pr.name(s, &v)
+			}
 		case c.closed != nil:
 			pr.name(s, c.closed)
 		default:
