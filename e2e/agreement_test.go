@@ -98,6 +98,22 @@ func compareReleasers(t *testing.T, dvt, gt string) *agreement {
 		goid[gi.ID], path[gi.ID] = gi.GoID, gi.Path
 		instrumented[int64(gi.GoID)] = true
 	}
+	// Every unlock, per mutex: to tell a waiter that lost its mutex after
+	// being woken.
+	unlocks := map[uint64][]unlockAt{}
+	byGoID := map[int64]uint64{}
+	for _, gi := range r.Goroutines() {
+		byGoID[int64(gi.GoID)] = gi.ID
+		it, err := r.Events(gi.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for it.Next() {
+			if ev := it.Event(); ev.Kind == trace.EvSync && (ev.Op == trace.OpUnlock || ev.Op == trace.OpRUnlock) {
+				unlocks[ev.Object] = append(unlocks[ev.Object], unlockAt{gi.ID, ev.End})
+			}
+		}
+	}
 	a := &agreement{byKind: map[string][2]int{}, unnamed: map[trace.Why]int{}}
 	g := r.Graph()
 	for _, gi := range r.Sorted() {
@@ -146,12 +162,14 @@ func compareReleasers(t *testing.T, dvt, gt string) *agreement {
 			case edge.by == int64(goid[rel.G]):
 				a.agree++
 				c[1]++
-			case k == "mutex" && edge.at+agreeEps < rel.Time:
-				// Woken by an earlier unlock, the waiter lost the mutex
+			case k == "mutex" && unlockedBetween(unlocks[ev.Object], byGoID[edge.by], ev.Begin, rel.Time):
+				// Woken by an earlier unlock during its wait (by the
+				// goroutine the tracer names), the waiter lost the mutex
 				// to a goroutine that came in meanwhile (sync.Mutex's
-				// normal mode) and got it after the unlock divergo
-				// names, without parking again: the tracer's edge is
-				// who woke it, divergo's the unlock it acquired after.
+				// normal mode) and got it after that one's unlock, the
+				// one divergo names, without parking again: the
+				// tracer's edge is who woke it, divergo's the unlock
+				// that let it acquire.
 				a.barged = append(a.barged, fmt.Sprintf("%s: divergo names %s (%s at %s, %d), woken at %d by goroutine %d",
 					where, path[rel.G], rel.Op, sitePos(g, rel.Block), rel.Time, edge.at, edge.by))
 			default:
@@ -165,6 +183,23 @@ func compareReleasers(t *testing.T, dvt, gt string) *agreement {
 		}
 	}
 	return a
+}
+
+// unlockAt is an unlock by goroutine g at time t.
+type unlockAt struct {
+	g uint64
+	t int64
+}
+
+// unlockedBetween reports whether goroutine g unlocked the mutex whose
+// unlocks are us between from and to.
+func unlockedBetween(us []unlockAt, g uint64, from, to int64) bool {
+	for _, u := range us {
+		if u.g == g && u.t >= from && u.t < to {
+			return true
+		}
+	}
+	return false
 }
 
 // sitePos is where a sync event's statement is, for messages: the

@@ -87,9 +87,9 @@ func TestPair(t *testing.T) {
 	}{{
 		// The ticker scenario: a burst of three sends at 1000, received at
 		// once; the fourth receive waits from 1300 until the next burst,
-		// whose first send is stamped after the receiver woke (a select
-		// whose stamp came late would do that, or clocks a little apart).
-		// By timestamp its releaser would be the burst's last send.
+		// whose first send is stamped 100 ns after the receiver woke
+		// (clocks a little apart). By timestamp its releaser would be the
+		// burst's last send.
 		name: "buffered burst",
 		src: memSource{
 			{ID: 1, Events: []Event{op(OpRecv, ch, 1100), op(OpRecv, ch, 1200), op(OpRecv, ch, 1250), wait(OpRecv, ch, 1300, 50000)}},
@@ -132,6 +132,22 @@ func TestPair(t *testing.T) {
 			{ID: 2, Events: []Event{{Kind: EvSync, Op: OpSelect, Object: ch, Sends: true, End: 500}}},
 		},
 		want: []string{"1.0<-2.0", "1.1: " + WhyUnnamed.String()},
+	}, {
+		// Two blocked senders queued in the other order than they began
+		// to block (within the ~100 ns between a failed try and the
+		// blocking send): the trace cannot tell, and the receive at 550
+		// is counted as taking 2's value when it took 3's; 2's value is
+		// taken by a select whose channel was not recorded. The receive
+		// that waits at 2000 must not be paired with a value that was gone
+		// before it began (3's, by the count): its releaser is the send
+		// during its wait.
+		name: "blocked senders out of order",
+		src: memSource{
+			{ID: 1, Events: []Event{op(OpRecv, ch, 550), op(OpSelect, 0, 650), wait(OpRecv, ch, 2000, 3000)}},
+			{ID: 2, Events: []Event{wait(OpSend, ch, 100, 700)}},
+			{ID: 3, Events: []Event{wait(OpSend, ch, 110, 600), op(OpSend, ch, 2500)}},
+		},
+		want: []string{"1.2<-3.1", "2.0<-1.0", "3.0: " + WhyNoRelease.String()},
 	}, {
 		// A receive on a channel nobody recorded a send on (a ticker's).
 		name: "timer channel",

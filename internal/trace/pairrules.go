@@ -26,6 +26,12 @@ type pobj struct {
 	first *sev  // Once: the first Do that did not wait (it ran the function)
 }
 
+// clockEps is how far apart two goroutines' stamps of one moment can be:
+// chunks are converted to nanoseconds at different moments (a few tens
+// of ns, docs/FORMAT.md, "Durations"). A wait that ended more than this
+// before an operation was attempted was not ended by it.
+const clockEps = 500
+
 // ringLen is how many release-side events an object remembers for the
 // "latest before the end" rules: a mutex wait is settled as soon as the
 // merge passes its end, so only the releases since its begin can be in the
@@ -197,7 +203,9 @@ func (pr *pairing) pairChan(o *pobj, s *sev) {
 			// at the same address.
 			*c = pchan{}
 		}
-		c.recvs.drop(func(r *sev) bool { return stale(r, old) })
+		// A receiver whose wait ended before this send was attempted was
+		// not released by it.
+		c.recvs.drop(func(r *sev) bool { return stale(r, old) || r.ev.Waited && r.ev.End < s.at-clockEps })
 		if c.recvs.len() > 0 {
 			r := c.recvs.pop()
 			pr.name(&r, s)
@@ -210,7 +218,13 @@ func (pr *pairing) pairChan(o *pobj, s *sev) {
 		}
 	case OpRecv:
 		if s.ev.Waited {
-			c.sends.drop(func(v *sev) bool { return v.at < old })
+			// No value was there when this receive began: values sent
+			// before the slack, and blocked senders that had already
+			// completed, were received by receives the count got wrong
+			// (two senders that began to block in one order and
+			// queued in the other) or does not hold.
+			c.sends.drop(func(v *sev) bool { return v.at < old || v.ev.Waited && v.ev.End < s.at-clockEps })
+			c.blocked.drop(func(b *sev) bool { return b.ev.End < s.at-clockEps })
 		}
 		switch {
 		case c.sends.len() > 0:
