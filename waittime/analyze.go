@@ -4,6 +4,7 @@ import (
 	"container/heap"
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 
 	"github.com/divergo/divergo/internal/replay"
@@ -30,6 +31,7 @@ type analysis struct {
 	// path at the release.
 	pairs *trace.Releasers
 	rels  map[trace.SyncRef]*release
+	objs  map[uint64]*object
 	sites map[siteKey]*site
 
 	unfinished []Wait
@@ -63,6 +65,7 @@ func Analyze(t Trace, opts Options) (*Report, error) {
 		gs:     make(map[uint64]*gstate),
 		infos:  make(map[uint64]*ginfo),
 		rels:   make(map[trace.SyncRef]*release),
+		objs:   make(map[uint64]*object),
 		sites:  make(map[siteKey]*site),
 	}
 	for i, b := range g.Blocks {
@@ -71,11 +74,10 @@ func Analyze(t Trace, opts Options) (*Report, error) {
 			a.weight[i] = float64(b.Instrs)
 		}
 	}
-	// Releasers by causality, in a first pass over the sync events: the
-	// same rule the Perfetto export and every other reader use.
-	if a.pairs, err = trace.Pair(t, opts.Slack); err != nil {
-		return nil, err
-	}
+	// Releasers by causality (trace.Releasers: the rule the Perfetto
+	// export and every other reader use), paired over the sync events in a
+	// second merge kept pairAhead ahead of this one.
+	a.pairs = trace.NewReleasers(t, opts.Slack)
 	infos := slices.Clone(t.Goroutines())
 	slices.SortFunc(infos, func(x, y trace.GoroutineInfo) int {
 		switch {
@@ -116,6 +118,9 @@ func Analyze(t Trace, opts Options) (*Report, error) {
 				return nil, err
 			}
 			continue
+		}
+		if err := a.pairs.Advance(satAdd(g.key, max(pairAhead, 2*a.opts.Slack))); err != nil {
+			return nil, err
 		}
 		if !a.apply(g) {
 			heap.Push(&a.queue, g)
@@ -179,6 +184,9 @@ func (a *analysis) apply(g *gstate) bool {
 	case trace.EvClock:
 		a.distribute(g, ev.Time)
 	case trace.EvSync:
+		if ev.Waited {
+			defer a.pairs.Forget(trace.SyncRef{G: g.info.ID, N: g.nsync - 1})
+		}
 		switch {
 		case ev.Waited && ev.End < ev.Begin:
 			a.distribute(g, ev.Begin)
@@ -358,6 +366,24 @@ func (a *analysis) chain(id uint64) []uint64 {
 		id = gi.Parent
 	}
 	return out
+}
+
+// pairAhead is how far the pairing of releasers runs ahead of the
+// analysis's merge, beyond the slack: a channel or Cond release is kept
+// (with a snapshot of its goroutine's path) only for the waits the pairing
+// has named when the analysis reaches it, and those are named by the time
+// the pairing passes the release. Mutex, WaitGroup and Once waits are named
+// by the latest release before their end: their objects keep their last
+// few releases (ringSize). What the pairing holds is the waits of this much
+// of the run.
+const pairAhead = 1_000_000
+
+// satAdd is a+b, at most the largest int64.
+func satAdd(a, b int64) int64 {
+	if a > math.MaxInt64-b {
+		return math.MaxInt64
+	}
+	return a + b
 }
 
 // maxChain bounds spawn chains, so a corrupt parent cycle ends.

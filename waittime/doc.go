@@ -101,16 +101,20 @@
 //
 // # Releasers
 //
-// A wait's releaser is the operation [trace.Pair] names, by the rule of its
+// A wait's releaser is the operation [trace.Releasers] names, by the rule of its
 // kind (docs/FORMAT.md, "Sync events and releasers"): the send whose value a
 // receive got, FIFO; the receive that freed a blocked sender; the close;
 // the unlock of the acquisition before a lock's ticket; the latest wg.done
 // before a wg.wait's end; the Signal of a Cond, FIFO, or a Broadcast; the
-// Once that ran the function. The pairing is a first pass over the sync
-// events, so waittime, the Perfetto export and the tests against Go's
-// execution tracer name the same releasers. During the analysis a release
-// keeps a snapshot of its goroutine's path only when it ended some wait,
-// until that wait is explained. A release is stamped before it releases,
+// Once that ran the function. The pairing is a merge of its own over the
+// sync events, by the time each operation was attempted, run a little
+// ahead of the analysis's merge (pairAhead), so waittime, the Perfetto
+// export and the tests against Go's execution tracer name the same
+// releasers, and memory stays bounded by what is in flight. During the
+// analysis a channel or Cond release keeps a snapshot of its goroutine's
+// path only when it ended some wait, until that wait is explained; a
+// mutex, WaitGroup or Once keeps its last few releases, since their waits
+// are named by the latest release before their end. A release is stamped before it releases,
 // so it is met before the wait it ended; should it come later in the
 // merge (clocks, a select that took longer than 2 µs), the wait is put off
 // until the release is in, by at most [Options.Slack].

@@ -27,7 +27,7 @@
 //     object, the waiting time and the releaser in their args;
 //   - a flow arrow from the releasing goroutine's release (drawn as a
 //     zero-length slice "op @ file:line") to the end of the wait it ended.
-//     The releaser is the one [trace.Pair] names, by the rule of the wait's
+//     The releaser is the one [trace.Releasers] names, by the rule of the wait's
 //     kind (docs/FORMAT.md, "Sync events and releasers"), the same one
 //     waittime names. A wait without one says why in its args
 //     ("releaser": "unknown", "why": ...); a release stamped after the end
@@ -58,8 +58,9 @@
 // merged in time order (a heap over per-goroutine event iterators, each
 // holding one chunk) so that a wait meets its releaser without holding the
 // trace; what is kept is, per live goroutine, its open frames and the events
-// since its last timestamp (at most a chunk), and the releasers of the
-// run's waits, found by a first pass over the sync events ([trace.Pair]).
+// since its last timestamp (at most a chunk), and the pairing of releasers
+// ([trace.Releasers]), a merge of its own over the sync events run the
+// pairing's slack ahead of this one, which holds the waits in flight.
 //
 // # Checking the output
 //

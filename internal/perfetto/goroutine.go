@@ -287,6 +287,8 @@ func (g *gstate) wait(ev trace.Event, ref trace.SyncRef, begin, end int64) {
 		args = append(args, str("object", fmt.Sprintf("%#x", ev.Object)))
 	}
 	rel, ok := rs.pairs.Of(ref)
+	why := rs.pairs.Why(ref)
+	rs.pairs.Forget(ref)
 	r := rs.gs[rel.G]
 	switch {
 	case ok && r != nil:
@@ -294,15 +296,25 @@ func (g *gstate) wait(ev trace.Event, ref trace.SyncRef, begin, end int64) {
 	case ev.Op == trace.OpSleep:
 		args = append(args, str("releaser", "timer"))
 	default:
-		args = append(args, str("releaser", "unknown"), str("why", rs.pairs.Why(ref).String()))
+		args = append(args, str("releaser", "unknown"), str("why", why.String()))
 	}
 	g.ensureFrames(-1)
 	enc.emit(&event{ph: 'X', name: ev.Op.String() + " @ " + site, cat: "wait", pid: rs.pid, tid: g.tid, ts: begin, dur: end - begin, args: args})
 	if !ok || r == nil {
 		return
 	}
-	if !rs.drawn[rel.SyncRef] {
-		rs.drawn[rel.SyncRef] = true
+	// The release's slice is drawn once; drawn counts the other waits it
+	// ended, so that the entry goes with the last.
+	if left, seen := rs.drawn[rel.SyncRef]; seen {
+		if left <= 1 {
+			delete(rs.drawn, rel.SyncRef)
+		} else {
+			rs.drawn[rel.SyncRef] = left - 1
+		}
+	} else {
+		if n := rs.pairs.Uses(rel.SyncRef); n > 0 {
+			rs.drawn[rel.SyncRef] = n // this wait's share was forgotten above
+		}
 		enc.emit(&event{ph: 'X', name: rel.Op.String() + " @ " + rs.site(rel.Block), cat: "release", pid: rs.pid, tid: r.tid, ts: rel.Time, dur: 0,
 			args: []arg{str("object", fmt.Sprintf("%#x", ev.Object))}})
 	}

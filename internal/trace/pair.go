@@ -64,13 +64,22 @@ func (w Why) String() string {
 }
 
 // Releasers is the releaser of every wait of a run, by causality
-// (docs/FORMAT.md, "Sync events and releasers"): [Pair] computes it once,
-// and every reader that names releasers (waittime, the Perfetto export)
-// asks it, so that they name the same ones.
+// (docs/FORMAT.md, "Sync events and releasers"). Every reader that names
+// releasers (waittime, the Perfetto export) asks it, so that they name the
+// same ones. [Pair] computes all of it at once; readers that stream a trace
+// use [NewReleasers] and [Releasers.Advance] to run the pairing a little
+// ahead of their own merge, and forget what they used, so that memory
+// stays bounded by what is in flight, not by the length of the trace.
 type Releasers struct {
 	of   map[SyncRef]Release
 	why  map[SyncRef]Why
 	uses map[SyncRef]int32
+
+	pr  *pairing
+	src Source
+	h   pheap
+	at  int64 // every event attempted at or before at has been applied
+	err error
 }
 
 // Of returns the release that ended wait w, if one was found.
@@ -79,16 +88,40 @@ func (p *Releasers) Of(w SyncRef) (Release, bool) {
 	return r, ok
 }
 
-// Why says why wait w has no releaser; [Named] when it has one, and for
+// Why says why wait w has no releaser (so far, when the pairing has not
+// passed the end of w plus the slack); [Named] when it has one, and for
 // events that did not wait.
-func (p *Releasers) Why(w SyncRef) Why { return p.why[w] }
+func (p *Releasers) Why(w SyncRef) Why {
+	if why, open := p.pr.waits[w]; open {
+		return why
+	}
+	return p.why[w]
+}
 
-// Uses is the number of waits that event r ended: readers keep what they
-// need of a release (a snapshot of its goroutine's path) only for those.
+// Uses is the number of waits that event r ended (so far): readers keep
+// what they need of a release (a snapshot of its goroutine's path) only
+// for those.
 func (p *Releasers) Uses(r SyncRef) int { return int(p.uses[r]) }
 
-// Len is the number of waits with a releaser.
+// Len is the number of waits with a releaser kept.
 func (p *Releasers) Len() int { return len(p.of) }
+
+// Forget drops what is kept about wait w, once read: its releaser, or its
+// reason, and its share of its release's uses. A wait forgotten before the
+// pairing named its releaser gets none.
+func (p *Releasers) Forget(w SyncRef) {
+	if r, ok := p.of[w]; ok {
+		if p.uses[r.SyncRef]--; p.uses[r.SyncRef] <= 0 {
+			delete(p.uses, r.SyncRef)
+		}
+	}
+	delete(p.of, w)
+	delete(p.why, w)
+	delete(p.pr.waits, w)
+}
+
+// ForgetRelease drops the count of waits release r ended, once read.
+func (p *Releasers) ForgetRelease(r SyncRef) { delete(p.uses, r) }
 
 // DefaultPairSlack is how far a release-side stamp may be out of order with
 // the operation it stamps, taken across goroutines: the time between
@@ -102,21 +135,35 @@ const DefaultPairSlack = 50_000
 // operation was attempted (its Begin when it waited, else its End: in both
 // cases the time read before the operation) and names the releaser of each
 // wait by the rule of its kind (docs/FORMAT.md). slack is
-// [DefaultPairSlack] when 0. Memory is one chunk per live goroutine, a few
-// records per object, and the answer (a few words per wait).
+// [DefaultPairSlack] when 0. It holds the answer for every wait of the
+// run; streaming readers use [NewReleasers].
 func Pair(src Source, slack int64) (*Releasers, error) {
+	p := NewReleasers(src, slack)
+	if err := p.Advance(math.MaxInt64); err != nil {
+		return nil, err
+	}
+	for ref, w := range p.pr.waits {
+		p.why[ref] = w
+	}
+	clear(p.pr.waits)
+	return p, nil
+}
+
+// NewReleasers prepares the pairing of src, to be run by Advance. Memory is
+// one chunk per goroutine alive at the pairing's time, a few records per
+// object, and a few words per wait not yet forgotten.
+func NewReleasers(src Source, slack int64) *Releasers {
 	if slack <= 0 {
 		slack = DefaultPairSlack
 	}
-	pr := &pairing{
-		slack: slack,
-		objs:  make(map[uint64]*pobj),
-		out: &Releasers{
-			of:   make(map[SyncRef]Release),
-			why:  make(map[SyncRef]Why),
-			uses: make(map[SyncRef]int32),
-		},
+	p := &Releasers{
+		of:   make(map[SyncRef]Release),
+		why:  make(map[SyncRef]Why),
+		uses: make(map[SyncRef]int32),
+		src:  src,
+		at:   math.MinInt64,
 	}
+	p.pr = &pairing{slack: slack, objs: make(map[uint64]*pobj), out: p, waits: make(map[SyncRef]Why)}
 	infos := slices.Clone(src.Goroutines())
 	slices.SortFunc(infos, func(x, y GoroutineInfo) int {
 		switch {
@@ -127,41 +174,54 @@ func Pair(src Source, slack int64) (*Releasers, error) {
 		}
 		return 0
 	})
-	var h pheap
 	for _, info := range infos {
 		// Opened when the merge reaches its start: only goroutines alive
 		// at once hold a chunk.
-		h = append(h, &pgor{info: info, key: info.Start})
+		p.h = append(p.h, &pgor{info: info, key: info.Start})
 	}
-	heap.Init(&h)
-	for h.Len() > 0 {
-		g := h[0]
+	heap.Init(&p.h)
+	return p
+}
+
+// Advance applies every sync event attempted at or before t. The releaser
+// of a wait is final once the pairing has passed its end plus the slack
+// (and, for the kinds named by the latest release before the end, its
+// end).
+func (p *Releasers) Advance(t int64) error {
+	if p.err != nil || t <= p.at {
+		return p.err
+	}
+	for p.h.Len() > 0 && p.h[0].key <= t {
+		g := p.h[0]
 		if g.it == nil {
-			it, err := src.Events(g.info.ID)
+			it, err := p.src.Events(g.info.ID)
 			if err != nil {
-				return nil, fmt.Errorf("opening events of goroutine %d: %w", g.info.ID, err)
+				p.err = fmt.Errorf("opening events of goroutine %d: %w", g.info.ID, err)
+				return p.err
 			}
 			g.it = it
 		} else {
-			pr.settle(g.key)
-			pr.apply(g, &g.head)
+			p.pr.settle(g.key)
+			p.pr.apply(g, &g.head)
 		}
 		ok, err := g.next()
 		if err != nil {
-			return nil, err
+			p.err = err
+			return err
 		}
 		if !ok {
-			heap.Pop(&h)
+			heap.Pop(&p.h)
 			continue
 		}
 		g.key = g.head.at
-		heap.Fix(&h, 0)
+		heap.Fix(&p.h, 0)
 	}
-	pr.settle(math.MaxInt64)
-	for ref, w := range pr.waits {
-		pr.out.why[ref] = w
+	p.at = t
+	if t < math.MaxInt64 {
+		t++
 	}
-	return pr.out, nil
+	p.pr.settle(t)
+	return nil
 }
 
 // pgor is one goroutine in the pairing merge.

@@ -7,7 +7,7 @@ import "container/heap"
 type pairing struct {
 	slack int64
 	objs  map[uint64]*pobj
-	out   *Releasers
+	out   *Releasers // where names go
 	// waits holds every wait without a releaser yet, with the reason it
 	// gets if none is found.
 	waits map[SyncRef]Why
@@ -31,6 +31,11 @@ type pobj struct {
 // of ns, docs/FORMAT.md, "Durations"). A wait that ended more than this
 // before an operation was attempted was not ended by it.
 const clockEps = 500
+
+// maxValues bounds the values a channel's bookkeeping holds: more than a
+// channel's capacity plus its blocked senders means receives the trace
+// does not hold (code that is not instrumented) took them.
+const maxValues = 1 << 16
 
 // ringLen is how many release-side events an object remembers for the
 // "latest before the end" rules: a mutex wait is settled as soon as the
@@ -112,9 +117,6 @@ func (pr *pairing) notBlocked(w *sev) {
 // apply takes one sync event, in the merge's order.
 func (pr *pairing) apply(g *pgor, s *sev) {
 	ev := &s.ev
-	if pr.waits == nil {
-		pr.waits = make(map[SyncRef]Why)
-	}
 	if ev.Waited {
 		switch {
 		case ev.End < ev.Begin:
@@ -203,17 +205,19 @@ func (pr *pairing) pairChan(o *pobj, s *sev) {
 			// at the same address.
 			*c = pchan{}
 		}
-		// A receiver whose wait ended before this send was attempted was
-		// not released by it.
-		c.recvs.drop(func(r *sev) bool { return stale(r, old) || r.ev.Waited && r.ev.End < s.at-clockEps })
+		c.recvs.drop(func(r *sev) bool { return stale(r, old) })
 		if c.recvs.len() > 0 {
 			r := c.recvs.pop()
 			pr.name(&r, s)
 			pr.notBlocked(s) // a receiver was there: this send did not block
 			return
 		}
+		if c.sends.len() == maxValues {
+			c.sends.pop() // received by operations the trace does not hold
+		}
 		c.sends.push(s)
 		if s.ev.Waited {
+			c.blocked.drop(func(b *sev) bool { return b.ev.End < old })
 			c.blocked.push(s)
 		}
 	case OpRecv:
@@ -239,6 +243,7 @@ func (pr *pairing) pairChan(o *pobj, s *sev) {
 		case c.closed != nil:
 			pr.name(s, c.closed)
 		default:
+			c.recvs.drop(func(r *sev) bool { return stale(r, old) })
 			c.recvs.push(s)
 		}
 		c.blocked.drop(func(b *sev) bool { return b.ev.End < old })
