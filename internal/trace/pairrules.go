@@ -209,7 +209,13 @@ func (pr *pairing) pairChan(o *pobj, s *sev) {
 		if c.recvs.len() > 0 {
 			r := c.recvs.pop()
 			pr.name(&r, s)
-			pr.notBlocked(s) // a receiver was there: this send did not block
+			if r.ev.Waited {
+				pr.notBlocked(s) // a receiver was waiting: this send did not block
+			} else {
+				// A receive stamped before this send took its value
+				// after it began to wait: it freed it.
+				pr.name(s, &r)
+			}
 			return
 		}
 		if c.sends.len() == maxValues {
@@ -233,13 +239,7 @@ func (pr *pairing) pairChan(o *pobj, s *sev) {
 		switch {
 		case c.sends.len() > 0:
 			v := c.sends.pop()
-			if v.ev.Waited && v.at < s.at {
-				// A sender was blocked there: this receive took its
-				// value without blocking (and freed it, below).
-				pr.notBlocked(s)
-			} else {
-				pr.name(s, &v)
-			}
+			pr.name(s, &v)
 		case c.closed != nil:
 			pr.name(s, c.closed)
 		default:
