@@ -114,6 +114,7 @@ func begin() bool {
 	sess.cal = calibrate()
 	sess.base.Store(sess.cal.n)
 	sess.wall = time.Now()
+	startRuntimeTrace()
 	sess.state.Store(stateRunning)
 	return true
 }
@@ -378,6 +379,7 @@ func finish(caller *G, final bool) {
 		<-sess.removed // the previous run's trace (file.go)
 	}
 	sess.closed = true
+	stopRuntimeTrace()
 	sess.work.Broadcast() // the writer returns
 	sess.idle.Broadcast() // flushes waiting for room drop their words
 }

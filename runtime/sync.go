@@ -187,6 +187,15 @@ func (g *G) CondWait(site uint32, c *sync.Cond) {
 	}
 	g.perturb()
 	t := now()
+	// c.Wait unlocks c.L: that releases whoever waits to lock it, so it
+	// is recorded as an unlock of the mutex (its reacquisition is part of
+	// the wait and takes no ticket).
+	switch l := c.L.(type) {
+	case *sync.Mutex:
+		g.syncEv(trace.OpUnlock, site, addr(l), false, 0, t)
+	case *sync.RWMutex:
+		g.syncEv(trace.OpUnlock, site, addr(l), false, 0, t)
+	}
 	c.Wait()
 	g.syncEv(trace.OpCondWait, site, addr(c), true, t, now())
 }
@@ -253,13 +262,20 @@ func (g *G) SelectBegin(site uint32) int64 {
 }
 
 // SelectEnd records a select that began at begin. It waited when it took
-// longer than waking a goroutine does.
+// longer than waking a goroutine does. One that did not wait is stamped
+// with begin, like every operation that did not wait: the time read before
+// it, so that a send or receive it made never seems to come after the
+// receiver or sender it released had woken.
 func (g *G) SelectEnd(site uint32, begin int64) {
 	if g.off {
 		return
 	}
 	end := now()
-	g.syncEv(trace.OpSelect, site, 0, longer(begin, end, waitThreshold), begin, end)
+	waited := longer(begin, end, waitThreshold)
+	if !waited {
+		end = begin
+	}
+	g.syncEv(trace.OpSelect, site, 0, waited, begin, end)
 }
 
 // SelectEndOn records a select that began at begin and chose the case that
@@ -275,5 +291,9 @@ func SelectEndOn[C any](g *G, site uint32, begin int64, ch C, sends bool) {
 	if sends {
 		aux |= 1 << 9
 	}
-	g.syncEvAux(aux, site, chanAddr(ch), longer(begin, end, waitThreshold), begin, end)
+	waited := longer(begin, end, waitThreshold)
+	if !waited {
+		end = begin // as in SelectEnd
+	}
+	g.syncEvAux(aux, site, chanAddr(ch), waited, begin, end)
 }

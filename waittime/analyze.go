@@ -4,6 +4,7 @@ import (
 	"container/heap"
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 
 	"github.com/divergo/divergo/internal/replay"
@@ -25,6 +26,11 @@ type analysis struct {
 	gs    map[uint64]*gstate // live goroutines and dead ones still referenced
 	infos map[uint64]*ginfo  // every goroutine, for names
 	queue queue
+	// pairs names every wait's releaser (trace.Pair, read before the
+	// analysis); rels are the releases still needed, with the releaser's
+	// path at the release.
+	pairs *trace.Releasers
+	rels  map[trace.SyncRef]*release
 	objs  map[uint64]*object
 	sites map[siteKey]*site
 
@@ -59,6 +65,7 @@ func Analyze(t Trace, opts Options) (*Report, error) {
 		paths:  replay.NewPaths(replay.NewProgram(g)),
 		gs:     make(map[uint64]*gstate),
 		infos:  make(map[uint64]*ginfo),
+		rels:   make(map[trace.SyncRef]*release),
 		objs:   make(map[uint64]*object),
 		sites:  make(map[siteKey]*site),
 	}
@@ -68,6 +75,10 @@ func Analyze(t Trace, opts Options) (*Report, error) {
 			a.weight[i] = float64(b.Instrs)
 		}
 	}
+	// Releasers by causality (trace.Releasers: the rule the Perfetto
+	// export and every other reader use), paired over the sync events in a
+	// second merge kept pairAhead ahead of this one.
+	a.pairs = trace.NewReleasers(t, opts.Slack)
 	infos := slices.Clone(t.Goroutines())
 	slices.SortFunc(infos, func(x, y trace.GoroutineInfo) int {
 		switch {
@@ -108,6 +119,9 @@ func Analyze(t Trace, opts Options) (*Report, error) {
 				return nil, err
 			}
 			continue
+		}
+		if err := a.pairs.Advance(satAdd(g.key, max(pairAhead, 2*a.opts.Slack))); err != nil {
+			return nil, err
 		}
 		if !a.apply(g) {
 			heap.Push(&a.queue, g)
@@ -154,10 +168,14 @@ func (a *analysis) apply(g *gstate) bool {
 	ev := g.head
 	var rel *release
 	if ev.Kind == trace.EvSync && ev.Waited && ev.End >= ev.Begin && ev.Op != trace.OpSleep {
-		rel = a.releaser(g, ev, g.deferred)
-		if rel == nil && !g.deferred && a.opts.Slack > 0 {
+		var due int64
+		rel, due = a.releaser(g, g.nsync-1)
+		// The release that ended the wait was stamped before it, but
+		// clocks and a select's stamp can put it a little after the end:
+		// wait for it up to the slack.
+		if rel == nil && due > 0 && !g.deferred && due <= ev.End+a.opts.Slack {
 			g.deferred = true
-			g.key = ev.End + a.opts.Slack
+			g.key = max(ev.End, due)
 			return false
 		}
 	}
@@ -177,6 +195,9 @@ func (a *analysis) apply(g *gstate) bool {
 		}
 		g.last = max(g.last, ev.End)
 	case trace.EvSync:
+		if ev.Waited {
+			defer a.pairs.Forget(trace.SyncRef{G: g.info.ID, N: g.nsync - 1})
+		}
 		switch {
 		case ev.Waited && ev.End < ev.Begin:
 			a.distribute(g, ev.Begin)
@@ -189,9 +210,7 @@ func (a *analysis) apply(g *gstate) bool {
 		default:
 			a.distribute(g, ev.End)
 		}
-		if trace.Releases(ev.Op, ev.Waited) {
-			a.recordRelease(g, ev)
-		}
+		a.recordRelease(g, ev, g.nsync-1)
 	}
 	return true
 }
@@ -210,13 +229,22 @@ func (a *analysis) wait(g *gstate, ev trace.Event, rel *release) {
 	if rel == nil {
 		s.unmatched++
 		s.unmatchedNs += w
+		why := a.pairs.Why(trace.SyncRef{G: g.info.ID, N: g.nsync - 1})
+		if why == trace.Named {
+			why = trace.WhyLate
+		}
+		if s.why == nil {
+			s.why = make(map[trace.Why]int)
+		}
+		s.why[why]++
 		g.path.add(stepKey{g.info.ID, int32(ev.Site), stateOf(ev.Op)}, w)
 		if a.opts.KeepWaits {
 			s.instances = append(s.instances, Wait{GID: g.info.ID, Block: int(ev.Block), Site: int(ev.Site), Op: ev.Op.String(),
-				Begin: ev.Begin, End: ev.End, Class: -1})
+				Begin: ev.Begin, End: ev.End, Class: -1, Why: why.String()})
 		}
 		return
 	}
+	defer a.used(rel)
 	r := rel.g
 	a.long = r.path.diff(rel.snap, r.snaps[g.info.ID], a.long[:0])
 	a.short = g.path.diff(nil, g.snaps[r.info.ID], a.short[:0])
@@ -398,6 +426,24 @@ func (a *analysis) chain(id uint64) []uint64 {
 		id = gi.Parent
 	}
 	return out
+}
+
+// pairAhead is how far the pairing of releasers runs ahead of the
+// analysis's merge, beyond the slack: a channel or Cond release is kept
+// (with a snapshot of its goroutine's path) only for the waits the pairing
+// has named when the analysis reaches it, and those are named by the time
+// the pairing passes the release. Mutex, WaitGroup and Once waits are named
+// by the latest release before their end: their objects keep their last
+// few releases (ringSize). What the pairing holds is the waits of this much
+// of the run.
+const pairAhead = 1_000_000
+
+// satAdd is a+b, at most the largest int64.
+func satAdd(a, b int64) int64 {
+	if a > math.MaxInt64-b {
+		return math.MaxInt64
+	}
+	return a + b
 }
 
 // maxChain bounds spawn chains, so a corrupt parent cycle ends.

@@ -21,8 +21,9 @@ type site struct {
 	key         siteKey
 	waits       int
 	unmatched   int
+	why         map[trace.Why]int // why the unmatched waits have no releaser
+	unmatchedNs int64             // waiting time of the waits without a releaser
 	total       int64
-	unmatchedNs int64 // waiting time of the waits without a releaser
 	classes     []*class
 	instances   []Wait
 	scratch     []share

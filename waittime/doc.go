@@ -134,18 +134,27 @@
 //
 // # Releasers
 //
-// A wait's releaser is the goroutine of the latest release-side event on the
-// same object before the wait's end (unlock and runlock for lock, send, close
-// or select for recv, recv or select for send, wg.done for wg.wait,
-// cond.signal or cond.broadcast for cond.wait, an earlier once for once),
-// done by another goroutine. The waker and the woken goroutine take their
-// timestamps independently, so if there is none before the end, the wait is
-// put off until the events of [Options.Slack] after its end are in, and the
-// earliest release in that window is taken. Each object remembers its last
-// few releases only. A wait without a releaser (an
-// object released outside instrumented code) is counted at its site as
-// unmatched and enters the waiter's path as a blocked step; so does a wait
-// on object 0, which the runtime records for a select (it does not say
-// which case was chosen). A sleep waits for no goroutine: it is a step of
-// its own (state sleep), never a site.
+// A wait's releaser is the operation [trace.Releasers] names, by the rule of its
+// kind (docs/FORMAT.md, "Sync events and releasers"): the send whose value a
+// receive got, FIFO; the receive that freed a blocked sender; the close;
+// the unlock of the acquisition before a lock's ticket; the latest wg.done
+// before a wg.wait's end; the Signal of a Cond, FIFO, or a Broadcast; the
+// Once that ran the function. The pairing is a merge of its own over the
+// sync events, by the time each operation was attempted, run a little
+// ahead of the analysis's merge (pairAhead), so waittime, the Perfetto
+// export and the tests against Go's execution tracer name the same
+// releasers, and memory stays bounded by what is in flight. During the
+// analysis a channel or Cond release keeps a snapshot of its goroutine's
+// path only when it ended some wait, until that wait is explained; a
+// mutex, WaitGroup or Once keeps its last few releases, since their waits
+// are named by the latest release before their end. A release is stamped before it releases,
+// so it is met before the wait it ended; should it come later in the
+// merge (clocks, a select that took longer than 2 µs), the wait is put off
+// until the release is in, by at most [Options.Slack].
+//
+// A wait without a releaser is counted at its site as unmatched, with the
+// reason ([Site.Why]: a timer's channel or code that is not instrumented, a
+// select whose chosen case's channel was not recorded, ...), and enters the
+// waiter's path as a blocked step. A sleep waits for no goroutine: it is a
+// step of its own (state sleep), never a site.
 package waittime

@@ -12,6 +12,9 @@ type gstate struct {
 	info trace.GoroutineInfo
 	it   trace.EventIter // nil until the merge reaches the goroutine's start
 	n    int             // events read, for messages
+	// nsync counts the sync events read: the head's number is nsync-1
+	// (trace.SyncRef).
+	nsync uint64
 
 	head    trace.Event // the next timestamped event, not yet applied
 	hasHead bool
@@ -44,7 +47,7 @@ type gstate struct {
 	// go statement that started it: relatives that never synchronized
 	// directly are compared from there.
 	spawnSnaps map[uint64]*snap
-	recs       []*release // this goroutine's release records still in objects' rings
+	recs       []*release // this goroutine's releases still needed by a wait
 	// pruneAt is the path size at which prune next looks for slots to drop.
 	pruneAt int
 	// holders are the goroutines whose snaps hold an entry for this one:
@@ -128,6 +131,7 @@ func (a *analysis) advance(g *gstate) (bool, error) {
 			g.marks = append(g.marks, mark{len(g.pending), ev.Child})
 			clear(g.runIdx) // blocks after the go statement form a new stretch
 		case trace.EvSync:
+			g.nsync++
 			if a.graph.Block(int(ev.Block)) == nil {
 				return false, fmt.Errorf("goroutine %d event %d: %s at block %d, which is not in the graph", g.info.ID, g.n, ev.Op, ev.Block)
 			}

@@ -42,10 +42,14 @@ type Site struct {
 	Unmatched int    `json:"unmatched"`
 	// UnmatchedNs is the waiting time of the Unmatched waits: it is in
 	// TotalNs and in no class.
-	UnmatchedNs int64    `json:"unmatched_ns,omitempty"`
-	TotalNs     int64    `json:"total_ns"`
-	Classes     []*Class `json:"classes"`
-	Instances   []Wait   `json:"instances,omitempty"` // with Options.KeepWaits
+	UnmatchedNs int64 `json:"unmatched_ns,omitempty"`
+	// Why counts the unmatched waits by why they have no releaser
+	// (trace.Why's text: a timer's channel, a select case not recorded,
+	// ...).
+	Why       map[string]int `json:"unmatched_why,omitempty"`
+	TotalNs   int64          `json:"total_ns"`
+	Classes   []*Class       `json:"classes"`
+	Instances []Wait         `json:"instances,omitempty"` // with Options.KeepWaits
 }
 
 // Class is an equivalence class of the site's waits and the steps that
@@ -103,7 +107,8 @@ type Wait struct {
 	ReleaseSite  int    `json:"release_site,omitempty"`
 	ReleasePos   string `json:"release_pos,omitempty"`
 	ReleaseTime  int64  `json:"release_time,omitempty"`
-	Class        int    `json:"class"` // index in the site's classes; -1 when unmatched
+	Class        int    `json:"class"`         // index in the site's classes; -1 when unmatched
+	Why          string `json:"why,omitempty"` // when unmatched: why there is no releaser
 }
 
 // ginfo is what names a goroutine.
@@ -137,7 +142,7 @@ func (a *analysis) siteReport(s *site) *Site {
 	out := &Site{
 		Block: int(s.key.block), Site: int(s.key.site), Pos: sitePos(a.graph, s.key.site, s.key.block).FileLine(), Func: a.funcName(b),
 		Op: s.key.op.String(), Kind: stateOf(s.key.op).String(),
-		Waits: s.waits, Unmatched: s.unmatched, UnmatchedNs: s.unmatchedNs, TotalNs: s.total,
+		Waits: s.waits, Unmatched: s.unmatched, UnmatchedNs: s.unmatchedNs, TotalNs: s.total, Why: whyCounts(s.why),
 	}
 	order := make([]int, len(s.classes))
 	for i := range order {
@@ -334,4 +339,16 @@ func shortFunc(name string) string {
 		name = name[i+1:]
 	}
 	return name
+}
+
+// whyCounts is a site's reasons for unmatched waits by their text.
+func whyCounts(m map[trace.Why]int) map[string]int {
+	if len(m) == 0 {
+		return nil
+	}
+	out := make(map[string]int, len(m))
+	for w, n := range m {
+		out[w.String()] += n
+	}
+	return out
 }

@@ -23,75 +23,110 @@ func stateOf(op trace.Op) State {
 	return Blocked
 }
 
-// ringSize is how many recent release-side events each object remembers:
-// enough to step over a release timestamped just after the wait it ended.
-const ringSize = 4
-
-// release is a release-side event with the releaser's path at that moment.
+// release is a release-side event that ends some wait ([trace.Releasers]
+// says which), with the releaser's path at that moment, kept until every
+// wait it ended has been explained.
 type release struct {
+	ref   trace.SyncRef
 	op    trace.Op
 	g     *gstate
 	time  int64
 	block int32
 	site  int32
 	snap  *snap
-	idx   int // in g.recs
+	uses  int  // waits named by the pairing and still to explain with it
+	held  bool // in its object's ring of recent releases
+	idx   int  // in g.recs
 }
 
-// object is a mutex, channel, WaitGroup, ... seen in the trace.
+// ringSize is how many recent releases of a mutex, WaitGroup, Once or Cond
+// are kept whether or not a wait was named for them yet: their waits are
+// named by the latest release before the wait's end, which the pairing
+// knows only once it passes that end, while a channel's waits are named as
+// soon as the release is paired. The analysis applies waits at their end,
+// so the release they name is one of the object's last few.
+const ringSize = 4
+
+// object is a mutex, WaitGroup, Once or Cond: its recent releases.
 type object struct {
 	recs []*release // oldest first
 }
 
-func (a *analysis) recordRelease(g *gstate, ev trace.Event) {
-	if ev.Object == 0 {
-		return // no object (a select): nobody can be matched to it
+// latestRule reports whether the releases of op end waits named by the
+// latest release before their end (docs/FORMAT.md).
+func latestRule(op trace.Op) bool {
+	switch op {
+	case trace.OpUnlock, trace.OpRUnlock, trace.OpWGDone, trace.OpOnce, trace.OpCondSignal, trace.OpCondBroadcast:
+		return true
+	}
+	return false
+}
+
+// recordRelease keeps g's release event ev (its sync event number n) when it
+// ended some wait, or may have.
+func (a *analysis) recordRelease(g *gstate, ev trace.Event, n uint64) {
+	ref := trace.SyncRef{G: g.info.ID, N: n}
+	uses := a.pairs.Uses(ref)
+	a.pairs.ForgetRelease(ref)
+	ring := ev.Object != 0 && latestRule(ev.Op) && !(ev.Op == trace.OpOnce && ev.Waited)
+	if uses == 0 && !ring {
+		return
+	}
+	rec := &release{ref: ref, op: trace.ReleaseOp(ev), g: g, time: ev.End, block: int32(ev.Block), site: int32(ev.Site),
+		snap: g.path.snapshot(nil), uses: uses, held: ring, idx: len(g.recs)}
+	g.recs = append(g.recs, rec)
+	g.refs++
+	a.rels[ref] = rec
+	if !ring {
+		return
 	}
 	o := a.objs[ev.Object]
 	if o == nil {
 		o = &object{}
 		a.objs[ev.Object] = o
 	}
-	var rec *release
 	if len(o.recs) == ringSize {
-		rec = o.recs[0]
-		copy(o.recs, o.recs[1:])
-		o.recs = o.recs[:ringSize-1]
-		old := rec.g
-		last := old.recs[len(old.recs)-1]
-		old.recs[rec.idx], last.idx = last, rec.idx
-		old.recs = old.recs[:len(old.recs)-1]
-		old.refs--
-		a.maybeFree(old)
-	} else {
-		rec = &release{}
+		old := o.recs[0]
+		o.recs = append(o.recs[:0], o.recs[1:]...)
+		old.held = false
+		a.drop(old)
 	}
-	*rec = release{op: trace.ReleaseOp(ev), g: g, time: ev.End, block: int32(ev.Block), site: int32(ev.Site), snap: g.path.snapshot(rec.snap), idx: len(g.recs)}
-	g.recs = append(g.recs, rec)
-	g.refs++
 	o.recs = append(o.recs, rec)
 }
 
-// releaser finds the release-side event that ended g's wait ev: the latest
-// one before its end by another goroutine, else, when late, the earliest
-// within the slack after it.
-func (a *analysis) releaser(g *gstate, ev trace.Event, late bool) *release {
-	o := a.objs[ev.Object]
-	if o == nil || ev.Object == 0 {
-		return nil
+// releaser is the kept release that ended g's wait (sync event number n):
+// the one the pairing named. due is when that release is applied in the
+// merge, for a wait that came first; 0 when there is none to wait for.
+func (a *analysis) releaser(g *gstate, n uint64) (rec *release, due int64) {
+	rel, ok := a.pairs.Of(trace.SyncRef{G: g.info.ID, N: n})
+	if !ok {
+		return nil, 0
 	}
-	var after *release
-	for i := len(o.recs) - 1; i >= 0; i-- {
-		rec := o.recs[i]
-		if rec.g == g || !trace.CanRelease(trace.ReleaseOp(ev), rec.op) {
-			continue
-		}
-		if rec.time <= ev.End {
-			return rec
-		}
-		if late && rec.time <= ev.End+a.opts.Slack {
-			after = rec
-		}
+	if rec := a.rels[rel.SyncRef]; rec != nil {
+		return rec, 0
 	}
-	return after
+	return nil, rel.Time
+}
+
+// used counts one wait explained with rec.
+func (a *analysis) used(rec *release) {
+	if rec.uses > 0 {
+		rec.uses--
+	}
+	a.drop(rec)
+}
+
+// drop forgets rec once no wait named for it is left and its object's ring
+// let it go.
+func (a *analysis) drop(rec *release) {
+	if rec.uses > 0 || rec.held {
+		return
+	}
+	delete(a.rels, rec.ref)
+	old := rec.g
+	last := old.recs[len(old.recs)-1]
+	old.recs[rec.idx], last.idx = last, rec.idx
+	old.recs = old.recs[:len(old.recs)-1]
+	old.refs--
+	a.maybeFree(old)
 }

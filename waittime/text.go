@@ -2,8 +2,11 @@ package waittime
 
 import (
 	"bufio"
+	"cmp"
 	"fmt"
 	"io"
+	"maps"
+	"slices"
 )
 
 // WriteText writes the report for people: sites ranked by waiting time,
@@ -23,7 +26,19 @@ func (r *Report) WriteText(w io.Writer, maxSteps int) error {
 	for i, s := range r.Sites {
 		fmt.Fprintf(bw, "\n%d. %s  %s (%s) in %s  %s in %s\n", i+1, s.Pos, s.Op, s.Kind, s.Func, FormatNs(s.TotalNs), plural(s.Waits, "wait"))
 		if s.Unmatched > 0 {
-			fmt.Fprintf(bw, "   %d without a releaser, %s\n", s.Unmatched, FormatNs(s.UnmatchedNs))
+			fmt.Fprintf(bw, "   %d without a releaser, %s", s.Unmatched, FormatNs(s.UnmatchedNs))
+			// The reasons, most frequent first.
+			whys := slices.SortedFunc(maps.Keys(s.Why), func(x, y string) int {
+				return cmp.Or(cmp.Compare(s.Why[y], s.Why[x]), cmp.Compare(x, y))
+			})
+			for i, w := range whys {
+				sep := "; "
+				if i == 0 {
+					sep = ": "
+				}
+				fmt.Fprintf(bw, "%s%d %s", sep, s.Why[w], w)
+			}
+			fmt.Fprintln(bw)
 		}
 		for j, c := range s.Classes {
 			fmt.Fprintf(bw, "   class %d: %s, %s, %.0f%% explained\n", j+1, plural(c.Waits, "wait"), FormatNs(c.TotalNs), 100*c.Explained)
@@ -33,6 +48,8 @@ func (r *Report) WriteText(w io.Writer, maxSteps int) error {
 			fmt.Fprintf(bw, "   wait %s %s..%s", in.Goroutine, FormatNs(in.Begin), FormatNs(in.End))
 			if in.ReleaserName != "" {
 				fmt.Fprintf(bw, " released by %s %s at %s (%s)", in.ReleaserName, in.ReleaseOp, in.ReleasePos, FormatNs(in.ReleaseTime))
+			} else if in.Why != "" {
+				fmt.Fprintf(bw, " no releaser: %s", in.Why)
 			}
 			fmt.Fprintln(bw)
 		}

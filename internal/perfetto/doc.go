@@ -27,10 +27,12 @@
 //     object, the waiting time and the releaser in their args;
 //   - a flow arrow from the releasing goroutine's release (drawn as a
 //     zero-length slice "op @ file:line") to the end of the wait it ended.
-//     The releaser is the goroutine with the latest release-like operation
-//     on the same object at or before the end of the wait, as
-//     docs/FORMAT.md defines it. A select records no object, so its waits,
-//     and waits it released, have no arrow ("releaser": "unknown");
+//     The releaser is the one [trace.Releasers] names, by the rule of the wait's
+//     kind (docs/FORMAT.md, "Sync events and releasers"), the same one
+//     waittime names. A wait without one says why in its args
+//     ("releaser": "unknown", "why": ...); a release stamped after the end
+//     of the wait it ended (clocks a little apart) is named without an
+//     arrow;
 //   - an instant "go path" at each go statement and a flow arrow from it to
 //     the child's track. The go statement's time is estimated, and moved
 //     back to the child's start should the estimate fall after it.
@@ -56,8 +58,9 @@
 // merged in time order (a heap over per-goroutine event iterators, each
 // holding one chunk) so that a wait meets its releaser without holding the
 // trace; what is kept is, per live goroutine, its open frames and the events
-// since its last timestamp (at most a chunk), and per sync object its last
-// few releases.
+// since its last timestamp (at most a chunk), and the pairing of releasers
+// ([trace.Releasers]), a merge of its own over the sync events run the
+// pairing's slack ahead of this one, which holds the waits in flight.
 //
 // # Checking the output
 //

@@ -50,7 +50,8 @@ type gstate struct {
 	key    int64       // heap order: time of the next event
 	prio   uint8       // 0 for releases, so that they precede waits at equal times
 
-	t0      int64 // last timestamp
+	nsync   uint64 // sync events drawn (trace.SyncRef)
+	t0      int64  // last timestamp
 	cum     int64
 	pending []pend
 	ntok    int64
@@ -271,52 +272,69 @@ func (g *gstate) spawn(ev trace.Event, at int64) {
 	enc.emit(&event{ph: 'f', name: "go", cat: "spawn", pid: g.rs.pid, tid: child.tid, ts: fts, id: id, hasID: true, bp: 'e'})
 }
 
-// sync draws a wait, with an arrow from its releaser, and remembers
-// releases for the waits they end.
+// sync draws a wait, with an arrow from its releaser.
 func (g *gstate) sync(ev trace.Event, at int64) {
-	end := at
+	ref := trace.SyncRef{G: g.info.ID, N: g.nsync}
+	g.nsync++
 	if ev.Waited {
-		end = max(ev.End, at)
-		g.wait(ev, at, end)
+		end := max(ev.End, at)
+		g.wait(ev, ref, at, end)
 		g.t0 = end
-	}
-	if ev.Object != 0 && trace.Releases(ev.Op, ev.Waited) {
-		g.rs.record(g, ev, end)
 	}
 }
 
-func (g *gstate) wait(ev trace.Event, begin, end int64) {
-	enc := g.rs.w.enc
-	site := g.rs.site(ev.Site, ev.Block)
+func (g *gstate) wait(ev trace.Event, ref trace.SyncRef, begin, end int64) {
+	rs := g.rs
+	enc := rs.w.enc
+	site := rs.site(ev.Site, ev.Block)
 	args := []arg{str("op", ev.Op.String()), str("site", site), num("waited_ns", end-begin)}
 	if ev.Object != 0 {
 		args = append(args, str("object", fmt.Sprintf("%#x", ev.Object)))
 	}
-	rel := g.rs.releaser(g, ev, end)
+	rel, ok := rs.pairs.Of(ref)
+	why := rs.pairs.Why(ref)
+	rs.pairs.Forget(ref)
+	r := rs.gs[rel.G]
 	switch {
-	case rel != nil:
-		args = append(args, str("releaser", rel.g.who()), str("released_by", rel.op.String()+" @ "+g.rs.site(rel.site, rel.block)))
+	case ok && r != nil:
+		args = append(args, str("releaser", r.who()), str("released_by", rel.Op.String()+" @ "+rs.site(rel.Site, rel.Block)))
 	case ev.Op == trace.OpSleep:
 		args = append(args, str("releaser", "timer"))
 	default:
-		args = append(args, str("releaser", "unknown"))
+		args = append(args, str("releaser", "unknown"), str("why", why.String()))
 	}
 	g.ensureFrames(-1)
-	enc.emit(&event{ph: 'X', name: ev.Op.String() + " @ " + site, cat: "wait", pid: g.rs.pid, tid: g.tid, ts: begin, dur: end - begin, args: args})
-	if rel == nil {
+	enc.emit(&event{ph: 'X', name: ev.Op.String() + " @ " + site, cat: "wait", pid: rs.pid, tid: g.tid, ts: begin, dur: end - begin, args: args})
+	if !ok || r == nil {
 		return
 	}
-	if !rel.drawn {
-		rel.drawn = true
-		enc.emit(&event{ph: 'X', name: rel.op.String() + " @ " + g.rs.site(rel.site, rel.block), cat: "release", pid: g.rs.pid, tid: rel.g.tid, ts: rel.time, dur: 0,
+	// The release's slice is drawn once; drawn counts the other waits it
+	// ended, so that the entry goes with the last.
+	if left, seen := rs.drawn[rel.SyncRef]; seen {
+		if left <= 1 {
+			delete(rs.drawn, rel.SyncRef)
+		} else {
+			rs.drawn[rel.SyncRef] = left - 1
+		}
+	} else {
+		if n := rs.pairs.Uses(rel.SyncRef); n > 0 {
+			rs.drawn[rel.SyncRef] = n // this wait's share was forgotten above
+		}
+		enc.emit(&event{ph: 'X', name: rel.Op.String() + " @ " + rs.site(rel.Site, rel.Block), cat: "release", pid: rs.pid, tid: r.tid, ts: rel.Time, dur: 0,
 			args: []arg{str("object", fmt.Sprintf("%#x", ev.Object))}})
 	}
-	id := g.rs.w.flowID()
-	enc.emit(&event{ph: 's', name: "release", cat: "release", pid: g.rs.pid, tid: rel.g.tid, ts: rel.time, id: id, hasID: true})
+	if rel.Time > end {
+		// Stamped after the wait's end (clocks a little apart, within
+		// the pairing's slack): named, but an arrow back in time would
+		// bind to nothing.
+		return
+	}
+	id := rs.w.flowID()
+	enc.emit(&event{ph: 's', name: "release", cat: "release", pid: rs.pid, tid: r.tid, ts: rel.Time, id: id, hasID: true})
 	// Inside the wait slice, so that it binds to the wait and not to what
 	// follows it.
-	fts := max(begin, end-1, rel.time)
-	enc.emit(&event{ph: 'f', name: "release", cat: "release", pid: g.rs.pid, tid: g.tid, ts: fts, id: id, hasID: true, bp: 'e'})
+	fts := max(begin, end-1, rel.Time)
+	enc.emit(&event{ph: 'f', name: "release", cat: "release", pid: rs.pid, tid: g.tid, ts: fts, id: id, hasID: true, bp: 'e'})
 }
 
 // finish ends the goroutine's track at its end, or at its last timestamp

@@ -3,6 +3,7 @@ package perfetto
 import (
 	"container/heap"
 	"fmt"
+	"math"
 
 	"github.com/divergo/divergo/internal/trace"
 )
@@ -10,6 +11,11 @@ import (
 // run draws every goroutine of the run, their events merged by time so that
 // each wait is drawn after every release that could have ended it.
 func (rs *runState) run() error {
+	// Releasers by causality, paired in a merge of their own kept the
+	// pairing's slack ahead of this one: a wait is drawn when the merge
+	// reaches its end, and its releaser is final once the pairing has
+	// passed that end by the slack.
+	rs.pairs = trace.NewReleasers(rs.r, 0)
 	rs.metadata()
 	h := make(gheap, 0, len(rs.order))
 	for _, g := range rs.order {
@@ -25,6 +31,9 @@ func (rs *runState) run() error {
 			return err // the output failed: reading on is pointless
 		}
 		g := h[0]
+		if err := rs.pairs.Advance(satAdd(g.key, 2*trace.DefaultPairSlack)); err != nil {
+			return err
+		}
 		if !g.loaded {
 			g.loaded = true
 			it, err := rs.r.Events(g.info.ID)
@@ -97,4 +106,12 @@ func (h *gheap) Pop() any {
 	g := old[len(old)-1]
 	*h = old[:len(old)-1]
 	return g
+}
+
+// satAdd is a+b, at most the largest int64.
+func satAdd(a, b int64) int64 {
+	if a > math.MaxInt64-b {
+		return math.MaxInt64
+	}
+	return a + b
 }

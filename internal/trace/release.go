@@ -6,7 +6,7 @@ package trace
 // releasers share it, so they agree on who released whom.
 var releasedBy = [...]uint32{
 	OpLock:     bits(OpUnlock, OpRUnlock),
-	OpRLock:    bits(OpUnlock, OpRUnlock),
+	OpRLock:    bits(OpUnlock), // readers wait only while a writer holds or waits
 	OpTryLock:  bits(OpUnlock, OpRUnlock),
 	OpRecv:     bits(OpSend, OpClose, OpSelect),
 	OpSend:     bits(OpRecv, OpSelect),

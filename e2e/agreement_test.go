@@ -1,0 +1,333 @@
+package e2e
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/divergo/divergo/internal/tbb"
+	"github.com/divergo/divergo/internal/trace"
+)
+
+// agreeEps is how far the tracer's block may stick out of divergo's wait:
+// divergo reads the clock before trying and after waking, the tracer in
+// between, so the block lies inside the wait up to the error of joining
+// the clocks through nanotime (TSC conversion, clock snapshots). Measured:
+// the tracer's block began 74 ns or more after divergo's begin and ended
+// 1.3 µs or more before its end; a wider margin picks up the goroutine's
+// next block when waits follow each other closely.
+const agreeEps = 1000
+
+// mutexFloor is the share of compared mutex waits that must agree with
+// the tracer or be barged ones (the rest are listed).
+const mutexFloor = 0.95
+
+// kindOf groups a wait by the kind the agreement figures are given for.
+func kindOf(op trace.Op) string {
+	switch op {
+	case trace.OpSend, trace.OpRecv, trace.OpSelect:
+		return "chan"
+	case trace.OpLock, trace.OpRLock:
+		return "mutex"
+	case trace.OpWGWait:
+		return "waitgroup"
+	case trace.OpCondWait:
+		return "cond"
+	case trace.OpOnce:
+		return "once"
+	}
+	return op.String()
+}
+
+// fits reports whether the tracer's reason for a block can be the block of
+// a divergo wait of kind k.
+func fits(k, reason string) bool {
+	switch k {
+	case "chan":
+		return strings.HasPrefix(reason, "chan") || strings.HasPrefix(reason, "select")
+	case "mutex":
+		return reason == "sync" || strings.Contains(reason, "Mutex")
+	case "waitgroup":
+		return reason == "sync" || strings.Contains(reason, "WaitGroup")
+	case "cond":
+		return strings.Contains(reason, "Cond")
+	case "once":
+		return reason == "sync" || strings.Contains(reason, "Once")
+	}
+	return false
+}
+
+// agreement is the comparison of divergo's releasers with the tracer's
+// unblock edges on one run.
+type agreement struct {
+	named, agree int
+	// noEdge: divergo saw a wait (its first try failed, or a select took
+	// longer than 2 µs) in which the goroutine never parked: nothing to
+	// compare with.
+	noEdge int
+	// byKind: per kind, waits named and agreeing.
+	byKind map[string][2]int
+	// missed: waits divergo named no releaser for while the tracer saw an
+	// instrumented goroutine unblock them, with divergo's reason.
+	missed  []string
+	unnamed map[trace.Why]int
+	// wrong: every disagreement, in words.
+	wrong []string
+	// wrongMutex: the disagreements on mutex waits.
+	wrongMutex []string
+	// barged: mutex waits whose waiter was woken, lost the mutex to a
+	// newcomer and took it later without parking again.
+	barged []string
+}
+
+// compareReleasers pairs the divergo trace at dvt (trace.Pair) and checks
+// every releaser it names against the execution trace at gt.
+func compareReleasers(t *testing.T, dvt, gt string) *agreement {
+	t.Helper()
+	r, err := trace.Open(dvt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	pairs, err := trace.Pair(r, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	edges := readGoTrace(t, gt)
+	goid := map[uint64]uint64{}
+	path := map[uint64]string{}
+	instrumented := map[int64]bool{}
+	for _, gi := range r.Goroutines() {
+		goid[gi.ID], path[gi.ID] = gi.GoID, gi.Path
+		instrumented[int64(gi.GoID)] = true
+	}
+	// Every unlock, per mutex: to tell a waiter that lost its mutex after
+	// being woken.
+	unlocks := map[uint64][]unlockAt{}
+	byGoID := map[int64]uint64{}
+	for _, gi := range r.Goroutines() {
+		byGoID[int64(gi.GoID)] = gi.ID
+		it, err := r.Events(gi.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for it.Next() {
+			if ev := it.Event(); ev.Kind == trace.EvSync && (ev.Op == trace.OpUnlock || ev.Op == trace.OpRUnlock) {
+				unlocks[ev.Object] = append(unlocks[ev.Object], unlockAt{gi.ID, ev.End})
+			}
+		}
+	}
+	a := &agreement{byKind: map[string][2]int{}, unnamed: map[trace.Why]int{}}
+	g := r.Graph()
+	for _, gi := range r.Sorted() {
+		it, err := r.Events(gi.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var n uint64
+		for it.Next() {
+			ev := it.Event()
+			if ev.Kind != trace.EvSync {
+				continue
+			}
+			ref := trace.SyncRef{G: gi.ID, N: n}
+			n++
+			if !ev.Waited || ev.End < ev.Begin || ev.Op == trace.OpSleep {
+				continue
+			}
+			k := kindOf(ev.Op)
+			var edge *unblock
+			for i, u := range edges[gi.GoID] {
+				// The block began inside the wait (the goroutine's next
+				// block can begin a few hundred ns after its end) and
+				// ended by its end.
+				if u.blocked >= ev.Begin-agreeEps && u.blocked < ev.End && u.at <= ev.End+agreeEps && fits(k, u.reason) {
+					edge = &edges[gi.GoID][i]
+				}
+			}
+			where := fmt.Sprintf("%s: %s at %s, %d..%d", gi.Path, ev.Op, sitePos(g, ev.Block), ev.Begin, ev.End)
+			rel, ok := pairs.Of(ref)
+			if !ok {
+				a.unnamed[pairs.Why(ref)]++
+				if edge != nil && instrumented[edge.by] && edge.by != int64(gi.GoID) {
+					a.missed = append(a.missed, fmt.Sprintf("%s: no releaser (%v); the tracer says goroutine %d (%s)", where, pairs.Why(ref), edge.by, edge))
+				}
+				continue
+			}
+			a.named++
+			if edge == nil {
+				a.noEdge++
+				continue
+			}
+			c := a.byKind[k]
+			c[0]++
+			switch {
+			case edge.by == int64(goid[rel.G]):
+				a.agree++
+				c[1]++
+			case k == "mutex" && unlockedBetween(unlocks[ev.Object], byGoID[edge.by], ev.Begin, rel.Time):
+				// Woken by an earlier unlock during its wait (by the
+				// goroutine the tracer names), the waiter lost the mutex
+				// to a goroutine that came in meanwhile (sync.Mutex's
+				// normal mode) and got it after that one's unlock, the
+				// one divergo names, without parking again: the
+				// tracer's edge is who woke it, divergo's the unlock
+				// that let it acquire.
+				a.barged = append(a.barged, fmt.Sprintf("%s: divergo names %s (%s at %s, %d), woken at %d by goroutine %d",
+					where, path[rel.G], rel.Op, sitePos(g, rel.Block), rel.Time, edge.at, edge.by))
+			default:
+				wrong := &a.wrong
+				if k == "mutex" {
+					wrong = &a.wrongMutex
+				}
+				*wrong = append(*wrong, fmt.Sprintf("%s: divergo names %s (%s at %s, %d), the tracer goroutine %d (%s)",
+					where, path[rel.G], rel.Op, sitePos(g, rel.Block), rel.Time, edge.by, edge))
+			}
+			a.byKind[k] = c
+		}
+		if err := it.Err(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return a
+}
+
+// unlockAt is an unlock by goroutine g at time t.
+type unlockAt struct {
+	g uint64
+	t int64
+}
+
+// unlockedBetween reports whether goroutine g unlocked the mutex whose
+// unlocks are us between from and to.
+func unlockedBetween(us []unlockAt, g uint64, from, to int64) bool {
+	for _, u := range us {
+		if u.g == g && u.t >= from && u.t < to {
+			return true
+		}
+	}
+	return false
+}
+
+// sitePos is where a sync event's statement is, for messages: the
+// position of the block holding it (the one place to change when sync
+// events get sites of their own).
+func sitePos(g *tbb.Graph, block uint32) string {
+	b := g.Block(int(block))
+	if b == nil {
+		return fmt.Sprintf("block %d", block)
+	}
+	return fmt.Sprintf("%s:%d", filepath.Base(b.Pos.File), b.Pos.Line)
+}
+
+// recordBoth runs bin in dir with both recorders on and returns the two
+// traces' paths.
+func recordBoth(t *testing.T, dir, bin string, args []string) (string, string) {
+	t.Helper()
+	out := t.TempDir()
+	dvt := filepath.Join(out, "run.dvt")
+	execProg(t, dir, bin, args, "DIVERGO_TRACE="+dvt, "DIVERGO_RUNTIME_TRACE=1")
+	gt := filepath.Join(out, "run.gotrace")
+	if _, err := os.Stat(gt); err != nil {
+		t.Fatalf("no execution trace beside the divergo trace: %v", err)
+	}
+	return dvt, gt
+}
+
+// agreementProg is one program of the agreement test.
+type agreementProg struct {
+	name string
+	real bool // under testdata/real
+	args []string
+}
+
+// agreementProgs is every program of the end-to-end suite.
+func agreementProgs() []agreementProg {
+	ps := []agreementProg{
+		{name: "releasers"}, {name: "pipeline"}, {name: "pool"}, {name: "contention"},
+		{name: "fig1a"}, {name: "fig2"}, {name: "panics"}, {name: "stress"},
+		{name: "cpuloop", args: []string{"-n", "20000"}}, {name: "wordcount", args: []string{"-lines", "5000"}},
+	}
+	for _, rp := range realProgs {
+		ps = append(ps, agreementProg{name: rp.name, real: true, args: rp.args})
+	}
+	return ps
+}
+
+// TestReleasersAgreeWithTracer runs every program of the end-to-end suite
+// with both recorders on (DIVERGO_RUNTIME_TRACE) and requires every
+// releaser divergo names for a channel, mutex, WaitGroup or Cond wait to be
+// the goroutine Go's execution tracer saw unblock it. It logs the agreement
+// per program and kind (docs/PERFORMANCE.md, "Releasers against the
+// execution tracer", has the figures) and every disagreement.
+func TestReleasersAgreeWithTracer(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs every end-to-end program")
+	}
+	total := map[string][2]int{}
+	var named, agree, noEdge, missed, barged int
+	unnamed := map[trace.Why]int{}
+	for _, p := range agreementProgs() {
+		t.Run(p.name, func(t *testing.T) {
+			var dir, bin string
+			if p.real {
+				dir = setupReal(t, p.name)
+				goCmd(t, dir, "generate", "./...")
+				bin = filepath.Join(t.TempDir(), "prog")
+				goCmd(t, dir, "build", "-overlay="+filepath.Join(dir, ".divergo", "overlay.json"), "-o", bin, ".")
+			} else {
+				pr := prepare(t, p.name, false)
+				dir, bin = pr.dir, pr.bin
+			}
+			dvt, gt := recordBoth(t, dir, bin, p.args)
+			a := compareReleasers(t, dvt, gt)
+			kinds := make([]string, 0, len(a.byKind))
+			for k := range a.byKind {
+				kinds = append(kinds, k)
+			}
+			slices.Sort(kinds)
+			var line []string
+			for _, k := range kinds {
+				c := a.byKind[k]
+				line = append(line, fmt.Sprintf("%s %d/%d", k, c[1], c[0]))
+				tc := total[k]
+				total[k] = [2]int{tc[0] + c[0], tc[1] + c[1]}
+			}
+			t.Logf("named %d, compared %d, agree %d (%s); barged %d; no park %d; unnamed %v; missed %d",
+				a.named, a.named-a.noEdge, a.agree, strings.Join(line, ", "), len(a.barged), a.noEdge, a.unnamed, len(a.missed))
+			for _, b := range a.barged {
+				t.Logf("barged: %s", b)
+			}
+			for _, m := range a.missed {
+				t.Logf("missed: %s", m)
+			}
+			for _, w := range a.wrong {
+				t.Errorf("disagreement: %s", w)
+			}
+			// Mutex waits: a few in a hundred still disagree on ken_chan
+			// without a known cause (docs/PERFORMANCE.md, "Releasers
+			// against the execution tracer"): listed, and held to a floor.
+			for _, w := range a.wrongMutex {
+				t.Logf("mutex disagreement (open): %s", w)
+			}
+			if c := a.byKind["mutex"]; c[0] > 0 && float64(c[1]+len(a.barged)) < mutexFloor*float64(c[0]) {
+				t.Errorf("mutex waits: %d of %d agree (%d barged), below %.0f%%", c[1], c[0], len(a.barged), 100*mutexFloor)
+			}
+			named, agree, noEdge, missed = named+a.named, agree+a.agree, noEdge+a.noEdge, missed+len(a.missed)
+			barged += len(a.barged)
+			for w, c := range a.unnamed {
+				unnamed[w] += c
+			}
+		})
+	}
+	t.Logf("all programs: named %d, compared %d, agree %d; mutex barged %d; no park %d; missed %d", named, named-noEdge, agree, barged, noEdge, missed)
+	for k, c := range total {
+		t.Logf("  %-9s %d of %d agree", k, c[1], c[0])
+	}
+	for w, c := range unnamed {
+		t.Logf("  unnamed: %d × %v", c, w)
+	}
+}
