@@ -10,7 +10,7 @@ import (
 // took says in plain words what one side of a section did at its change
 // point, from the first block it executed in the deciding frame: the words
 // a reader needs before any of the paper's measures.
-func (p *program) took(kind string, m *sideMeasure, cut, unresolved bool) string {
+func (p *program) took(kind string, m *sideMeasure, cut, otherCut, unresolved bool) string {
 	if cut {
 		return "stopped here: still running or blocked when the program ended"
 	}
@@ -23,6 +23,14 @@ func (p *program) took(kind string, m *sideMeasure, cut, unresolved bool) string
 			return fmt.Sprintf("line %d", b.Pos.Line)
 		}
 		return "block " + fmt.Sprint(b.ID)
+	}
+	if otherCut {
+		// The other run's goroutine went no further: what matters is that
+		// this one did.
+		if first == nil {
+			return "went on to the end of its function"
+		}
+		return "went on to " + line(first)
 	}
 	var s string
 	switch tbb.Kind(kind) {
