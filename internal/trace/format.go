@@ -7,7 +7,7 @@ const (
 	// Version is the format version this package writes. Readers refuse a
 	// newer version; fields added at the end of a length-prefixed body do not
 	// change it.
-	Version = 1
+	Version = 2
 
 	// trailerMagic closes a complete file, after the index offset.
 	trailerMagic = "DVGINDEX"
@@ -32,3 +32,8 @@ const syncWaited = 1 << 0
 
 // syncSends is the flag bit of an encoded select whose chosen case sends.
 const syncSends = 1 << 1
+
+// syncBlocked is the flag bit (format version 2) of an encoded sync event
+// that had not completed when its chunk was written: the goroutine was
+// still blocked in it. It comes with syncWaited.
+const syncBlocked = 1 << 2
