@@ -180,6 +180,10 @@ func (w *Writer) WriteTentative(cs []*Chunk) error {
 	return nil
 }
 
+// DropTentative removes the chunks of the last WriteTentative from the end
+// of the file, when they no longer stand for the goroutines' streams.
+func (w *Writer) DropTentative() error { return w.cutTentative() }
+
 // cutTentative removes the chunks of the last WriteTentative from the end
 // of the file.
 func (w *Writer) cutTentative() error {
