@@ -28,8 +28,8 @@ type analysis struct {
 	objs  map[uint64]*object
 	sites map[siteKey]*site
 
-	unfinished []Wait
-	epoch      uint64 // counts applied events: when path slots change and snapshots are taken
+	blocked int    // waits still blocked when the trace ended (FindBlocked lists them)
+	epoch   uint64 // counts applied events: when path slots change and snapshots are taken
 
 	// scratch space reused by every wait
 	long, short, expl []entry
@@ -116,7 +116,13 @@ func Analyze(t Trace, opts Options) (*Report, error) {
 			return nil, err
 		}
 	}
-	return a.report(), nil
+	rep := a.report()
+	if a.blocked > 0 {
+		if rep.Blocked, err = FindBlocked(t); err != nil {
+			return nil, err
+		}
+	}
+	return rep, nil
 }
 
 // step reads g up to its next timestamped event and queues it, or finishes g.
@@ -148,7 +154,7 @@ func (a *analysis) step(g *gstate) error {
 func (a *analysis) apply(g *gstate) bool {
 	ev := g.head
 	var rel *release
-	if ev.Kind == trace.EvSync && ev.Waited && ev.End >= ev.Begin && ev.Op != trace.OpSleep {
+	if ev.Kind == trace.EvSync && ev.Waited && !ev.Blocked && ev.Op != trace.OpSleep {
 		rel = a.releaser(g, ev, g.deferred)
 		if rel == nil && !g.deferred && a.opts.Slack > 0 {
 			g.deferred = true
@@ -167,9 +173,10 @@ func (a *analysis) apply(g *gstate) bool {
 		a.distribute(g, ev.Time)
 	case trace.EvSync:
 		switch {
-		case ev.Waited && ev.End < ev.Begin:
+		case ev.Blocked:
+			// It never ended: no waiting time, no releaser; listed apart.
 			a.distribute(g, ev.Begin)
-			a.unfinished = append(a.unfinished, Wait{GID: g.info.ID, Block: int(ev.Block), Op: ev.Op.String(), Begin: ev.Begin, End: -1})
+			a.blocked++
 			return true
 		case ev.Waited:
 			a.distribute(g, ev.Begin)

@@ -117,7 +117,7 @@ func (a *analysis) advance(g *gstate) (bool, error) {
 			}
 			g.head, g.hasHead = ev, true
 			g.key, g.late = ev.End, ev.Waited && ev.Op != trace.OpSleep
-			if ev.Waited && ev.End < ev.Begin { // still blocked when the trace ended
+			if ev.Blocked { // still blocked when the trace ended
 				g.key, g.late = ev.Begin, false
 			}
 			return true, nil

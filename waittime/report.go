@@ -14,11 +14,11 @@ import (
 
 // Report is the result of [Analyze]: sync sites ranked by waiting time.
 type Report struct {
-	Waits      int     `json:"waits"`     // waits at all sites
-	TotalNs    int64   `json:"total_ns"`  // their waiting time
-	Unmatched  int     `json:"unmatched"` // waits with no releaser in the trace
-	Sites      []*Site `json:"sites"`
-	Unfinished []Wait  `json:"unfinished,omitempty"` // waits still blocked when the trace ended
+	Waits     int            `json:"waits"`     // waits at all sites
+	TotalNs   int64          `json:"total_ns"`  // their waiting time
+	Unmatched int            `json:"unmatched"` // waits with no releaser in the trace
+	Sites     []*Site        `json:"sites"`
+	Blocked   *BlockedReport `json:"blocked,omitempty"` // goroutines still blocked when the trace ended
 
 	graph *tbb.Graph // for profiles
 }
@@ -65,7 +65,7 @@ type Wait struct {
 	Block        int    `json:"block"`
 	Op           string `json:"op"`
 	Begin        int64  `json:"begin"`
-	End          int64  `json:"end"` // -1 when unfinished
+	End          int64  `json:"end"`
 	Releaser     uint64 `json:"releaser,omitempty"`
 	ReleaserName string `json:"releaser_goroutine,omitempty"`
 	ReleaseOp    string `json:"release_op,omitempty"`
@@ -94,9 +94,6 @@ func (a *analysis) report() *Report {
 		rep.Waits += s.Waits
 		rep.TotalNs += s.TotalNs
 		rep.Unmatched += s.Unmatched
-	}
-	for _, w := range a.unfinished {
-		rep.Unfinished = append(rep.Unfinished, a.waitReport(w))
 	}
 	return rep
 }
