@@ -91,10 +91,14 @@ var (
 // checkpoint.
 func parked() {
 	if nBlocked.Add(1) >= nLive.Load() {
-		select {
-		case ckptReq <- struct{}{}:
-		default: // one is already asked for
-		}
+		askCheckpoint()
+	}
+}
+
+func askCheckpoint() {
+	select {
+	case ckptReq <- struct{}{}:
+	default: // one is already asked for
 	}
 }
 

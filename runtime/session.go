@@ -204,6 +204,11 @@ func unregister(g *G) {
 		nLive.Add(-1)
 	}
 	sess.regMu.Unlock()
+	if sess.watch && nBlocked.Load() >= nLive.Load() {
+		// The last goroutine still running ended: the others may be
+		// deadlocked (blocked.go).
+		askCheckpoint()
+	}
 }
 
 // openTrace creates the trace file, writes the header and any chunk

@@ -108,8 +108,9 @@ func FindBlocked(t Trace) (*BlockedReport, error) {
 	if err := lastOps(t, g, byID, &out); err != nil {
 		return nil, err
 	}
+	// By name: the same list however the schedule went.
 	slices.SortFunc(out.Goroutines, func(x, y BlockedGoroutine) int {
-		return cmp.Or(cmp.Compare(x.SinceNs, y.SinceNs), cmp.Compare(x.GID, y.GID))
+		return cmp.Or(cmp.Compare(x.Goroutine, y.Goroutine), cmp.Compare(x.GID, y.GID))
 	})
 	n := len(out.Goroutines)
 	switch {
