@@ -108,8 +108,8 @@ func blockedReports(t *testing.T, dir, tr, verdict string) string {
 			Goroutines []struct {
 				Goroutine, Pos, Op string
 				Object             uint64
-				SinceNs            int64 `json:"since_ns"`
-				SeenNs             int64 `json:"seen_ns"`
+				SinceNs            int64                                 `json:"since_ns"`
+				SeenNs             int64                                 `json:"seen_ns"`
 				LastOps            []struct{ Goroutine, Op, Pos string } `json:"last_ops"`
 			}
 		}
