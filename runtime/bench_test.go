@@ -214,14 +214,11 @@ func BenchmarkPingPong(b *testing.B) {
 	startSession(b)
 	g := Main(testGraphJSON(b), bMain)
 	ping, pong := make(chan int), make(chan int)
-	c := g.Spawn(bSpawn)
-	go func() {
-		w := c.Start()
-		defer c.Done()
+	ended := goWorker(g, func(w *G) {
 		for v := range ping {
-			Send(w, bWorker, pong, v)
+			Send(w, bWorkerL, pong, v)
 		}
-	}()
+	})
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		Send(g, bSpawn, ping, i)
@@ -229,6 +226,7 @@ func BenchmarkPingPong(b *testing.B) {
 	}
 	b.StopTimer()
 	close(ping)
+	<-ended // its final flush must not land in the next round's session
 	g.Exit(bMain)
 }
 

@@ -85,6 +85,10 @@ func resetSession() {
 	sess.pendingBytes, sess.dropped = 0, false
 	sess.mu.Unlock()
 	sess.mainEntry = 0
+	sess.watch = false
+	nLive.Store(0)
+	nBlocked.Store(0)
+	ckptOn.Store(false)
 	sess.state.Store(stateIdle)
 }
 
