@@ -19,15 +19,16 @@ import (
 // blocked (docs/FORMAT.md, "Goroutines still blocked").
 //
 // With DIVERGO_SIGNALS=off a deadlocked program dies of Go's fatal "all
-// goroutines are asleep", and no Go code runs after that. The last
-// instrumented goroutine to block therefore asks for a checkpoint: a
-// checkpointer goroutine writes every live buffer, each ending with its
+// goroutines are asleep", and no Go code runs after that. A checkpointer
+// goroutine therefore looks every pollEvery whether every live recorder is
+// blocked; when they are, it writes every live buffer, each ending with its
 // pending wait, as tentative chunks at the end of the trace
-// (trace.Writer.WriteTentative), which the next real write cuts off again.
-// It is woken through a channel, so the goroutine that blocks pays a
-// counter and a non-blocking send only when everyone else is blocked too;
-// and Go declares the deadlock only once the checkpointer is asleep again,
-// after it wrote. docs/BLOCKED.md weighs this against the alternatives.
+// (trace.Writer.WriteTentative), which the next real write cuts off again,
+// and then waits on a channel, with no timer pending, so that Go can
+// declare the deadlock. The first goroutine to resume (or to start) after
+// a checkpoint cuts it off and wakes the checkpointer: the blocking path
+// pays one load of a flag, not a shared counter (docs/BLOCKED.md has the
+// measurements). docs/BLOCKED.md weighs this against the alternatives.
 
 // pendingWait is the wait a goroutine is blocked in; op 0 when none.
 type pendingWait struct {
@@ -40,25 +41,21 @@ type pendingWait struct {
 // block records that g is about to block in op on obj since begin, and
 // returns the wait it replaces (a select's, while a case's operand runs
 // instrumented code), for unblock.
-//
-// Sleeps are recorded but not counted as blocked for the checkpoint: a
-// sleeping goroutine will go on, and Go never declares a deadlock while
-// one sleeps.
 func (g *G) block(op trace.Op, site uint32, obj uint64, begin int64) (prev pendingWait) {
 	prev = g.wait
 	g.wait = pendingWait{op, site, obj, begin}
-	if sess.watch && op != trace.OpSleep {
-		parked()
+	if sess.watch && ckptWaits.Load() {
+		resumed() // this block may be the one that makes them all blocked
 	}
 	return prev
 }
 
 // unblock records that g resumed, restoring the wait block replaced.
 func (g *G) unblock(prev pendingWait) {
-	if sess.watch && g.wait.op != trace.OpSleep && g.wait.op != 0 {
+	g.wait = prev
+	if sess.watch && ckptWaits.Load() {
 		resumed()
 	}
-	g.wait = prev
 }
 
 // pendingOf reads the wait of a goroutine that may be running. The race is
@@ -78,37 +75,28 @@ func appendBlocked(words []uint32, w pendingWait, now int64) []uint32 {
 		lo(uint64(now)), hi(uint64(now)), lo(uint64(w.begin)), hi(uint64(w.begin)))
 }
 
-// The checkpoint's bookkeeping: how many recorders are live and how many
-// of them are blocked (DIVERGO_SIGNALS=off only).
+// pollEvery is how often the checkpointer looks whether every goroutine is
+// blocked: Go's deadlock report comes at most this much later.
+const pollEvery = 10 * time.Millisecond
+
+// The checkpoint's state (DIVERGO_SIGNALS=off only).
 var (
-	nLive    atomic.Int64
-	nBlocked atomic.Int64
-	ckptReq  = make(chan struct{}, 1)
-	ckptOn   atomic.Bool // tentative chunks end the file
+	ckptWake  = make(chan struct{}, 1)
+	ckptWaits atomic.Bool // the checkpointer waits for a goroutine to resume
+	ckptOn    atomic.Bool // tentative chunks end the file
 )
 
-// parked counts a goroutine that blocks; the last one asks for a
-// checkpoint.
-func parked() {
-	if nBlocked.Add(1) >= nLive.Load() {
-		askCheckpoint()
-	}
-}
-
-func askCheckpoint() {
-	select {
-	case ckptReq <- struct{}{}:
-	default: // one is already asked for
-	}
-}
-
-// resumed counts a goroutine that resumes. The first to resume after a
-// checkpoint cuts it off: the program did not die there, and a trace cut
-// short later (SIGKILL) must not end with waits that ended.
+// resumed is called by a goroutine that resumes, or starts, while the
+// checkpointer waits: the program did not die at the checkpoint, and a
+// trace cut short later (SIGKILL) must not end with waits that ended.
 func resumed() {
-	nBlocked.Add(-1)
-	if ckptOn.Load() {
-		dropCheckpoint()
+	if !ckptWaits.CompareAndSwap(true, false) {
+		return
+	}
+	dropCheckpoint() // under sess.mu: after a checkpoint being written
+	select {
+	case ckptWake <- struct{}{}:
+	default:
 	}
 }
 
@@ -126,23 +114,86 @@ func dropCheckpoint() {
 	ckptOn.Store(false)
 }
 
-// checkpointer writes a checkpoint whenever every live recorder is blocked.
-// It never takes more than about a twentieth of a core: after a checkpoint
-// it sleeps twenty times as long as the checkpoint took (a program whose
-// goroutines all wait for a ticker at once would otherwise rewrite every
-// buffer at every tick). While it sleeps Go does not declare a deadlock,
-// and a request made meanwhile is served when it wakes.
+// checkpointer writes a checkpoint whenever every live recorder is blocked,
+// then waits, with no timer, for one to resume. It looks every pollEvery,
+// but never keeps a timer pending while nothing happens: a program whose
+// goroutines are blocked where the recorder cannot see it (a receive in
+// code that is not instrumented) must still be reported deadlocked by Go,
+// not hang. So when no recorder wrote anything since its last look, it
+// also waits until a goroutine blocks, resumes or starts.
+//
+// It takes no more than about a twentieth of a core: after a checkpoint it
+// looks again only after twenty times as long as the checkpoint took (a
+// program whose goroutines all wait for a ticker at once would otherwise
+// rewrite every buffer at every tick).
 func checkpointer() {
-	for range ckptReq {
-		if nBlocked.Load() < nLive.Load() {
+	marks := map[*G]uint64{}
+	for {
+		time.Sleep(pollEvery)
+		if allBlocked() {
+			t := time.Now()
+			ckptWaits.Store(true)
+			if !checkpoint() {
+				return
+			}
+			d := time.Since(t)
+			if !allBlocked() {
+				resumed() // one resumed before the flag was up: nobody else will
+			}
+			<-ckptWake
+			time.Sleep(20 * d)
 			continue
 		}
-		t := time.Now()
-		if !checkpoint() {
-			return
+		if !progressed(marks) {
+			ckptWaits.Store(true)
+			if progressed(marks) || allBlocked() {
+				resumed() // one moved before the flag was up
+			}
+			<-ckptWake
 		}
-		time.Sleep(20 * time.Since(t))
 	}
+}
+
+// progressed reports whether any live recorder wrote since the last call,
+// by the position of its buffer, read as snapshot reads it.
+func progressed(marks map[*G]uint64) bool {
+	sess.regMu.Lock()
+	defer sess.regMu.Unlock()
+	moved := len(marks) != len(sess.live)
+	for g := range sess.live {
+		if m := mark(g); marks[g] != m {
+			marks[g], moved = m, true
+		}
+	}
+	if len(marks) > len(sess.live) {
+		for g := range marks {
+			if _, ok := sess.live[g]; !ok {
+				delete(marks, g)
+			}
+		}
+	}
+	return moved
+}
+
+// mark is where g's stream is: its chunk count and buffer position.
+//
+//go:norace
+func mark(g *G) uint64 { return g.seq<<32 ^ uint64(g.n) }
+
+// allBlocked reports whether every live recorder is blocked in a sync
+// operation (a sleep does not count: it ends by itself).
+func allBlocked() bool {
+	sess.regMu.Lock()
+	defer sess.regMu.Unlock()
+	if len(sess.live) == 0 {
+		return false
+	}
+	for g := range sess.live {
+		if op := pendingOf(g).op; op == 0 || op == trace.OpSleep {
+			return false
+		}
+	}
+	return true
 }
 
 // checkpoint writes every live buffer, with its pending wait, as tentative

@@ -86,8 +86,7 @@ func resetSession() {
 	sess.mu.Unlock()
 	sess.mainEntry = 0
 	sess.watch = false
-	nLive.Store(0)
-	nBlocked.Store(0)
+	ckptWaits.Store(false)
 	ckptOn.Store(false)
 	sess.state.Store(stateIdle)
 }

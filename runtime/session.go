@@ -192,23 +192,17 @@ func register(g *G) {
 	store(g.goid, g)
 	sess.regMu.Lock()
 	sess.live[g] = struct{}{}
-	nLive.Add(1)
 	sess.regMu.Unlock()
+	if sess.watch && ckptWaits.Load() {
+		resumed() // a goroutine started: the program goes on (blocked.go)
+	}
 }
 
 func unregister(g *G) {
 	store(g.goid, nil)
 	sess.regMu.Lock()
-	if _, ok := sess.live[g]; ok {
-		delete(sess.live, g)
-		nLive.Add(-1)
-	}
+	delete(sess.live, g)
 	sess.regMu.Unlock()
-	if sess.watch && nBlocked.Load() >= nLive.Load() {
-		// The last goroutine still running ended: the others may be
-		// deadlocked (blocked.go).
-		askCheckpoint()
-	}
 }
 
 // openTrace creates the trace file, writes the header and any chunk
