@@ -275,7 +275,8 @@ func (g *gstate) sync(ev trace.Event, at int64) {
 		g.wait(ev, at, end)
 		g.t0 = end
 	}
-	if ev.Object != 0 && trace.Releases(ev.Op, ev.Waited) {
+	// A wait still blocked when the trace ended released nobody.
+	if ev.Object != 0 && !ev.Blocked && trace.Releases(ev.Op, ev.Waited) {
 		g.rs.record(g, ev, end)
 	}
 }
