@@ -206,3 +206,44 @@ func BenchmarkClock(b *testing.B) {
 		}
 	})
 }
+
+// BenchmarkPingPong is a send and a receive through the wrappers on an
+// unbuffered channel between two goroutines: most operations wait, so it
+// measures the blocking path (the record of the pending wait, blocked.go).
+func BenchmarkPingPong(b *testing.B) {
+	startSession(b)
+	g := Main(testGraphJSON(b), bMain)
+	ping, pong := make(chan int), make(chan int)
+	ended := goWorker(g, func(w *G) {
+		for v := range ping {
+			Send(w, bWorkerL, pong, v)
+		}
+	})
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		Send(g, bSpawn, ping, i)
+		Recv(g, bSpawn, pong)
+	}
+	b.StopTimer()
+	close(ping)
+	<-ended // its final flush must not land in the next round's session
+	g.Exit(bMain)
+}
+
+// BenchmarkLockContended is Lock/Unlock pairs through the wrappers by
+// GOMAXPROCS goroutines on one mutex: the waits of a mutex-heavy program.
+func BenchmarkLockContended(b *testing.B) {
+	startSession(b)
+	g := Main(testGraphJSON(b), bMain)
+	var mu sync.Mutex
+	b.ResetTimer()
+	b.RunParallel(func(pb *testing.PB) {
+		w := current(false)
+		for pb.Next() {
+			w.Lock(bWorker, &mu)
+			w.Unlock(bWorker, &mu)
+		}
+	})
+	b.StopTimer()
+	g.Exit(bMain)
+}

@@ -24,7 +24,9 @@ func Send[T any](g *G, site uint32, ch chan<- T, v T) {
 	case ch <- v:
 		g.syncEv(trace.OpSend, site, chanAddr(ch), false, 0, t)
 	default:
+		prev := g.block(trace.OpSend, site, chanAddr(ch), t)
 		ch <- v
+		g.unblock(prev)
 		g.syncEv(trace.OpSend, site, chanAddr(ch), true, t, now())
 	}
 }
@@ -49,7 +51,9 @@ func Recv2[T any](g *G, site uint32, ch <-chan T) (T, bool) {
 		return v, ok
 	default:
 	}
+	prev := g.block(trace.OpRecv, site, chanAddr(ch), t)
 	v, ok := <-ch
+	g.unblock(prev)
 	g.syncEv(trace.OpRecv, site, chanAddr(ch), true, t, now())
 	return v, ok
 }

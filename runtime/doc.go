@@ -52,6 +52,12 @@
 // DIVERGO_SIGNALS=off the runtime catches nothing: a deadlock is reported
 // as usual, and a signal kills the program with its trace truncated.
 //
+// A goroutine still blocked in a sync operation when its buffer is written
+// for the last time ends its stream with that wait, marked blocked; with
+// DIVERGO_SIGNALS=off, a checkpoint written when every goroutine has
+// blocked stands for the buffers Go's deadlock report will not let the
+// runtime write (blocked.go, docs/BLOCKED.md).
+//
 // # Schedule exploration
 //
 // DIVERGO_PERTURB=SEED (an integer) makes every sync wrapper, and the

@@ -94,6 +94,9 @@ func resetSession() {
 	sess.pendingBytes, sess.dropped = 0, false
 	sess.mu.Unlock()
 	sess.mainEntry = 0
+	sess.watch = false
+	ckptWaits.Store(false)
+	ckptOn.Store(false)
 	sess.state.Store(stateIdle)
 }
 

@@ -6,6 +6,7 @@ import (
 	"bufio"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -14,6 +15,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/divergo/divergo/internal/trace"
 )
 
 // TestMain lets tests re-run the test binary as an instrumented program:
@@ -81,12 +84,35 @@ func childMain(mode string) {
 		}
 		var never chan int
 		<-never
+	case "leak", "stuck": // a worker blocked for ever on a mutex main holds
+		var mu sync.Mutex
+		g.Lock(bDone, &mu)
+		goWorker(g, func(w *G) { w.Lock(bWorkerL, &mu) })
+		for !workerBlocked() {
+			time.Sleep(time.Millisecond)
+		}
+		if mode == "stuck" { // and main blocked on a channel nobody sends on: a deadlock
+			fmt.Println("ready")
+			Recv(g, bDone, make(chan int))
+		}
 	case "uninstrumented-exit": // os.Exit from code the instrumenter did not rewrite (log.Fatal, flag)
 		os.Exit(1)
 	case "mainpanic":
 		g.B(bDone)
 		panic("boom in main")
 	}
+}
+
+// workerBlocked reports whether a recorder other than main's is blocked.
+func workerBlocked() bool {
+	sess.regMu.Lock()
+	defer sess.regMu.Unlock()
+	for g := range sess.live {
+		if g.id != 1 && pendingOf(g).op != 0 {
+			return true
+		}
+	}
+	return false
 }
 
 func graphForChild() string { return testGraphJSON(&testing.T{}) }
@@ -220,23 +246,30 @@ func TestExitLeavesNoOldTrace(t *testing.T) {
 	}
 }
 
+// useNonRaceChild makes cmd run this test binary built without -race when
+// it was built with it: the race detector's runtime keeps Go from ever
+// reporting a deadlock.
+func useNonRaceChild(t *testing.T, cmd *exec.Cmd) {
+	t.Helper()
+	if !raceEnabled {
+		return
+	}
+	bin := filepath.Join(t.TempDir(), "child.test")
+	build := exec.Command("go", "test", "-c", "-o", bin, ".")
+	build.Env = append(os.Environ(), "GOFLAGS=")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("building the child without -race: %v\n%s", err, out)
+	}
+	cmd.Path, cmd.Args[0] = bin, bin
+}
+
 // TestDeadlockReported checks that with DIVERGO_SIGNALS=off a deadlocked
 // program dies as Go makes it die, "all goroutines are asleep", with what
 // was written readable. With the signal handler it would hang: the Go
 // runtime does not report deadlocks once signals are caught.
 func TestDeadlockReported(t *testing.T) {
 	cmd, path := child(t, "deadlock")
-	if raceEnabled {
-		// The race detector's runtime keeps Go from ever reporting a
-		// deadlock: the child is this test binary built without it.
-		bin := filepath.Join(t.TempDir(), "child.test")
-		build := exec.Command("go", "test", "-c", "-o", bin, ".")
-		build.Env = append(os.Environ(), "GOFLAGS=")
-		if out, err := build.CombinedOutput(); err != nil {
-			t.Fatalf("building the child without -race: %v\n%s", err, out)
-		}
-		cmd.Path, cmd.Args[0] = bin, bin
-	}
+	useNonRaceChild(t, cmd)
 	cmd.Env = append(cmd.Env, "DIVERGO_SIGNALS=off")
 	var stderr strings.Builder
 	cmd.Stderr = &stderr
@@ -260,5 +293,87 @@ func TestDeadlockReported(t *testing.T) {
 	r, gs := readTrace(t, path)
 	if !r.Truncated() || gs["main"].info.Blocks < maxWords {
 		t.Errorf("trace after the deadlock: truncated %v, main %+v; want the whole chunks written", r.Truncated(), gs["main"].info)
+	}
+}
+
+// TestBlockedAtEnd checks that a goroutine blocked for ever ends its stream
+// with the wait it is in, marked blocked, however the run ends: main
+// returns (a leak), SIGTERM stops a deadlocked run, or, with
+// DIVERGO_SIGNALS=off, Go kills it for the deadlock (blocked.go).
+func TestBlockedAtEnd(t *testing.T) {
+	for _, how := range []string{"return", "sigterm", "deadlock"} {
+		t.Run(how, func(t *testing.T) {
+			mode := "leak"
+			if how != "return" {
+				mode = "stuck"
+			}
+			cmd, path := child(t, mode)
+			if how == "deadlock" {
+				useNonRaceChild(t, cmd)
+				cmd.Env = append(cmd.Env, "DIVERGO_SIGNALS=off")
+			}
+			out, err := cmd.StdoutPipe()
+			if err != nil {
+				t.Fatal(err)
+			}
+			var stderr strings.Builder
+			cmd.Stderr = &stderr
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			if how == "sigterm" {
+				line, _ := bufio.NewReader(out).ReadString('\n')
+				if line != "ready\n" {
+					cmd.Process.Kill()
+					cmd.Wait()
+					t.Fatalf("child said %q", line)
+				}
+				time.Sleep(50 * time.Millisecond) // main blocks in its receive
+				cmd.Process.Signal(syscall.SIGTERM)
+			}
+			done := make(chan error, 1)
+			go func() { io.Copy(io.Discard, out); done <- cmd.Wait() }()
+			select {
+			case err = <-done:
+			case <-time.After(time.Minute):
+				cmd.Process.Kill()
+				<-done
+				t.Fatal("the child hung")
+			}
+			if how == "deadlock" && !strings.Contains(stderr.String(), "all goroutines are asleep") {
+				t.Fatalf("child: %v, want Go's deadlock report; stderr:\n%s", err, stderr.String())
+			}
+			_, gs := readTrace(t, path)
+			var w *goroutine
+			for p, g := range gs {
+				if p != "main" {
+					w = &g
+				}
+			}
+			if w == nil {
+				t.Fatalf("no worker in the trace: %v", gs)
+			}
+			last := w.events[len(w.events)-1]
+			if !last.Blocked || !last.Waited || last.Op != trace.OpLock || last.Block != bWorkerL || last.Object == 0 || last.End < last.Begin {
+				t.Errorf("worker's last event %+v, want a lock still blocked", last)
+			}
+			m := gs["main"].events
+			var lock trace.Event
+			for _, e := range m {
+				if e.Kind == trace.EvSync && e.Op == trace.OpLock {
+					lock = e
+				}
+			}
+			if lock.Object != last.Object {
+				t.Errorf("main locked %#x, the worker waits for %#x", lock.Object, last.Object)
+			}
+			if mode == "stuck" {
+				if e := m[len(m)-1]; !e.Blocked || e.Op != trace.OpRecv || e.Block != bDone {
+					t.Errorf("main's last event %+v, want a recv still blocked", e)
+				}
+			} else if !gs["main"].info.Ended {
+				t.Error("main did not end")
+			}
+		})
 	}
 }

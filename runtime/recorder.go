@@ -23,8 +23,9 @@ type G struct {
 	isMain   bool
 	spawns   map[uint32]uint32 // ordinals per go statement
 	children int
-	ident    uint64 // spawn identity, for DIVERGO_PERTURB (perturb.go)
-	rng      uint64 // perturbation PRNG state, starts at ident
+	ident    uint64      // spawn identity, for DIVERGO_PERTURB (perturb.go)
+	rng      uint64      // perturbation PRNG state, starts at ident
+	wait     pendingWait // the operation the goroutine is blocked in (blocked.go)
 }
 
 // Buffer sizes in words. A buffer starts small (10,000 goroutines must not
@@ -51,7 +52,7 @@ const (
 	opExit    = 1 // entry
 	opOutcome = 2 // lo, hi: an outcome of outBit or more
 	opSpawn   = 3 // site, ordinal, child lo, child hi
-	opSync    = 4 // aux = trace.Op | waited<<8; site, obj lo, obj hi, end lo, end hi [, begin lo, begin hi]
+	opSync    = 4 // aux = trace.Op | waited<<8 | sends<<9 | blocked<<10; site, obj lo, obj hi, end lo, end hi [, begin lo, begin hi]
 	opClock   = 5 // lo, hi
 	opPerturb = 6 // begin lo, begin hi, end lo, end hi: a delay of DIVERGO_PERTURB (perturb.go)
 )

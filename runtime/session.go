@@ -60,6 +60,7 @@ type session struct {
 	live  map[*G]struct{} // recorders whose goroutine may still run
 
 	stopSignals func()
+	watch       bool // DIVERGO_SIGNALS=off: checkpoints when every goroutine blocks (blocked.go)
 }
 
 var sess session
@@ -108,6 +109,11 @@ func begin() bool {
 	// asleep". DIVERGO_SIGNALS=off trades the first for the second.
 	if os.Getenv("DIVERGO_SIGNALS") != "off" {
 		sess.stopSignals = installSignals()
+	} else {
+		// Nothing runs after Go's deadlock report: what the blocked
+		// goroutines were doing must be on disk before (blocked.go).
+		sess.watch = true
+		go checkpointer()
 	}
 	// Time 0 after the setup, so that it does not count as main's time.
 	useTSC = tscUsable()
@@ -188,6 +194,9 @@ func register(g *G) {
 	sess.regMu.Lock()
 	sess.live[g] = struct{}{}
 	sess.regMu.Unlock()
+	if sess.watch && ckptWaits.Load() {
+		resumed() // a goroutine started: the program goes on (blocked.go)
+	}
 }
 
 func unregister(g *G) {
@@ -287,11 +296,7 @@ func writeChunk(g *G, c *trace.Chunk, words []uint32, final bool, end int64, cv 
 		g.ended = final
 		return
 	}
-	c.G, c.Seq, c.Final, c.End = g.id, g.seq, final, end
-	if g.seq == 0 {
-		fb, ok := firstBlock(words)
-		c.Origin = trace.Origin{GoID: g.goid, Parent: g.parent, Site: g.site, Ordinal: g.ordinal, FirstBlock: fb, HasFirst: ok, Start: max(cv.raw(g.start), cv.start)}
-	}
+	chunkHead(g, c, words, final, end, cv)
 	g.seq++
 	g.ended = final
 	switch {
@@ -305,6 +310,17 @@ func writeChunk(g *G, c *trace.Chunk, words []uint32, final bool, end int64, cv 
 		if err := sess.w.WriteChunk(c); err != nil {
 			failLocked(err)
 		}
+	}
+}
+
+// chunkHead fills in what the header of g's next chunk says about g.
+// sess.mu is held.
+func chunkHead(g *G, c *trace.Chunk, words []uint32, final bool, end int64, cv *stampConv) {
+	c.G, c.Seq, c.Final, c.End = g.id, g.seq, final, end
+	c.Origin = trace.Origin{}
+	if g.seq == 0 {
+		fb, ok := firstBlock(words)
+		c.Origin = trace.Origin{GoID: g.goid, Parent: g.parent, Site: g.site, Ordinal: g.ordinal, FirstBlock: fb, HasFirst: ok, Start: max(cv.raw(g.start), cv.start)}
 	}
 }
 
@@ -353,11 +369,13 @@ func finish(caller *G, final bool) {
 		writeChunk(caller, &c, words, final, t, &cv)
 		caller.n = 0
 	}
+	tb := now()
 	for _, g := range live {
 		if g.ended {
 			continue
 		}
-		ws := snapshot(g)
+		// A goroutine blocked now ends with the wait it is in (blocked.go).
+		ws := appendBlocked(snapshot(g), pendingOf(g), tb)
 		if len(ws) == 0 && g.seq > 0 {
 			continue
 		}

@@ -75,7 +75,9 @@ func (g *G) lock(site uint32, mu tryLocker, obj uint64) bool {
 	if mu.TryLock() {
 		g.syncEv(trace.OpLock, site, obj, false, 0, t)
 	} else {
+		prev := g.block(trace.OpLock, site, obj, t)
 		mu.Lock()
+		g.unblock(prev)
 		g.syncEv(trace.OpLock, site, obj, true, t, now())
 	}
 	return true
@@ -134,7 +136,9 @@ func (g *G) RLock(site uint32, mu *sync.RWMutex) {
 	if mu.TryRLock() {
 		g.syncEv(trace.OpRLock, site, obj, false, 0, t)
 	} else {
+		prev := g.block(trace.OpRLock, site, obj, t)
 		mu.RLock()
+		g.unblock(prev)
 		g.syncEv(trace.OpRLock, site, obj, true, t, now())
 	}
 	g.Outcome(ticket(mu))
@@ -174,7 +178,9 @@ func (g *G) WGWait(site uint32, wg *sync.WaitGroup) {
 	}
 	g.perturb()
 	t := now()
+	prev := g.block(trace.OpWGWait, site, addr(wg), t)
 	wg.Wait()
+	g.unblock(prev)
 	end := now()
 	g.syncEv(trace.OpWGWait, site, addr(wg), longer(t, end, waitThreshold), t, end)
 }
@@ -196,7 +202,9 @@ func (g *G) CondWait(site uint32, c *sync.Cond) {
 	case *sync.RWMutex:
 		g.syncEv(trace.OpUnlock, site, addr(l), false, 0, t)
 	}
+	prev := g.block(trace.OpCondWait, site, addr(c), t)
 	c.Wait()
+	g.unblock(prev)
 	g.syncEv(trace.OpCondWait, site, addr(c), true, t, now())
 }
 
@@ -230,7 +238,12 @@ func (g *G) OnceDo(site uint32, o *sync.Once, f func()) {
 	g.perturb()
 	ran := false
 	t := now()
-	o.Do(func() { ran = true; f() })
+	// Blocked until another goroutine's f returns, unless this one runs f.
+	prev := g.block(trace.OpOnce, site, addr(o), t)
+	o.Do(func() { ran = true; g.unblock(prev); f() })
+	if !ran {
+		g.unblock(prev)
+	}
 	end := now()
 	g.syncEv(trace.OpOnce, site, addr(o), !ran && longer(t, end, waitThreshold), t, end)
 	var out uint64
@@ -247,7 +260,9 @@ func (g *G) Sleep(site uint32, d time.Duration) {
 		return
 	}
 	t := now()
+	prev := g.block(trace.OpSleep, site, 0, t)
 	time.Sleep(d)
+	g.unblock(prev)
 	g.syncEv(trace.OpSleep, site, 0, d > 0, t, now())
 }
 
@@ -258,7 +273,10 @@ func (g *G) SelectBegin(site uint32) int64 {
 		return 0
 	}
 	g.perturb()
-	return now()
+	t := now()
+	// The channel of the case that will be chosen is not known yet.
+	g.block(trace.OpSelect, site, 0, t)
+	return t
 }
 
 // SelectEnd records a select that began at begin. It waited when it took
@@ -270,6 +288,7 @@ func (g *G) SelectEnd(site uint32, begin int64) {
 	if g.off {
 		return
 	}
+	g.unblock(pendingWait{})
 	end := now()
 	waited := longer(begin, end, waitThreshold)
 	if !waited {
@@ -286,6 +305,7 @@ func SelectEndOn[C any](g *G, site uint32, begin int64, ch C, sends bool) {
 	if g.off {
 		return
 	}
+	g.unblock(pendingWait{})
 	end := now()
 	aux := uint32(trace.OpSelect)
 	if sends {

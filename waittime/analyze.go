@@ -34,9 +34,9 @@ type analysis struct {
 	objs  map[uint64]*object
 	sites map[siteKey]*site
 
-	unfinished []Wait
-	perturbNs  int64  // divergo's perturbation delays, all goroutines
-	epoch      uint64 // counts applied events: when path slots change and snapshots are taken
+	blocked   int    // waits still blocked when the trace ended (FindBlocked lists them)
+	perturbNs int64  // divergo's perturbation delays, all goroutines
+	epoch     uint64 // counts applied events: when path slots change and snapshots are taken
 
 	// scratch space reused by every wait
 	long, short, expl []entry
@@ -135,6 +135,11 @@ func Analyze(t Trace, opts Options) (*Report, error) {
 	if p, ok := t.(interface{ Perturbed() (int64, bool) }); ok {
 		rep.PerturbSeed, rep.Perturbed = p.Perturbed()
 	}
+	if a.blocked > 0 {
+		if rep.Blocked, err = FindBlocked(t); err != nil {
+			return nil, err
+		}
+	}
 	return rep, nil
 }
 
@@ -167,7 +172,7 @@ func (a *analysis) step(g *gstate) error {
 func (a *analysis) apply(g *gstate) bool {
 	ev := g.head
 	var rel *release
-	if ev.Kind == trace.EvSync && ev.Waited && ev.End >= ev.Begin && ev.Op != trace.OpSleep {
+	if ev.Kind == trace.EvSync && ev.Waited && !ev.Blocked && ev.End >= ev.Begin && ev.Op != trace.OpSleep {
 		var due int64
 		rel, due = a.releaser(g, g.nsync-1)
 		// The release that ended the wait was stamped before it, but
@@ -199,9 +204,10 @@ func (a *analysis) apply(g *gstate) bool {
 			defer a.pairs.Forget(trace.SyncRef{G: g.info.ID, N: g.nsync - 1})
 		}
 		switch {
-		case ev.Waited && ev.End < ev.Begin:
+		case ev.Blocked:
+			// It never ended: no waiting time, no releaser; listed apart.
 			a.distribute(g, ev.Begin)
-			a.unfinished = append(a.unfinished, Wait{GID: g.info.ID, Block: int(ev.Block), Site: int(ev.Site), Op: ev.Op.String(), Begin: ev.Begin, End: -1})
+			a.blocked++
 			return true
 		case ev.Waited:
 			a.distribute(g, ev.Begin)

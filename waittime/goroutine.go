@@ -137,7 +137,7 @@ func (a *analysis) advance(g *gstate) (bool, error) {
 			}
 			g.head, g.hasHead = ev, true
 			g.key, g.late = ev.End, ev.Waited && ev.Op != trace.OpSleep
-			if ev.Waited && ev.End < ev.Begin { // still blocked when the trace ended
+			if ev.Blocked { // still blocked when the trace ended
 				g.key, g.late = ev.Begin, false
 			}
 			ran := ev.End

@@ -14,11 +14,11 @@ import (
 
 // Report is the result of [Analyze]: sync sites ranked by waiting time.
 type Report struct {
-	Waits      int     `json:"waits"`     // waits at all sites
-	TotalNs    int64   `json:"total_ns"`  // their waiting time
-	Unmatched  int     `json:"unmatched"` // waits with no releaser in the trace
-	Sites      []*Site `json:"sites"`
-	Unfinished []Wait  `json:"unfinished,omitempty"` // waits still blocked when the trace ended
+	Waits     int            `json:"waits"`     // waits at all sites
+	TotalNs   int64          `json:"total_ns"`  // their waiting time
+	Unmatched int            `json:"unmatched"` // waits with no releaser in the trace
+	Sites     []*Site        `json:"sites"`
+	Blocked   *BlockedReport `json:"blocked,omitempty"` // goroutines still blocked when the trace ended
 	// Perturbed says the run perturbed its schedule (DIVERGO_PERTURB),
 	// with PerturbSeed; PerturbNs is the time divergo delayed goroutines
 	// in all, which steps in state perturb carry, never a line.
@@ -99,7 +99,7 @@ type Wait struct {
 	Pos          string `json:"pos"` // file:line of the statement that waited
 	Op           string `json:"op"`
 	Begin        int64  `json:"begin"`
-	End          int64  `json:"end"` // -1 when unfinished
+	End          int64  `json:"end"`
 	Releaser     uint64 `json:"releaser,omitempty"`
 	ReleaserName string `json:"releaser_goroutine,omitempty"`
 	ReleaseOp    string `json:"release_op,omitempty"`
@@ -130,9 +130,6 @@ func (a *analysis) report() *Report {
 		rep.Waits += s.Waits
 		rep.TotalNs += s.TotalNs
 		rep.Unmatched += s.Unmatched
-	}
-	for _, w := range a.unfinished {
-		rep.Unfinished = append(rep.Unfinished, a.waitReport(w))
 	}
 	return rep
 }

@@ -15,6 +15,11 @@ import (
 // for time on the waiters'.
 func (r *Report) WriteText(w io.Writer, maxSteps int) error {
 	bw := bufio.NewWriter(w)
+	if r.Blocked != nil {
+		// First: a deadlock or a leak is what a reader must see at once.
+		r.Blocked.WriteText(bw, 5)
+		fmt.Fprintln(bw)
+	}
 	fmt.Fprintf(bw, "%s waiting in %s at %s", FormatNs(r.TotalNs), plural(r.Waits, "wait"), plural(len(r.Sites), "sync site"))
 	if r.Unmatched > 0 {
 		fmt.Fprintf(bw, " (%d without a releaser in the trace)", r.Unmatched)
@@ -52,12 +57,6 @@ func (r *Report) WriteText(w io.Writer, maxSteps int) error {
 				fmt.Fprintf(bw, " no releaser: %s", in.Why)
 			}
 			fmt.Fprintln(bw)
-		}
-	}
-	if len(r.Unfinished) > 0 {
-		fmt.Fprintf(bw, "\n%s still blocked when the trace ended (deadlock or circular wait?):\n", plural(len(r.Unfinished), "wait"))
-		for _, u := range r.Unfinished {
-			fmt.Fprintf(bw, "   %s %s at %s since %s\n", u.Goroutine, u.Op, u.Pos, FormatNs(u.Begin))
 		}
 	}
 	return bw.Flush()

@@ -101,8 +101,8 @@ func TestReleasers(t *testing.T) {
 	bg.wait(recvLate, trace.OpRecv, ch2, 60*ms+5*us)
 	bg.wait(recvNone, trace.OpRecv, other, 70*ms)
 	bg.emit(trace.Event{Kind: trace.EvBlock, Block: stuck})
-	bg.emit(trace.Event{Kind: trace.EvSync, Block: stuck, Op: trace.OpLock, Object: 9, Waited: true, Begin: 70 * ms, End: -1})
-	bg.done()
+	bg.emit(trace.Event{Kind: trace.EvSync, Block: stuck, Op: trace.OpLock, Object: 9, Waited: true, Blocked: true, Begin: 70 * ms, End: 90 * ms})
+	// b never ends: it is still blocked when the trace ends.
 
 	rep, err := Analyze(b.trace(), Options{KeepWaits: true})
 	if err != nil {
@@ -124,8 +124,9 @@ func TestReleasers(t *testing.T) {
 			t.Errorf("sleep reported as a site: %+v", s)
 		}
 	}
-	if len(rep.Unfinished) != 1 || rep.Unfinished[0].Block != int(stuck) || rep.Unfinished[0].Begin != 70*ms {
-		t.Errorf("unfinished waits: %+v", rep.Unfinished)
+	if bl := rep.Blocked; bl == nil || bl.Verdict != "leak" || len(bl.Goroutines) != 1 || bl.Goroutines[0].Block != int(stuck) ||
+		bl.Goroutines[0].SinceNs != 70*ms || bl.Goroutines[0].SeenNs != 90*ms || bl.Goroutines[0].Object != 9 || len(bl.Goroutines[0].LastOps) != 0 {
+		t.Errorf("blocked goroutines: %+v", rep.Blocked)
 	}
 	if rep.Unmatched != 1 || rep.Waits != 3 {
 		t.Errorf("report counts %d waits, %d unmatched; want 3, 1", rep.Waits, rep.Unmatched)

@@ -12,6 +12,7 @@ import (
 	"github.com/divergo/divergo/internal/progress"
 	"github.com/divergo/divergo/internal/tbb"
 	"github.com/divergo/divergo/internal/trace"
+	"github.com/divergo/divergo/waittime"
 )
 
 func init() {
@@ -24,6 +25,8 @@ prints the program, the hash of its TBB graph, and one line per goroutine:
 its spawn path (main, or parent/function@file:line#ordinal of the go
 statement that started it), its parent, the block executions, events and
 waits it recorded, and its time span from the start of the trace.
+Goroutines still blocked in a sync operation when the trace ended (a
+deadlock, a leak) are listed before the table, as divergo wait lists them.
 
 A trace cut short by a killed run is read up to its last whole chunk and
 reported as truncated. A file that is not a trace, is empty, is cut inside
@@ -34,7 +37,9 @@ Flags:
 	-events	also list every event of every goroutine, with its source position
 	-json	print JSON: {"program", "graph_hash", "truncated", "goroutines": [{"id",
 		"path", "parent", "parent_id", "blocks", "events", "waits", "start_ns",
-		"end_ns", "ended", ...}]}; with -events each goroutine has "event_list"
+		"end_ns", "ended", ...}], "blocked": {...}}; with -events each goroutine
+		has "event_list"; "blocked" is there when goroutines were still blocked
+		at the end, as in divergo wait -json
 	-perfetto OUT.json
 		also write a timeline in the Chrome trace-event format, for
 		ui.perfetto.dev or chrome://tracing: one track per goroutine, function
@@ -115,6 +120,17 @@ func showText(w io.Writer, r *trace.Reader, events bool) error {
 	}
 	gs := r.Sorted()
 	fmt.Fprintf(w, "goroutines: %d\n\n", len(gs))
+	bl, err := waittime.FindBlocked(r)
+	if err != nil {
+		return err
+	}
+	if bl != nil {
+		// Before the table: a deadlock or a leak is what a reader must see first.
+		if err := bl.WriteText(w, 5); err != nil {
+			return err
+		}
+		fmt.Fprintln(w)
+	}
 	// Spawn paths grow with nesting: the text columns are as wide as what
 	// they hold, the numbers right-aligned.
 	type row struct{ path, parent string }
@@ -202,7 +218,10 @@ func describe(g *tbb.Graph, e trace.Event) string {
 		return fmt.Sprintf("spawn goroutine %d (#%d at %s)", e.Child, e.Ordinal, trace.SitePos(g, e.Site, e.Block).FileLine())
 	case trace.EvSync:
 		s := fmt.Sprintf("%-14s object %#x at %s, t=%v", e.Op, e.Object, whereSite(g, e), time.Duration(e.End))
-		if e.Waited {
+		switch {
+		case e.Blocked:
+			s += fmt.Sprintf(", still blocked since t=%v", time.Duration(e.Begin))
+		case e.Waited:
 			s += fmt.Sprintf(", waited %v", time.Duration(e.End-e.Begin))
 		}
 		return s
@@ -243,6 +262,7 @@ type showEvent struct {
 	Op      string `json:"op,omitempty"`
 	Object  uint64 `json:"object,omitempty"`
 	Waited  bool   `json:"waited,omitempty"`
+	Blocked bool   `json:"blocked,omitempty"` // still blocked when the trace ended (end_ns: when last seen)
 	BeginNS int64  `json:"begin_ns,omitempty"`
 	EndNS   int64  `json:"end_ns,omitempty"`
 	TimeNS  int64  `json:"time_ns,omitempty"`
@@ -308,7 +328,20 @@ func showJSON(w io.Writer, r *trace.Reader, events bool) error {
 		}
 		io.WriteString(w, "]}")
 	}
-	_, err = io.WriteString(w, "]}\n")
+	io.WriteString(w, "]")
+	bl, err := waittime.FindBlocked(r)
+	if err != nil {
+		return err
+	}
+	if bl != nil {
+		b, err := json.Marshal(bl)
+		if err != nil {
+			return err
+		}
+		io.WriteString(w, `,"blocked":`)
+		w.Write(b)
+	}
+	_, err = io.WriteString(w, "}\n")
 	return err
 }
 
@@ -337,7 +370,7 @@ func jsonEvent(g *tbb.Graph, e trace.Event) showEvent {
 		se.Child, se.Ordinal = e.Child, e.Ordinal
 	case trace.EvSync:
 		withSite()
-		se.Op, se.Object, se.Waited, se.EndNS = e.Op.String(), e.Object, e.Waited, e.End
+		se.Op, se.Object, se.Waited, se.Blocked, se.EndNS = e.Op.String(), e.Object, e.Waited, e.Blocked, e.End
 		if e.Waited {
 			se.BeginNS = e.Begin
 		}

@@ -57,6 +57,20 @@ Steps in a state other than running carry it in their function's name.
 A perturbed run (DIVERGO_PERTURB, divergo run -perturb) says so, with its
 seed, at the top of the report.
 
+Goroutines still blocked when the trace ended come first: whether it was a
+deadlock (every goroutine still running was blocked) or a leak (main had
+returned), then each one with the statement it is blocked at, the object,
+since when, and the goroutines that last operated on that object, with
+their lines (those that could have released it):
+
+	Deadlock: every goroutine still running (2) was blocked, none left to release the others.
+	  main: recv at main.go:30 on chan 0xc000016120, blocked since 1.20 ms (for 3.00 s)
+	      last on it: main/worker@main.go:20#1 lock at main.go:24 (1.10 ms), itself blocked at main.go:25
+
+Their waits have no end, so they are not in the waiting time below. A
+deadlocked program is stopped with Ctrl-C or SIGTERM, or, with
+DIVERGO_SIGNALS=off, dies of Go's deadlock report; the list is the same.
+
 With two traces of the same program, wait puts their waiting time side by
 side: each site's total in run A and run B, and its classes marked appeared,
 vanished, changed (their waiting time moved by more than 10%) or same.

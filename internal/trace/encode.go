@@ -33,11 +33,14 @@ func AppendEvent(dst []byte, e Event) []byte {
 		if e.Sends {
 			flags |= syncSends
 		}
+		if e.Blocked {
+			flags |= syncBlocked | syncWaited
+		}
 		dst = append(dst, byte(e.Op), flags)
 		dst = binary.AppendUvarint(dst, uint64(e.Site))
 		dst = binary.AppendUvarint(dst, e.Object)
 		dst = binary.AppendVarint(dst, e.End)
-		if e.Waited {
+		if e.Waited || e.Blocked {
 			dst = binary.AppendVarint(dst, e.Begin)
 		}
 	case EvClock:
@@ -85,6 +88,7 @@ func decodeEvent(b []byte) (Event, int, error) {
 		flags := d.byte()
 		e.Waited = flags&syncWaited != 0
 		e.Sends = flags&syncSends != 0
+		e.Blocked = flags&syncBlocked != 0
 		e.Site = d.uint32()
 		e.Object = d.uvarint()
 		e.End = d.varint()
@@ -94,7 +98,7 @@ func decodeEvent(b []byte) (Event, int, error) {
 		if d.err == nil && (e.Op == 0 || int(e.Op) >= len(opNames)) {
 			return Event{}, 0, fmt.Errorf("unknown sync operation %d", e.Op)
 		}
-		if d.err == nil && (flags&^(syncWaited|syncSends) != 0 || e.Sends && e.Op != OpSelect) {
+		if d.err == nil && (flags&^(syncWaited|syncSends|syncBlocked) != 0 || e.Sends && e.Op != OpSelect || e.Blocked && !e.Waited) {
 			return Event{}, 0, fmt.Errorf("unknown sync flags %#x", flags)
 		}
 	case EvClock:

@@ -28,6 +28,7 @@ func TestEventEncoding(t *testing.T) {
 		{"sync waited", Event{Kind: EvSync, Op: OpLock, Site: 7, Object: math.MaxUint64, Waited: true, Begin: 5, End: math.MaxInt64}, 0},
 		{"sync negative", Event{Kind: EvSync, Op: OpSleep, Waited: true, Begin: math.MinInt64, End: -1}, 0},
 		{"select sends", Event{Kind: EvSync, Op: OpSelect, Site: 3, Object: 0xc0000a, Sends: true, Waited: true, Begin: 1, End: 9}, 0},
+		{"sync still blocked", Event{Kind: EvSync, Op: OpSend, Site: 4, Object: 0xc0000b, Waited: true, Blocked: true, Begin: 100, End: 5000}, 0},
 		{"clock", Event{Kind: EvClock, Time: 1 << 40}, 0},
 	}
 	for _, tt := range tests {
@@ -63,7 +64,9 @@ func TestDecodeEventErrors(t *testing.T) {
 		{"kind zero", []byte{0x01}},
 		{"kind block as opcode", []byte{0x03, 0x00}},
 		{"unknown op", []byte{byte(EvSync)<<1 | 1, 99, 0, 0, 0, 0}},
-		{"unknown sync flags", []byte{byte(EvSync)<<1 | 1, byte(OpLock), 2, 0, 0, 0}},
+		{"unknown sync flags", []byte{byte(EvSync)<<1 | 1, byte(OpLock), 8, 0, 0, 0}},
+		{"sends flag on a lock", []byte{byte(EvSync)<<1 | 1, byte(OpLock), 2, 0, 0, 0}},
+		{"blocked without waited", []byte{byte(EvSync)<<1 | 1, byte(OpLock), 4, 0, 0, 0, 0}},
 		{"varint overflow", []byte{0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01}},
 	}
 	for _, tt := range tests {

@@ -8,7 +8,8 @@ const (
 	// newer version; fields added at the end of a length-prefixed body do not
 	// change it. Version 2 names sync and spawn events by their site
 	// (docs/FORMAT.md, "Sites"), and added the perturb event
-	// ("Perturbation") and the outcome after a once event ("Once outcomes").
+	// ("Perturbation"), the outcome after a once event ("Once outcomes") and
+	// the blocked flag of a wait still blocked ("Goroutines still blocked").
 	Version = 2
 
 	// oldestVersion is the oldest format version this package reads:
@@ -41,3 +42,8 @@ const syncWaited = 1 << 0
 
 // syncSends is the flag bit of an encoded select whose chosen case sends.
 const syncSends = 1 << 1
+
+// syncBlocked is the flag bit (format version 2) of an encoded sync event
+// that had not completed when its chunk was written: the goroutine was
+// still blocked in it. It comes with syncWaited.
+const syncBlocked = 1 << 2

@@ -30,6 +30,9 @@ type Writer struct {
 	order   []uint64 // goroutines in order of first chunk
 	scratch []byte
 	closed  bool
+	// tentative is set while chunks written by WriteTentative end the
+	// file: the next WriteChunk or Close cuts them off first.
+	tentative bool
 }
 
 // NewWriter writes h to w and returns a writer for the chunks.
@@ -69,6 +72,9 @@ func NewWriter(w io.Writer, h Header) (*Writer, error) {
 func (w *Writer) WriteChunk(c *Chunk) error {
 	if w.closed {
 		return errors.New("writing chunk: trace is closed")
+	}
+	if err := w.cutTentative(); err != nil {
+		return err
 	}
 	e := w.gs[c.G]
 	switch {
@@ -115,6 +121,9 @@ func (w *Writer) Close() error {
 		return nil
 	}
 	w.closed = true
+	if err := w.cutTentative(); err != nil {
+		return err
+	}
 	var body []byte
 	body = binary.AppendUvarint(body, uint64(len(w.order)))
 	for _, id := range w.order {
@@ -128,5 +137,76 @@ func (w *Writer) Close() error {
 	if _, err := w.w.Write(buf); err != nil {
 		return fmt.Errorf("writing trace index: %w", err)
 	}
+	return nil
+}
+
+// truncater is what WriteTentative needs of the file: *os.File has it.
+type truncater interface {
+	io.Seeker
+	Truncate(size int64) error
+}
+
+// WriteTentative writes chunks that stand for goroutines' streams as they
+// are now, in one Write call, without entering them in the index: the next
+// WriteChunk or Close cuts them off again, so that they never reach a
+// complete trace. A run that dies before (a fatal error, such as Go's
+// report of a deadlock) leaves them as the last chunks of a truncated
+// trace, where the reader takes them like any others. Each chunk must be
+// the next of its goroutine, as for WriteChunk; the writer must also be a
+// file that can be truncated (*os.File).
+func (w *Writer) WriteTentative(cs []*Chunk) error {
+	if w.closed {
+		return errors.New("writing tentative chunks: trace is closed")
+	}
+	if _, ok := w.w.(truncater); !ok {
+		return errors.New("writing tentative chunks: the trace cannot be truncated")
+	}
+	var out []byte
+	for _, c := range cs {
+		e := w.gs[c.G]
+		switch {
+		case e == nil && c.Seq != 0, e != nil && c.Seq != e.nextSeq:
+			return fmt.Errorf("writing tentative chunk %d of goroutine %d: out of sequence", c.Seq, c.G)
+		case e != nil && e.Ended:
+			return fmt.Errorf("writing tentative chunk %d of goroutine %d: goroutine already ended", c.Seq, c.G)
+		}
+		k := len(out)
+		out = appendChunkHead(out, c)
+		out = append(out, c.Body...)
+		if len(out)-k > maxChunkBytes {
+			return fmt.Errorf("writing tentative chunk %d of goroutine %d: more than %d bytes", c.Seq, c.G, maxChunkBytes)
+		}
+	}
+	if err := w.cutTentative(); err != nil {
+		return err
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	w.tentative = true // even if the write fails half-way: cut what reached the file
+	if _, err := w.w.Write(out); err != nil {
+		return fmt.Errorf("writing tentative chunks: %w", err)
+	}
+	return nil
+}
+
+// DropTentative removes the chunks of the last WriteTentative from the end
+// of the file, when they no longer stand for the goroutines' streams.
+func (w *Writer) DropTentative() error { return w.cutTentative() }
+
+// cutTentative removes the chunks of the last WriteTentative from the end
+// of the file.
+func (w *Writer) cutTentative() error {
+	if !w.tentative {
+		return nil
+	}
+	t := w.w.(truncater)
+	if err := t.Truncate(w.off); err != nil {
+		return fmt.Errorf("removing tentative chunks: %w", err)
+	}
+	if _, err := t.Seek(w.off, io.SeekStart); err != nil {
+		return fmt.Errorf("removing tentative chunks: %w", err)
+	}
+	w.tentative = false
 	return nil
 }

@@ -1,0 +1,89 @@
+package waittime
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/divergo/divergo/internal/trace"
+)
+
+// blockedAt ends g's script blocked in op on obj since now, seen at seen.
+func (g *gscript) blockedAt(block uint32, op trace.Op, obj uint64, seen int64) {
+	g.emit(trace.Event{Kind: trace.EvBlock, Block: block})
+	g.emit(trace.Event{Kind: trace.EvSync, Block: block, Op: op, Object: obj, Waited: true, Blocked: true, Begin: g.now, End: seen})
+}
+
+// TestFindBlockedDeadlock is a lock-order deadlock: main holds mutex A and
+// waits for B, the worker holds B and waits for A. Both are listed, each
+// with the other as the last to operate on what it waits for.
+func TestFindBlockedDeadlock(t *testing.T) {
+	const ms = int64(1e6)
+	b := newBuilder("d.go")
+	lockA := b.block("main", 10, 2)
+	lockB := b.block("main", 12, 2)
+	wLockB := b.block("worker", 20, 2)
+	wLockA := b.block("worker", 22, 2)
+	const muA, muB = 0xa0, 0xb0
+
+	m := b.goroutine(1, 0, 0, 0, 0)
+	m.op(lockA, trace.OpLock, muA)
+	m.spawn(lockA, 2, 1)
+	m.advance(2 * ms)
+	m.blockedAt(lockB, trace.OpLock, muB, 50*ms)
+
+	w := b.goroutine(2, 1, lockA, 1, 1*ms)
+	w.op(wLockB, trace.OpLock, muB)
+	w.advance(2 * ms)
+	w.blockedAt(wLockA, trace.OpLock, muA, 50*ms)
+	b.tr.gs[0].Path, b.tr.gs[1].Path = "main", "main/worker@d.go:10#1"
+
+	bl, err := FindBlocked(b.trace())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out strings.Builder
+	if err := bl.WriteText(&out, 0); err != nil {
+		t.Fatal(err)
+	}
+	want := `Deadlock: every goroutine still running (2) was blocked, none left to release the others.
+  main: lock at d.go:12 on mutex 0xb0, blocked since 2.00 ms (for 48.0 ms)
+      last on it: main/worker@d.go:10#1 lock at d.go:20 (1.00 ms), itself blocked at d.go:22
+  main/worker@d.go:10#1: lock at d.go:22 on mutex 0xa0, blocked since 3.00 ms (for 47.0 ms)
+      last on it: main lock at d.go:10 (0 ns), itself blocked at d.go:12
+`
+	if out.String() != want {
+		t.Errorf("got\n%s\nwant\n%s", out.String(), want)
+	}
+	if bl.Verdict != "deadlock" {
+		t.Errorf("verdict %q", bl.Verdict)
+	}
+}
+
+// TestFindBlockedNone: a trace whose goroutines all ended has nothing
+// blocked, and a goroutine still running but not blocked is no deadlock.
+func TestFindBlockedNone(t *testing.T) {
+	b := newBuilder("n.go")
+	blk := b.block("main", 5, 1)
+	m := b.goroutine(1, 0, 0, 0, 0)
+	m.run(blk, 10)
+	m.done()
+	if bl, err := FindBlocked(b.trace()); err != nil || bl != nil {
+		t.Fatalf("FindBlocked = %+v, %v; want nothing", bl, err)
+	}
+
+	b = newBuilder("n.go")
+	blk = b.block("main", 5, 1)
+	wblk := b.block("worker", 9, 1)
+	m = b.goroutine(1, 0, 0, 0, 0)
+	m.run(blk, 10)
+	m.blockedAt(blk, trace.OpRecv, 7, 100)
+	w := b.goroutine(2, 1, blk, 1, 0)
+	w.run(wblk, 50) // still running when the trace ended (SIGTERM)
+	bl, err := FindBlocked(b.trace())
+	if err != nil || bl == nil || bl.Verdict != "blocked" || len(bl.Goroutines) != 1 {
+		t.Fatalf("FindBlocked = %+v, %v; want main blocked, no deadlock", bl, err)
+	}
+	if !strings.HasPrefix(bl.Summary, "1 goroutine was blocked when the trace ended (2 still running)") {
+		t.Errorf("summary %q", bl.Summary)
+	}
+}
