@@ -228,7 +228,6 @@ func funcOf(g *tbb.Graph, b *tbb.Block) string {
 	return "?"
 }
 
-
 // WriteText writes the blocked goroutines for people: the verdict, then per
 // goroutine the statement it is blocked at, on what, since when, and at
 // most maxOps of the last operations on that object (all when maxOps <= 0).
