@@ -80,7 +80,7 @@ func TestOnceCheck(t *testing.T) {
 	if status != 0 {
 		t.Fatalf("check: status %d, want 0\n%s%s", status, out, errs)
 	}
-	if !strings.Contains(out, "no unflagged divergence") || strings.Contains(out, "without a TCP") {
+	if !strings.Contains(out, "\nno hole: ") || strings.Contains(out, " hole: runs parted") {
 		t.Errorf("check reports unflagged divergences:\n%s", out)
 	}
 	// Not vacuous: both workers built the table in some runs.
@@ -92,7 +92,7 @@ func TestOnceCheck(t *testing.T) {
 	if status != 1 {
 		t.Fatalf("check -disable once: status %d, want 1\n%s%s", status, out, errs)
 	}
-	if !regexp.MustCompile(`(?m)^  main\.go:\d+: runs parted at a block without a TCP in example\.com/once\.worker$`).MatchString(out) {
+	if !regexp.MustCompile(`(?m)^  main\.go:\d+ in example\.com/once\.worker$`).MatchString(out) || !strings.Contains(out, "\n1 hole: ") {
 		t.Errorf("check -disable once does not report the hole in worker:\n%s", out)
 	}
 }
@@ -107,14 +107,14 @@ func TestOnceValueCheck(t *testing.T) {
 	if status != 0 {
 		t.Fatalf("check: status %d, want 0\n%s%s", status, out, errs)
 	}
-	if !strings.Contains(out, "no unflagged divergence") {
+	if !strings.Contains(out, "\nno hole: ") {
 		t.Errorf("check reports unflagged divergences:\n%s", out)
 	}
 	if !regexp.MustCompile(`(?m)^    once +\d+ sections in \d+ runs$`).MatchString(out) {
 		t.Errorf("no flagged once divergence: the same worker ran the function in every run:\n%s", out)
 	}
 	status, out, errs = divergo(t, dir, "check", "-n", "10", "-disable", "once", ".")
-	if status != 1 || !strings.Contains(out, "runs parted at a block without a TCP in example.com/oncevalue.worker") {
+	if status != 1 || !regexp.MustCompile(`(?m)^  main\.go:\d+ in example\.com/oncevalue\.worker$`).MatchString(out) {
 		t.Errorf("check -disable once: status %d, want 1 and a hole in worker\n%s%s", status, out, errs)
 	}
 }
