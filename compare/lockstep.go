@@ -81,6 +81,8 @@ func (c *pairCmp) lockstep() error {
 		case trace.EvSync:
 			a.stamp(ea.End)
 			b.stamp(eb.End)
+			a.noteBlocked(ea)
+			b.noteBlocked(eb)
 		}
 	}
 }

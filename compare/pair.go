@@ -243,8 +243,8 @@ func (c *pairCmp) record(at int32, t *tbb.TCP, cp int32, unresolved bool) {
 		sec.CP = Point{Pos: "end", Block: -1}
 	}
 	cutA, cutB := cut && c.unfinA && c.ma.blocks == 0, cut && c.unfinB && c.mb.blocks == 0
-	sec.A.Took = c.p.took(sec.TCP.Kind, &c.ma, cutA, cutB, unresolved)
-	sec.B.Took = c.p.took(sec.TCP.Kind, &c.mb, cutB, cutA, unresolved)
+	sec.A.Took = c.p.took(sec.TCP.Kind, &c.ma, cutA, cutB, unresolved, c.a.blockedAt())
+	sec.B.Took = c.p.took(sec.TCP.Kind, &c.mb, cutB, cutA, unresolved, c.b.blockedAt())
 	sec.Fanout = c.ma.maxNest + c.mb.maxNest
 	sec.TCPDistance = abs64(c.ma.tcps - c.mb.tcps)
 	sec.TCPFreqDistance = math.Abs(freq(&c.ma) - freq(&c.mb))

@@ -87,6 +87,26 @@ type stream struct {
 	taken    int64   // tokens consumed
 	nblocks  int64   // block tokens emitted
 	ntcps    int64   // TCP instances in them
+	// blocked is the goroutine's last operation when it was still blocked
+	// in it as the trace ended (Event.Blocked), for the report's words.
+	blocked *trace.Event
+}
+
+// noteBlocked keeps a sync event the goroutine never returned from.
+func (s *stream) noteBlocked(ev *trace.Event) {
+	if ev.Blocked {
+		e := *ev
+		s.blocked = &e
+	}
+}
+
+// blockedAt says where and in what the goroutine was blocked for ever,
+// "" when it was not.
+func (s *stream) blockedAt() string {
+	if s.blocked == nil {
+		return ""
+	}
+	return trace.SitePos(s.p.g, s.blocked.Site, s.blocked.Block).FileLine() + " (" + s.blocked.Op.String() + ")"
 }
 
 const batch = 4096
@@ -240,6 +260,7 @@ func (s *stream) fill() error {
 			return err
 		}
 		s.stamp(ev.End)
+		s.noteBlocked(ev)
 		s.emit(token{kind: tSync, block: b, depth: s.depth(), val: uint64(ev.Op)})
 	case trace.EvClock:
 		s.stamp(ev.Time)

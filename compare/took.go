@@ -9,10 +9,14 @@ import (
 
 // took says in plain words what one side of a section did at its change
 // point, from the first block it executed in the deciding frame: the words
-// a reader needs before any of the paper's measures.
-func (p *program) took(kind string, m *sideMeasure, cut, otherCut, unresolved bool) string {
+// a reader needs before any of the paper's measures. blockedAt is where the
+// side's goroutine was still blocked when its trace ended, if it was.
+func (p *program) took(kind string, m *sideMeasure, cut, otherCut, unresolved bool, blockedAt string) string {
 	if cut {
-		return "stopped here: still running or blocked when the program ended"
+		if blockedAt != "" {
+			return "blocked for ever at " + blockedAt + ": still blocked when the program ended"
+		}
+		return "stopped here: still running when the program ended"
 	}
 	var first *tbb.Block
 	if m.first != noBlock {
