@@ -149,6 +149,18 @@ func TestPair(t *testing.T) {
 		},
 		want: []string{"1.2<-3.1", "2.0<-1.0", "3.0: " + WhyNoRelease.String()},
 	}, {
+		// 1's first wait is ended by a send the trace does not hold (a
+		// select whose channel was not recorded) at 600. 2's send,
+		// attempted at 1200, after 1 woke, is not what woke it: it blocks
+		// until 1's next receive at 1900 takes its value. Pairing it with
+		// the stale waiting receiver called it "not blocked" (ken_chan).
+		name: "receiver woken elsewhere",
+		src: memSource{
+			{ID: 1, Events: []Event{wait(OpRecv, ch, 100, 600), op(OpRecv, ch, 1900)}},
+			{ID: 2, Events: []Event{wait(OpSend, ch, 1200, 2000)}},
+		},
+		want: []string{"1.0: " + WhyNoRelease.String(), "2.0<-1.1"},
+	}, {
 		// A receive on a channel nobody recorded a send on (a ticker's).
 		name: "timer channel",
 		src: memSource{
