@@ -344,9 +344,11 @@ func TestReleasersAgreeWithTracer(t *testing.T) {
 			for _, w := range a.wrong {
 				t.Errorf("disagreement: %s", w)
 			}
-			// Mutex waits: a few in a hundred still disagree on ken_chan
-			// without a known cause (docs/PERFORMANCE.md, "Releasers
-			// against the execution tracer"): listed, and held to a floor.
+			// Mutex waits: on ken_chan, some runs still have one or two
+			// in a hundred whose named unlock was stamped before the
+			// tracer's wake by another goroutine, a pattern barging does
+			// not explain (docs/PERFORMANCE.md, "Releasers against the
+			// execution tracer"): listed, and held to a floor.
 			for _, w := range a.wrongMutex {
 				t.Logf("mutex disagreement (open): %s", w)
 			}
