@@ -188,6 +188,30 @@ func TestPair(t *testing.T) {
 		},
 		want: []string{"2.0<-1.1", "3.0<-2.1"},
 	}, {
+		// Barging (docs/FORMAT.md, "Mutexes: barging"): 1's unlock at 300
+		// wakes 3, waiting since 200, but 2 arrives, takes the mutex
+		// without waiting (ticket 2) and unlocks at 400; 3 takes it after
+		// that (ticket 3). Its releaser is 2's unlock, the one it
+		// acquired after, not 1's, which woke it.
+		name: "barged mutex",
+		src: memSource{
+			{ID: 1, Events: []Event{op(OpLock, mu, 100), ticket(1), op(OpUnlock, mu, 300)}},
+			{ID: 2, Events: []Event{op(OpLock, mu, 310), ticket(2), op(OpUnlock, mu, 400)}},
+			{ID: 3, Events: []Event{wait(OpLock, mu, 200, 450), ticket(3)}},
+		},
+		want: []string{"3.0<-2.1"},
+	}, {
+		// The recorder stamps an unlock, writes its event (which can
+		// flush a chunk) and only then unlocks: the unlock that ends a
+		// wait can be stamped before the wait began. The ticket still
+		// names it.
+		name: "unlock stamped before the wait",
+		src: memSource{
+			{ID: 1, Events: []Event{op(OpLock, mu, 100), ticket(1), op(OpUnlock, mu, 150)}},
+			{ID: 2, Events: []Event{wait(OpLock, mu, 200, 9000), ticket(2)}},
+		},
+		want: []string{"2.0<-1.1"},
+	}, {
 		name: "waitgroup",
 		src: memSource{
 			{ID: 1, Events: []Event{wait(OpWGWait, wg, 100, 900)}},
