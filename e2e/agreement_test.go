@@ -22,7 +22,8 @@ import (
 const agreeEps = 1000
 
 // mutexFloor is the share of compared mutex waits that must agree with
-// the tracer or be barged ones (the rest are listed).
+// the tracer, barged waits verified by [barged] counted as agreeing (the
+// rest are listed).
 const mutexFloor = 0.95
 
 // kindOf groups a wait by the kind the agreement figures are given for.
@@ -81,6 +82,10 @@ type agreement struct {
 	// barged: mutex waits whose waiter was woken, lost the mutex to a
 	// newcomer and took it later without parking again.
 	barged []string
+	// bargedAfterUnlock and bargedAfterWake: per barged wait, how long
+	// after the unlock divergo names and after the tracer's wake the
+	// waiter acquired (the evidence for divergo's choice).
+	bargedAfterUnlock, bargedAfterWake []int64
 }
 
 // compareReleasers pairs the divergo trace at dvt (trace.Pair) and checks
@@ -168,16 +173,20 @@ func compareReleasers(t *testing.T, dvt, gt string) *agreement {
 			case edge.by == int64(goid[rel.G]):
 				a.agree++
 				c[1]++
-			case k == "mutex" && unlockedBetween(unlocks[ev.Object], byGoID[edge.by], ev.Begin, rel.Time):
-				// Woken by an earlier unlock during its wait (by the
-				// goroutine the tracer names), the waiter lost the mutex
-				// to a goroutine that came in meanwhile (sync.Mutex's
-				// normal mode) and got it after that one's unlock, the
-				// one divergo names, without parking again: the
-				// tracer's edge is who woke it, divergo's the unlock
-				// that let it acquire.
-				a.barged = append(a.barged, fmt.Sprintf("%s: divergo names %s (%s at %s, %d), woken at %d by goroutine %d",
-					where, path[rel.G], rel.Op, sitePos(g, rel.Block), rel.Time, edge.at, edge.by))
+			case k == "mutex" && barged(edges[gi.GoID], edge, ev, rel, unlocks[ev.Object], byGoID[edge.by]):
+				// Woken by the unlock of the goroutine the tracer
+				// names, the waiter lost the mutex to a goroutine that
+				// came in meanwhile (sync.Mutex's normal mode) and got
+				// it after that one's unlock, the one divergo names,
+				// without parking again: the tracer's edge is who woke
+				// it, divergo's the unlock it waited for last
+				// (docs/FORMAT.md, "Mutexes: barging").
+				a.barged = append(a.barged, fmt.Sprintf("%s: divergo names %s (%s at %s, %d), woken at %d by goroutine %d; acquired %d ns after the unlock named, %d ns after the wake",
+					where, path[rel.G], rel.Op, sitePos(g, rel.Block), rel.Time, edge.at, edge.by, ev.End-rel.Time, ev.End-edge.at))
+				a.bargedAfterUnlock = append(a.bargedAfterUnlock, ev.End-rel.Time)
+				a.bargedAfterWake = append(a.bargedAfterWake, ev.End-edge.at)
+				a.agree++
+				c[1]++
 			default:
 				wrong := &a.wrong
 				if k == "mutex" {
@@ -201,15 +210,42 @@ type unlockAt struct {
 	t int64
 }
 
-// unlockedBetween reports whether goroutine g unlocked the mutex whose
-// unlocks are us between from and to.
-func unlockedBetween(us []unlockAt, g uint64, from, to int64) bool {
+// stampLag is how long before the unlock itself its stamp may be taken:
+// the recorder reads the clock, writes the event (which may flush a
+// chunk) and only then unlocks, so the unlock that wakes a waiter can be
+// stamped before the waiter began to wait.
+const stampLag = trace.DefaultPairSlack
+
+// barged reports whether the tracer's events show that the mutex wait ev,
+// whose last block is edge (among the waiter's blocks bs), was woken by one
+// goroutine and acquired after the unlock rel of another, divergo's
+// releaser:
+//   - the waker (edge.by, divergo goroutine waker) unlocked the mutex
+//     (an unlock stamped from stampLag before the wait began until the
+//     wake);
+//   - rel's unlock was stamped after the wake, so the waiter, awake, still
+//     waited for it;
+//   - the waiter did not block again between the wake and its acquisition:
+//     it lost the mutex once, without parking.
+func barged(bs []unblock, edge *unblock, ev trace.Event, rel trace.Release, us []unlockAt, waker uint64) bool {
+	if waker == 0 || waker == rel.G || rel.Op != trace.OpUnlock || rel.Time < edge.at-agreeEps {
+		return false
+	}
+	woke := false
 	for _, u := range us {
-		if u.g == g && u.t >= from && u.t < to {
-			return true
+		if u.g == waker && u.t >= ev.Begin-stampLag && u.t <= edge.at+agreeEps {
+			woke = true
 		}
 	}
-	return false
+	if !woke {
+		return false
+	}
+	for _, b := range bs {
+		if b.blocked > edge.at && b.blocked < ev.End {
+			return false
+		}
+	}
+	return true
 }
 
 // sitePos is where a sync event's statement is, for messages: the
@@ -269,6 +305,7 @@ func TestReleasersAgreeWithTracer(t *testing.T) {
 	}
 	total := map[string][2]int{}
 	var named, agree, noEdge, missed, barged int
+	var afterUnlock, afterWake []int64
 	unnamed := map[trace.Why]int{}
 	for _, p := range agreementProgs() {
 		t.Run(p.name, func(t *testing.T) {
@@ -307,23 +344,34 @@ func TestReleasersAgreeWithTracer(t *testing.T) {
 			for _, w := range a.wrong {
 				t.Errorf("disagreement: %s", w)
 			}
-			// Mutex waits: a few in a hundred still disagree on ken_chan
-			// without a known cause (docs/PERFORMANCE.md, "Releasers
-			// against the execution tracer"): listed, and held to a floor.
+			// Mutex waits: on ken_chan, some runs still have one or two
+			// in a hundred whose named unlock was stamped before the
+			// tracer's wake by another goroutine, a pattern barging does
+			// not explain (docs/PERFORMANCE.md, "Releasers against the
+			// execution tracer"): listed, and held to a floor.
 			for _, w := range a.wrongMutex {
 				t.Logf("mutex disagreement (open): %s", w)
 			}
-			if c := a.byKind["mutex"]; c[0] > 0 && float64(c[1]+len(a.barged)) < mutexFloor*float64(c[0]) {
+			if c := a.byKind["mutex"]; c[0] > 0 && float64(c[1]) < mutexFloor*float64(c[0]) {
 				t.Errorf("mutex waits: %d of %d agree (%d barged), below %.0f%%", c[1], c[0], len(a.barged), 100*mutexFloor)
 			}
 			named, agree, noEdge, missed = named+a.named, agree+a.agree, noEdge+a.noEdge, missed+len(a.missed)
 			barged += len(a.barged)
+			afterUnlock = append(afterUnlock, a.bargedAfterUnlock...)
+			afterWake = append(afterWake, a.bargedAfterWake...)
 			for w, c := range a.unnamed {
 				unnamed[w] += c
 			}
 		})
 	}
 	t.Logf("all programs: named %d, compared %d, agree %d; mutex barged %d; no park %d; missed %d", named, named-noEdge, agree, barged, noEdge, missed)
+	if len(afterUnlock) > 0 {
+		slices.Sort(afterUnlock)
+		slices.Sort(afterWake)
+		q := func(xs []int64, f float64) int64 { return xs[int(f*float64(len(xs)-1))] }
+		t.Logf("  barged waits acquired after the unlock divergo names: median %d ns, 90th percentile %d ns; after the tracer's wake: median %d ns, 90th percentile %d ns",
+			q(afterUnlock, 0.5), q(afterUnlock, 0.9), q(afterWake, 0.5), q(afterWake, 0.9))
+	}
 	for k, c := range total {
 		t.Logf("  %-9s %d of %d agree", k, c[1], c[0])
 	}

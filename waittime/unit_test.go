@@ -92,8 +92,8 @@ func TestReleasers(t *testing.T) {
 	a.run(work, 10*ms)
 	a.wait(sleep, trace.OpSleep, 0, 60*ms) // 50 ms asleep
 	a.op(send, trace.OpSend, ch)           // at 60 ms
-	a.advance(10 * us)
-	a.op(send2, trace.OpSend, ch2) // 10 µs after b's wait on ch2 ended
+	a.advance(5*us + 300)
+	a.op(send2, trace.OpSend, ch2) // 300 ns after b's wait on ch2 ended: clocks joined a little apart
 	a.done()
 
 	bg := b.goroutine(2, 0, 0, 0, 0)
@@ -113,7 +113,7 @@ func TestReleasers(t *testing.T) {
 	}
 	late := siteAt(t, rep, recvLate, trace.OpRecv)
 	if late.Unmatched != 0 || late.Instances[0].ReleaserName != "main" || late.Instances[0].ReleasePos != "r.go:13" {
-		t.Errorf("release 10 µs after the wait's end not taken: %+v", late.Instances)
+		t.Errorf("release 300 ns after the wait's end not taken: %+v", late.Instances)
 	}
 	none := siteAt(t, rep, recvNone, trace.OpRecv)
 	if none.Unmatched != 1 || len(none.Classes) != 0 || none.Instances[0].Class != -1 {

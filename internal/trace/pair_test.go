@@ -149,6 +149,18 @@ func TestPair(t *testing.T) {
 		},
 		want: []string{"1.2<-3.1", "2.0<-1.0", "3.0: " + WhyNoRelease.String()},
 	}, {
+		// 1's first wait is ended by a send the trace does not hold (a
+		// select whose channel was not recorded) at 600. 2's send,
+		// attempted at 1200, after 1 woke, is not what woke it: it blocks
+		// until 1's next receive at 1900 takes its value. Pairing it with
+		// the stale waiting receiver called it "not blocked" (ken_chan).
+		name: "receiver woken elsewhere",
+		src: memSource{
+			{ID: 1, Events: []Event{wait(OpRecv, ch, 100, 600), op(OpRecv, ch, 1900)}},
+			{ID: 2, Events: []Event{wait(OpSend, ch, 1200, 2000)}},
+		},
+		want: []string{"1.0: " + WhyNoRelease.String(), "2.0<-1.1"},
+	}, {
 		// A receive on a channel nobody recorded a send on (a ticker's).
 		name: "timer channel",
 		src: memSource{
@@ -175,6 +187,30 @@ func TestPair(t *testing.T) {
 			{ID: 3, Events: []Event{wait(OpLock, mu, 300, 700), ticket(3)}},
 		},
 		want: []string{"2.0<-1.1", "3.0<-2.1"},
+	}, {
+		// Barging (docs/FORMAT.md, "Mutexes: barging"): 1's unlock at 300
+		// wakes 3, waiting since 200, but 2 arrives, takes the mutex
+		// without waiting (ticket 2) and unlocks at 400; 3 takes it after
+		// that (ticket 3). Its releaser is 2's unlock, the one it
+		// acquired after, not 1's, which woke it.
+		name: "barged mutex",
+		src: memSource{
+			{ID: 1, Events: []Event{op(OpLock, mu, 100), ticket(1), op(OpUnlock, mu, 300)}},
+			{ID: 2, Events: []Event{op(OpLock, mu, 310), ticket(2), op(OpUnlock, mu, 400)}},
+			{ID: 3, Events: []Event{wait(OpLock, mu, 200, 450), ticket(3)}},
+		},
+		want: []string{"3.0<-2.1"},
+	}, {
+		// The recorder stamps an unlock, writes its event (which can
+		// flush a chunk) and only then unlocks: the unlock that ends a
+		// wait can be stamped before the wait began. The ticket still
+		// names it.
+		name: "unlock stamped before the wait",
+		src: memSource{
+			{ID: 1, Events: []Event{op(OpLock, mu, 100), ticket(1), op(OpUnlock, mu, 150)}},
+			{ID: 2, Events: []Event{wait(OpLock, mu, 200, 9000), ticket(2)}},
+		},
+		want: []string{"2.0<-1.1"},
 	}, {
 		name: "waitgroup",
 		src: memSource{

@@ -205,7 +205,11 @@ func (pr *pairing) pairChan(o *pobj, s *sev) {
 			// at the same address.
 			*c = pchan{}
 		}
-		c.recvs.drop(func(r *sev) bool { return stale(r, old) })
+		// A waiting receiver that woke before this send was attempted
+		// was released by something else (a send the trace does not
+		// hold, or one the count gave another receiver): pairing it would
+		// call this send "not blocked" and lose its own releaser.
+		c.recvs.drop(func(r *sev) bool { return stale(r, old) || r.ev.Waited && r.ev.End < s.at-clockEps })
 		if c.recvs.len() > 0 {
 			r := c.recvs.pop()
 			pr.name(&r, s)
