@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 
+	"golang.org/x/tools/go/packages"
+
 	"github.com/divergo/divergo/analyzer"
 	"github.com/divergo/divergo/internal/load"
 	"github.com/divergo/divergo/internal/tbb"
@@ -77,9 +79,10 @@ func instrument(cfg Config, out string) (*Result, error) {
 		if len(p.GoFiles) == 0 {
 			continue
 		}
+		files, cgo := ownFiles(p)
 		pkg := &Package{
 			Path: p.PkgPath, Name: p.Name, Dir: filepath.Dir(p.GoFiles[0]),
-			Fset: p.Fset, Files: p.Syntax, Info: p.TypesInfo, Types: p.Types,
+			Fset: p.Fset, Files: files, Cgo: cgo, Info: p.TypesInfo, Types: p.Types,
 		}
 		for _, fg := range results[i].Funcs {
 			plan, err := FromFlow(p.Fset, fg.Node, fg.Flow, isMainMain(p.Name, fg.Node))
@@ -99,6 +102,33 @@ func instrument(cfg Config, out string) (*Result, error) {
 	}
 	res.ModuleDir, res.Packages, res.Graph = lr.ModuleDir, len(pkgs), g
 	return res, nil
+}
+
+// ownFiles returns the parsed files of p that are the module's own, and
+// the files that import "C". For a package using cgo the go command
+// type-checks cgo's output, files of its build cache that hold the
+// translated cgo files (with //line directives back to them) and glue: those
+// are neither rewritten nor overlaid (an overlay of the cache would not be
+// used, and cgo rewrites the originals itself at every build).
+func ownFiles(p *packages.Package) (own []*ast.File, cgo []string) {
+	gofiles := map[string]bool{}
+	for _, f := range p.GoFiles {
+		gofiles[f] = true
+	}
+	compiled := map[string]bool{}
+	for _, f := range p.Syntax {
+		name := p.Fset.File(f.Pos()).Name()
+		compiled[name] = true
+		if gofiles[name] {
+			own = append(own, f)
+		}
+	}
+	for _, f := range p.GoFiles {
+		if !compiled[f] {
+			cgo = append(cgo, f)
+		}
+	}
+	return own, cgo
 }
 
 func isMainMain(pkg string, n ast.Node) bool {

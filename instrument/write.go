@@ -29,6 +29,7 @@ type Package struct {
 	Dir   string // absolute directory
 	Fset  *token.FileSet
 	Files []*ast.File
+	Cgo   []string // files that import "C", type-checked as cgo's output: left as they are
 	Info  *types.Info
 	Types *types.Package
 	Funcs []*Func
@@ -85,6 +86,9 @@ func write(moduleDir, out string, graphJSON []byte, pkgs []*Package) (*Result, e
 			}
 		}
 		needHash := false
+		for _, name := range p.Cgo {
+			res.Skipped = append(res.Skipped, name+": "+cgoSkipped)
+		}
 		for _, f := range p.Files {
 			name := p.Fset.File(f.Pos()).Name()
 			if why := skipReason(f); why != "" {
@@ -155,11 +159,14 @@ func hasMain(funcs map[ast.Node]*Func) bool {
 	return false
 }
 
+// cgoSkipped says why a file that imports "C" is left as it is.
+const cgoSkipped = "uses cgo; not instrumented (calls into it are recorded as part of their caller's block)"
+
 // skipReason says why a file is left as it is, or "".
 func skipReason(f *ast.File) string {
 	for _, im := range f.Imports {
 		if im.Path.Value == `"C"` {
-			return "uses cgo; not instrumented"
+			return cgoSkipped
 		}
 	}
 	if hasLineDirective(f) {
