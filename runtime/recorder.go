@@ -1,6 +1,10 @@
 package runtime
 
-import "math"
+import (
+	"math"
+
+	"github.com/divergo/divergo/internal/trace"
+)
 
 // G is the recorder of one goroutine. Only that goroutine uses it, except
 // when the program ends and every buffer is flushed.
@@ -25,6 +29,13 @@ type G struct {
 	children int
 	ident    uint64 // spawn identity, for DIVERGO_PERTURB (perturb.go)
 	rng      uint64 // perturbation PRNG state, starts at ident
+
+	// A test's root goroutine (testing.go).
+	test      string           // the test's name, "" for other goroutines
+	testT     TB               // the test
+	testEntry uint32           // entry block of the test's function
+	testDone  bool             // its result is recorded
+	result    trace.TestResult // recorded in the final chunk
 }
 
 // Buffer sizes in words. A buffer starts small (10,000 goroutines must not

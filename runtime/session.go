@@ -287,9 +287,13 @@ func writeChunk(g *G, c *trace.Chunk, words []uint32, final bool, end int64, cv 
 		return
 	}
 	c.G, c.Seq, c.Final, c.End = g.id, g.seq, final, end
+	c.Result = 0
+	if final {
+		c.Result = g.result
+	}
 	if g.seq == 0 {
 		fb, ok := firstBlock(words)
-		c.Origin = trace.Origin{GoID: g.goid, Parent: g.parent, Site: g.site, Ordinal: g.ordinal, FirstBlock: fb, HasFirst: ok, Start: max(cv.raw(g.start), cv.start)}
+		c.Origin = trace.Origin{GoID: g.goid, Parent: g.parent, Site: g.site, Ordinal: g.ordinal, FirstBlock: fb, HasFirst: ok, Start: max(cv.raw(g.start), cv.start), Test: g.test}
 	}
 	g.seq++
 	g.ended = final
