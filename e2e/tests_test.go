@@ -50,3 +50,67 @@ func TestCgo(t *testing.T) {
 	}
 	expect(t, "goroutines", strings.Join(paths, " "), "main main/main$1@main.go:19#1 main/main$1@main.go:19#2")
 }
+
+// TestTestsRecorded runs the tests of testdata/counter (a test, parallel
+// subtests, a skipped test, an external test package) with the overlay and
+// DIVERGO_TRACE, and requires every test and subtest to be a root named by
+// its test, with what it spawned under it and its result; then a failing
+// and a panicking test.
+func TestTestsRecorded(t *testing.T) {
+	dir := setup(t, "counter", false)
+	status, _, stderr := divergo(t, dir, "instrument", "./...")
+	expect(t, "status of instrument", status, 0)
+	overlay := "-overlay=" + filepath.Join(dir, ".divergo", "overlay.json")
+	bin := filepath.Join(dir, "counter.test")
+	goCmd(t, dir, "test", "-c", overlay, "-o", bin, ".")
+	if strings.Contains(stderr, "warning") {
+		t.Errorf("instrument warned:\n%s", stderr)
+	}
+
+	runTests := func(fail string, args ...string) *run {
+		t.Helper()
+		tr := filepath.Join(t.TempDir(), "tests.dvt")
+		cmd := exec.Command(bin, args...)
+		cmd.Dir, cmd.Env = dir, env("DIVERGO_TRACE="+tr, "COUNTER_FAIL="+fail)
+		out, err := cmd.CombinedOutput()
+		if (err != nil) != (fail != "") {
+			t.Fatalf("test binary with COUNTER_FAIL=%q: %v\n%s", fail, err, out)
+		}
+		return readRun(t, tr, "")
+	}
+	results := func(r *run) string {
+		var b strings.Builder
+		for _, g := range r.gs {
+			b.WriteString(g.Path)
+			if g.Test != "" {
+				b.WriteString(" " + g.Result.String())
+			}
+			b.WriteString("\n")
+		}
+		return b.String()
+	}
+	r := runTests("")
+	expect(t, "goroutines of the tests", results(r), `TestCount pass
+TestCount > Count$1@counter.go:17#1
+TestCount > Count$1@counter.go:17#2
+TestCount > Count$1@counter.go:17#3
+TestExternal pass
+TestExternal > TestExternal$1@external_test.go:11#1
+TestExternal > TestExternal$1@external_test.go:11#1/Count$1@counter.go:17#1
+TestExternal > TestExternal$1@external_test.go:11#1/Count$1@counter.go:17#2
+TestFails skip
+TestSizes pass
+TestSizes/size=1 pass
+TestSizes/size=1 > Count$1@counter.go:17#1
+TestSizes/size=4 pass
+TestSizes/size=4 > Count$1@counter.go:17#1
+TestSizes/size=4 > Count$1@counter.go:17#2
+TestSizes/size=4 > Count$1@counter.go:17#3
+TestSizes/size=4 > Count$1@counter.go:17#4
+TestSkipped skip
+`)
+	r = runTests("fail", "-test.run", "^TestFails$")
+	expect(t, "a failing test", results(r), "TestFails fail\nTestFails > Count$1@counter.go:17#1\nTestFails > Count$1@counter.go:17#2\n")
+	r = runTests("panic", "-test.run", "^TestFails$")
+	expect(t, "a panicking test", results(r), "TestFails panic\n")
+}

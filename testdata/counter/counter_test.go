@@ -2,6 +2,7 @@ package counter
 
 import (
 	"fmt"
+	"os"
 	"testing"
 )
 
@@ -24,4 +25,16 @@ func TestSizes(t *testing.T) {
 
 func TestSkipped(t *testing.T) {
 	t.Skip("nothing to do")
+}
+
+// TestFails fails when COUNTER_FAIL is set, and panics when it is
+// "panic": the end-to-end test reads both results from the trace.
+func TestFails(t *testing.T) {
+	switch os.Getenv("COUNTER_FAIL") {
+	case "":
+		t.Skip("COUNTER_FAIL not set")
+	case "panic":
+		panic("counter: asked to panic")
+	}
+	t.Errorf("Count(2) = %d, asked to fail", Count(2))
 }
