@@ -52,7 +52,8 @@ func TestCgo(t *testing.T) {
 }
 
 // TestTestsRecorded runs the tests of testdata/counter (a test, parallel
-// subtests, a skipped test, an external test package) with the overlay and
+// subtests, a skipped test, an external test package, a synctest bubble,
+// recorded outside the bubble only) with the overlay and
 // DIVERGO_TRACE, and requires every test and subtest to be a root named by
 // its test, with what it spawned under it and its result; then a failing
 // and a panicking test.
@@ -90,7 +91,8 @@ func TestTestsRecorded(t *testing.T) {
 		return b.String()
 	}
 	r := runTests("")
-	expect(t, "goroutines of the tests", results(r), `TestCount pass
+	expect(t, "goroutines of the tests", results(r), `TestBubble pass
+TestCount pass
 TestCount > Count$1@counter.go:17#1
 TestCount > Count$1@counter.go:17#2
 TestCount > Count$1@counter.go:17#3

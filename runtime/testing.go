@@ -1,6 +1,10 @@
 package runtime
 
-import "github.com/divergo/divergo/internal/trace"
+import (
+	"sync/atomic"
+
+	"github.com/divergo/divergo/internal/trace"
+)
 
 // TB is what the recorder reads of a test: *testing.T satisfies it. The
 // runtime does not import testing, so that programs do not link it.
@@ -35,6 +39,9 @@ func TestEnter(t TB, entry uint32) *G {
 	if g := lookup(goid); g != nil {
 		g.B(entry)
 		return g
+	}
+	if bubbles.Load() > 0 {
+		return offG
 	}
 	g := newG(sess.nextID.Add(1), goid)
 	g.test, g.testT, g.testEntry = t.Name(), t, entry
@@ -88,4 +95,20 @@ func (g *G) TestExit(entry uint32) {
 // on which tests ran before it (-run) or in parallel with it.
 func testIdent(seed uint64, name string) uint64 {
 	return mix(seed ^ HashString(name) ^ 0x74657374) // "test"
+}
+
+// bubbles counts the testing/synctest bubbles running.
+var bubbles atomic.Int32
+
+// Synctest replaces synctest.Test(t, f) (test is synctest.Test): while a
+// bubble runs, goroutines that have no recorder yet (the bubble's, and any
+// other that testing or uninstrumented code starts meanwhile) record
+// nothing. A bubble's goroutines must only wait on each other: recording
+// would make them wait on divergo's writer and mutexes, and the Go runtime
+// kills a test whose bubble goroutine is woken from outside
+// ("semaphore wake of synctest goroutine from outside bubble").
+func Synctest[T any](test func(T, func(T)), t T, f func(T)) {
+	bubbles.Add(1)
+	defer bubbles.Add(-1)
+	test(t, f)
 }
