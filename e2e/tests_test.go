@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"encoding/json"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -115,4 +116,78 @@ TestSkipped skip
 	expect(t, "a failing test", results(r), "TestFails fail\nTestFails > Count$1@counter.go:17#1\nTestFails > Count$1@counter.go:17#2\n")
 	r = runTests("panic", "-test.run", "^TestFails$")
 	expect(t, "a panicking test", results(r), "TestFails panic\n")
+}
+
+// TestFlaky runs divergo test -n 40 on testdata/flaky, six flaky tests
+// after known classes of Go concurrency bugs, and requires each reported
+// flaky with the statement that decides its outcome among its first three
+// separators; then TestDeterministic alone: nothing reported, status 0.
+func TestFlaky(t *testing.T) {
+	dir := setup(t, "flaky", false)
+	status, stdout, stderr := divergo(t, dir, "test", "-n", "40", "-json", ".")
+	if status != 1 {
+		t.Fatalf("divergo test: status %d, want 1\n%s\n%s", status, stdout, stderr)
+	}
+	var rep struct {
+		Flaky []struct {
+			Name       string
+			Failures   int
+			Runs       int
+			Separators []struct{ Pos string }
+			FailSeeds  []int64 `json:"fail_seeds"`
+			Rerun      string
+		}
+	}
+	if err := json.Unmarshal([]byte(stdout), &rep); err != nil {
+		t.Fatalf("divergo test -json: %v\n%s", err, stdout)
+	}
+	// The statement that decides each test's outcome.
+	deciding := map[string][]string{
+		"TestSendClose":       {"flaky_test.go:23"},                // the producer's look at the closed flag
+		"TestWaitGroupAdd":    {"flaky_test.go:59"},                // Wait returned before the workers' Add
+		"TestLostWakeup":      {"flaky.go:33", "flaky_test.go:73"}, // WaitSet's check, the test's select
+		"TestCompletionOrder": {"flaky_test.go:95"},                // who appended first
+		"TestMapOrder":        {"flaky_test.go:104"},               // the map range
+		"TestTimeout":         {"flaky_test.go:129"},               // worker or timer
+	}
+	found := map[string]bool{}
+	for _, f := range rep.Flaky {
+		want, ok := deciding[f.Name]
+		if !ok {
+			t.Errorf("%s reported flaky", f.Name)
+			continue
+		}
+		found[f.Name] = true
+		if f.Failures == 0 || f.Failures >= f.Runs || len(f.FailSeeds) != f.Failures {
+			t.Errorf("%s: %d of %d runs failed, seeds %v", f.Name, f.Failures, f.Runs, f.FailSeeds)
+		}
+		if !strings.Contains(f.Rerun, "DIVERGO_PERTURB=") || !strings.Contains(f.Rerun, "-run '^"+f.Name+"$'") {
+			t.Errorf("%s: rerun %q", f.Name, f.Rerun)
+		}
+		var top []string
+		for i, s := range f.Separators {
+			if i < 3 {
+				top = append(top, s.Pos)
+			}
+		}
+		ok = false
+		for _, w := range want {
+			for _, p := range top {
+				ok = ok || strings.HasSuffix(p, w)
+			}
+		}
+		if !ok {
+			t.Errorf("%s: first separators %v, want one of %v", f.Name, top, want)
+		}
+	}
+	for name := range deciding {
+		if !found[name] {
+			t.Errorf("%s not reported flaky in 40 runs:\n%s", name, stdout)
+		}
+	}
+
+	status, stdout, stderr = divergo(t, dir, "test", "-n", "5", "-run", "TestDeterministic", ".")
+	if status != 0 || !strings.Contains(stdout, "no flaky test") {
+		t.Errorf("a deterministic test: status %d\n%s\n%s", status, stdout, stderr)
+	}
 }
