@@ -69,6 +69,17 @@ type testReport struct {
 	Flaky   []*flakyTest `json:"flaky"`
 	// Failed are the tests that failed in every run they ran in.
 	Failed []string `json:"failed,omitempty"`
+	// Died are the runs the test binary did not finish: a panic (which
+	// ends every test of the binary) or a timeout; the tests after it did
+	// not run.
+	Died []diedRun `json:"died,omitempty"`
+}
+
+// diedRun is a run of the test binary that ended early.
+type diedRun struct {
+	Run  int    `json:"run"`
+	Seed int64  `json:"seed"`
+	Why  string `json:"why"` // the first line of the panic, or the exit status
 }
 
 // flakyTest is one test that both passed and failed.
@@ -181,8 +192,16 @@ func runTest(args []string, stdout, stderr io.Writer) (int, error) {
 		cmd.Dir, cmd.Stdout, cmd.Stderr = pkgDir, &outBuf, &outBuf
 		cmd.Env = append(os.Environ(), env...)
 		if err := cmd.Run(); err != nil {
-			if _, ok := err.(*exec.ExitError); !ok {
+			ee, ok := err.(*exec.ExitError)
+			if !ok {
 				return 2, fmt.Errorf("running the tests of %s (run %d): %w", pkg, k+1, err)
+			}
+			if ee.ExitCode() != 1 { // 1: some test failed; testing ran them all
+				why := fmt.Sprintf("exit status %d", ee.ExitCode())
+				if i := strings.Index(outBuf.String(), "panic: "); i >= 0 {
+					why, _, _ = strings.Cut(outBuf.String()[i:], "\n")
+				}
+				rep.Died = append(rep.Died, diedRun{Run: k + 1, Seed: s, Why: why})
 			}
 		}
 		r, err := trace.Open(paths[k])
@@ -369,9 +388,11 @@ func failureMessages(out string) map[string]string {
 			cur, indent = m[2], len(m[1])
 			continue
 		}
-		if strings.HasPrefix(l, "panic: ") && !strings.Contains(l, "[recovered") {
+		if strings.HasPrefix(l, "panic: ") {
 			flush()
-			msgs["\x00panic"] = l
+			if _, ok := msgs["\x00panic"]; !ok {
+				msgs["\x00panic"] = l
+			}
 			continue
 		}
 		if cur == "" {
@@ -424,6 +445,9 @@ func writeTestReport(w io.Writer, rep *testReport, perturbed bool) error {
 	}
 	for _, f := range rep.Failed {
 		fmt.Fprintf(bw, "%s failed in every run: not flaky, see go test\n", f)
+	}
+	for _, d := range rep.Died {
+		fmt.Fprintf(bw, "run %d (seed %d) ended early, the tests after it did not run: %s\n", d.Run, d.Seed, d.Why)
 	}
 	for _, ft := range rep.Flaky {
 		fmt.Fprintf(bw, "\n%s: %d of %d runs failed\n", ft.Name, ft.Failures, ft.Runs)
