@@ -69,9 +69,10 @@ func TestTestsRecorded(t *testing.T) {
 		t.Errorf("instrument warned:\n%s", stderr)
 	}
 
+	var tr string
 	runTests := func(fail string, args ...string) *run {
 		t.Helper()
-		tr := filepath.Join(t.TempDir(), "tests.dvt")
+		tr = filepath.Join(t.TempDir(), "tests.dvt")
 		cmd := exec.Command(bin, args...)
 		cmd.Dir, cmd.Env = dir, env("DIVERGO_TRACE="+tr, "COUNTER_FAIL="+fail)
 		out, err := cmd.CombinedOutput()
@@ -112,6 +113,10 @@ TestSizes/size=4 > Count$1@counter.go:17#3
 TestSizes/size=4 > Count$1@counter.go:17#4
 TestSkipped skip
 `)
+	_, show, _ := divergo(t, dir, "show", tr)
+	if want := "tests:      TestBubble pass, TestCount pass, TestExternal pass, TestFails skip, TestSizes pass, TestSizes/size=1 pass, TestSizes/size=4 pass, TestSkipped skip\n"; !strings.Contains(show, want) {
+		t.Errorf("divergo show does not list the tests' results %q:\n%s", want, show)
+	}
 	r = runTests("fail", "-test.run", "^TestFails$")
 	expect(t, "a failing test", results(r), "TestFails fail\nTestFails > Count$1@counter.go:17#1\nTestFails > Count$1@counter.go:17#2\n")
 	r = runTests("panic", "-test.run", "^TestFails$")
