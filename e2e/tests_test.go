@@ -57,7 +57,7 @@ func TestCgo(t *testing.T) {
 // recorded outside the bubble only) with the overlay and
 // DIVERGO_TRACE, and requires every test and subtest to be a root named by
 // its test, with what it spawned under it and its result; then a failing
-// and a panicking test.
+// and a panicking test, and one that timed out.
 func TestTestsRecorded(t *testing.T) {
 	dir := setup(t, "counter", false)
 	status, _, stderr := divergo(t, dir, "instrument", "./...")
@@ -103,6 +103,7 @@ TestExternal > TestExternal$1@external_test.go:11#1
 TestExternal > TestExternal$1@external_test.go:11#1/Count$1@counter.go:17#1
 TestExternal > TestExternal$1@external_test.go:11#1/Count$1@counter.go:17#2
 TestFails skip
+TestHangs skip
 TestSizes pass
 TestSizes/size=1 pass
 TestSizes/size=1 > Count$1@counter.go:17#1
@@ -114,13 +115,15 @@ TestSizes/size=4 > Count$1@counter.go:17#4
 TestSkipped skip
 `)
 	_, show, _ := divergo(t, dir, "show", tr)
-	if want := "tests:      TestBubble pass, TestCount pass, TestExternal pass, TestFails skip, TestSizes pass, TestSizes/size=1 pass, TestSizes/size=4 pass, TestSkipped skip\n"; !strings.Contains(show, want) {
+	if want := "tests:      TestBubble pass, TestCount pass, TestExternal pass, TestFails skip, TestHangs skip, TestSizes pass, TestSizes/size=1 pass, TestSizes/size=4 pass, TestSkipped skip\n"; !strings.Contains(show, want) {
 		t.Errorf("divergo show does not list the tests' results %q:\n%s", want, show)
 	}
 	r = runTests("fail", "-test.run", "^TestFails$")
 	expect(t, "a failing test", results(r), "TestFails fail\nTestFails > Count$1@counter.go:17#1\nTestFails > Count$1@counter.go:17#2\n")
 	r = runTests("panic", "-test.run", "^TestFails$")
 	expect(t, "a panicking test", results(r), "TestFails panic\n")
+	r = runTests("hang", "-test.run", "^TestHangs$", "-test.timeout", "300ms")
+	expect(t, "a test that timed out", results(r), "TestHangs timeout\n")
 }
 
 // TestFlaky runs divergo test -n 40 on testdata/flaky, six flaky tests

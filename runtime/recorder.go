@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"math"
+	"sync/atomic"
 
 	"github.com/divergo/divergo/internal/trace"
 )
@@ -34,8 +35,9 @@ type G struct {
 	test      string           // the test's name, "" for other goroutines
 	testT     TB               // the test
 	testEntry uint32           // entry block of the test's function
-	testDone  bool             // its result is recorded
+	testDone  atomic.Bool      // its result is being recorded
 	result    trace.TestResult // recorded in the final chunk
+	timedOut  atomic.Bool      // the test was running when -test.timeout was near
 }
 
 // Buffer sizes in words. A buffer starts small (10,000 goroutines must not

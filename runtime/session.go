@@ -291,7 +291,10 @@ func writeChunk(g *G, c *trace.Chunk, words []uint32, final bool, end int64, cv 
 	}
 	c.G, c.Seq, c.Final, c.End = g.id, g.seq, final, end
 	c.Result = 0
-	if final {
+	switch {
+	case g.timedOut.Load():
+		c.Result = trace.TestTimeout
+	case final:
 		c.Result = g.result
 	}
 	if g.seq == 0 {
@@ -363,13 +366,19 @@ func finish(caller *G, final bool) {
 		if g.ended {
 			continue
 		}
+		// A test the timeout caught ends with the trace (testing.go).
+		timedOut := g.timedOut.Load()
 		ws := snapshot(g)
-		if len(ws) == 0 && g.seq > 0 {
+		if len(ws) == 0 && g.seq > 0 && !timedOut {
 			continue
 		}
 		cv := newStampConv(g.floor)
 		encode(ws, &c, &cv)
-		writeChunk(g, &c, ws, false, 0, &cv)
+		end := int64(0)
+		if timedOut {
+			end = now()
+		}
+		writeChunk(g, &c, ws, timedOut, end, &cv)
 	}
 	if sess.w != nil && !sess.failed {
 		if err := sess.w.Close(); err != nil {

@@ -1,7 +1,10 @@
 package runtime
 
 import (
+	"os"
+	"strings"
 	"sync/atomic"
+	"time"
 
 	"github.com/divergo/divergo/internal/trace"
 )
@@ -24,6 +27,48 @@ func Tests(graphJSON string) {
 		return
 	}
 	openTrace([]byte(graphJSON))
+	if d := testTimeout(os.Args[1:]); d > 0 {
+		// testing's alarm panics in a goroutine of its own when the
+		// timeout expires, and nothing of ours runs after it: complete the
+		// trace a little before, with the tests then running marked.
+		time.AfterFunc(d-min(max(d/100, 10*time.Millisecond), time.Second, d/2), timeUp)
+	}
+}
+
+// testTimeout reads -test.timeout from a test binary's arguments (go test
+// passes -test.timeout=10m0s by default); 0 when there is none.
+func testTimeout(args []string) time.Duration {
+	for i, a := range args {
+		a = strings.TrimPrefix(a, "-")
+		if !strings.HasPrefix(a, "-test.timeout") && !strings.HasPrefix(a, "test.timeout") {
+			continue
+		}
+		a = strings.TrimPrefix(strings.TrimPrefix(a, "-"), "test.timeout")
+		v, ok := strings.CutPrefix(a, "=")
+		if !ok {
+			if a != "" || i+1 >= len(args) {
+				continue
+			}
+			v = args[i+1]
+		}
+		d, err := time.ParseDuration(v)
+		if err == nil && d > 0 {
+			return d
+		}
+	}
+	return 0
+}
+
+// timeUp marks the tests running as timed out and completes the trace.
+func timeUp() {
+	sess.regMu.Lock()
+	for g := range sess.live {
+		if g.test != "" && !g.testDone.Load() {
+			g.timedOut.Store(true)
+		}
+	}
+	sess.regMu.Unlock()
+	finish(nil, true)
 }
 
 // TestEnter is Enter for a function of a test file that takes a
@@ -68,10 +113,10 @@ func (g *G) TestExit(entry uint32) {
 	}
 	g.buf[g.n], g.buf[g.n+1] = opBit|opExit<<16, entry
 	g.n += 2
-	if g.testT == nil || entry != g.testEntry || g.testDone {
+	if g.testT == nil || entry != g.testEntry || g.testDone.Load() {
 		return
 	}
-	g.testDone = true
+	g.testDone.Store(true)
 	if r := recover(); r != nil {
 		g.result = trace.TestPanic
 		finish(g, true)

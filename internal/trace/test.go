@@ -12,13 +12,15 @@ const (
 	TestFail
 	TestSkip
 	TestPanic
+	TestTimeout // running when the binary's -test.timeout was about to end it
 )
 
-var resultNames = [...]string{TestPass: "pass", TestFail: "fail", TestSkip: "skip", TestPanic: "panic"}
+var resultNames = [...]string{TestPass: "pass", TestFail: "fail", TestSkip: "skip", TestPanic: "panic", TestTimeout: "timeout"}
 
-func (r TestResult) valid() bool { return r >= TestPass && r <= TestPanic }
+func (r TestResult) valid() bool { return r >= TestPass && r <= TestTimeout }
 
-// String is "pass", "fail", "skip", "panic", or "unfinished" for 0.
+// String is "pass", "fail", "skip", "panic", "timeout", or "unfinished"
+// for 0.
 func (r TestResult) String() string {
 	if r.valid() {
 		return resultNames[r]

@@ -38,3 +38,12 @@ func TestFails(t *testing.T) {
 	}
 	t.Errorf("Count(2) = %d, asked to fail", Count(2))
 }
+
+// TestHangs blocks forever when COUNTER_FAIL is "hang": the end-to-end
+// test runs it with a short -test.timeout and reads "timeout".
+func TestHangs(t *testing.T) {
+	if os.Getenv("COUNTER_FAIL") != "hang" {
+		t.Skip("COUNTER_FAIL is not hang")
+	}
+	select {}
+}
