@@ -28,7 +28,8 @@ func init() {
 builds the named package's test binary once with the overlay (go test -c),
 and runs it N times, run K with DIVERGO_PERTURB=S+K-1 (perturbed schedules)
 and its trace in DIR/run-K.dvt. The flags after -- go to the test binary
-(-test.timeout=30s, -test.count=1 ...).
+(-test.timeout=30s, -test.count=1 ...); the timeout is 10m, as go test's,
+unless one is given. A test that timed out counts as failed.
 
 A test is flaky when it passed in some runs and failed (or panicked, or did
 not finish) in others. For each flaky test, test prints:
@@ -175,6 +176,11 @@ func runTest(args []string, stdout, stderr io.Writer) (int, error) {
 	if *runRE != "" {
 		binArgs = append(binArgs, "-test.run="+*runRE)
 	}
+	if !slices.ContainsFunc(testArgs, func(a string) bool { return strings.Contains(a, "test.timeout") }) {
+		// go test's default: a test binary run by itself has none, and a
+		// hanging test would hang divergo test.
+		binArgs = append(binArgs, "-test.timeout=10m")
+	}
 	binArgs = append(binArgs, testArgs...)
 	outcomes := map[string][]trace.TestResult{} // per test, per run (0: did not run or unfinished)
 	messages := map[string]map[string]int{}
@@ -242,7 +248,7 @@ func runTest(args []string, stdout, stderr io.Writer) (int, error) {
 			case trace.TestPass:
 				passes = append(passes, k)
 				ran++
-			case trace.TestFail, trace.TestPanic, 0:
+			case trace.TestFail, trace.TestPanic, trace.TestTimeout, 0:
 				if r == 0 && !ranUnfinished(paths[k], name) {
 					continue
 				}
