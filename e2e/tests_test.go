@@ -57,7 +57,8 @@ func TestCgo(t *testing.T) {
 // recorded outside the bubble only) with the overlay and
 // DIVERGO_TRACE, and requires every test and subtest to be a root named by
 // its test, with what it spawned under it and its result; then a failing
-// and a panicking test, and one that timed out.
+// and a panicking test, one that timed out, and the tests under a TestMain
+// that returns.
 func TestTestsRecorded(t *testing.T) {
 	dir := setup(t, "counter", false)
 	status, _, stderr := divergo(t, dir, "instrument", "./...")
@@ -124,6 +125,16 @@ TestSkipped skip
 	expect(t, "a panicking test", results(r), "TestFails panic\n")
 	r = runTests("hang", "-test.run", "^TestHangs$", "-test.timeout", "300ms")
 	expect(t, "a test that timed out", results(r), "TestHangs timeout\n")
+
+	// A TestMain of the user's that returns (Go 1.15+): its return
+	// completes the trace (readRun refuses a truncated one).
+	write(t, filepath.Join(dir, "main_test.go"), []byte("package counter_test\n\nimport \"testing\"\n\nfunc TestMain(m *testing.M) {\n\tm.Run()\n}\n"))
+	if status, _, stderr := divergo(t, dir, "instrument", "./..."); status != 0 {
+		t.Fatalf("instrument with a TestMain: status %d\n%s", status, stderr)
+	}
+	goCmd(t, dir, "test", "-c", overlay, "-o", bin, ".")
+	r = runTests("", "-test.run", "^TestCount$")
+	expect(t, "tests under a TestMain that returns", results(r), "TestCount pass\nTestCount > Count$1@counter.go:17#1\nTestCount > Count$1@counter.go:17#2\nTestCount > Count$1@counter.go:17#3\nmain\n")
 }
 
 // TestFlaky runs divergo test -n 40 on testdata/flaky, six flaky tests

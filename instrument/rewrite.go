@@ -223,6 +223,26 @@ func (r *rewriter) testParam(n ast.Node) string {
 	return ""
 }
 
+// isTestMain says whether n is the TestMain of a test file: the test
+// binary's main, whose return ends the tests (Go 1.15 allows it to return
+// instead of calling os.Exit).
+func (r *rewriter) isTestMain(n ast.Node) bool {
+	d, ok := n.(*ast.FuncDecl)
+	if !ok || d.Recv != nil || d.Name.Name != "TestMain" || !strings.HasSuffix(r.tf.Name(), "_test.go") {
+		return false
+	}
+	ps := d.Type.Params.List
+	if len(ps) != 1 {
+		return false
+	}
+	p, ok := r.info.TypeOf(ps[0].Type).(*types.Pointer)
+	if !ok {
+		return false
+	}
+	nt, ok := p.Elem().(*types.Named)
+	return ok && nt.Obj().Name() == "M" && nt.Obj().Pkg() != nil && nt.Obj().Pkg().Path() == "testing"
+}
+
 // isTestingT says whether t is *testing.T.
 func isTestingT(t types.Type) bool {
 	p, ok := t.(*types.Pointer)
@@ -255,6 +275,8 @@ func (r *rewriter) enter(body *ast.BlockStmt) {
 		fmt.Fprintf(&b, "_dvg_r := _dvg.Main(_dvg_graph, %d); defer _dvg_r.Exit(%d); ", f.Entry, f.Entry)
 	case t != "":
 		fmt.Fprintf(&b, "_dvg_r := _dvg.TestEnter(%s, %d); defer _dvg_r.TestExit(%d); ", t, f.Entry, f.Entry)
+	case r.isTestMain(f.Node):
+		fmt.Fprintf(&b, "_dvg_r := _dvg.EnterTestMain(%d); defer _dvg_r.Exit(%d); ", f.Entry, f.Entry)
 	default:
 		fmt.Fprintf(&b, "_dvg_r := _dvg.Enter(%d); defer _dvg_r.Exit(%d); ", f.Entry, f.Entry)
 	}

@@ -71,6 +71,20 @@ func timeUp() {
 	finish(nil, true)
 }
 
+// EnterTestMain is Enter for the TestMain of a test binary: like main.main,
+// its return completes the trace (a TestMain may return rather than call
+// os.Exit, and the generated main then exits without a word to us).
+func EnterTestMain(entry uint32) *G {
+	if sess.state.Load() != stateRunning && !begin() {
+		return offG
+	}
+	g := current(true)
+	g.isMain = true
+	sess.mainEntry = entry
+	g.B(entry)
+	return g
+}
+
 // TestEnter is Enter for a function of a test file that takes a
 // *testing.T. On a goroutine that has no recorder yet, the one testing
 // started to run a test or subtest, it makes the goroutine a root named by
