@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 
+	"golang.org/x/tools/go/packages"
+
 	"github.com/divergo/divergo/analyzer"
 	"github.com/divergo/divergo/internal/load"
 	"github.com/divergo/divergo/internal/tbb"
@@ -37,7 +39,7 @@ func instrument(cfg Config, out string) (*Result, error) {
 	if err := inModule(cfg); err != nil {
 		return nil, err
 	}
-	lr, err := load.Load(load.Config{Dir: cfg.Dir, Patterns: patterns, Env: cfg.Env}, analyzer.Analyzer)
+	lr, err := load.Load(load.Config{Dir: cfg.Dir, Patterns: patterns, Env: cfg.Env, Tests: true}, analyzer.Analyzer)
 	if err != nil {
 		return nil, err
 	}
@@ -48,7 +50,7 @@ func instrument(cfg Config, out string) (*Result, error) {
 		results []*analyzer.Result
 		roots   []*load.Package
 	)
-	for _, root := range lr.Roots {
+	for _, root := range testVariants(lr.Roots) {
 		p := root.Pkg
 		if p.Module == nil || !p.Module.Main {
 			continue
@@ -77,9 +79,16 @@ func instrument(cfg Config, out string) (*Result, error) {
 		if len(p.GoFiles) == 0 {
 			continue
 		}
+		files, cgo := ownFiles(p)
 		pkg := &Package{
 			Path: p.PkgPath, Name: p.Name, Dir: filepath.Dir(p.GoFiles[0]),
-			Fset: p.Fset, Files: p.Syntax, Info: p.TypesInfo, Types: p.Types,
+			Fset: p.Fset, Files: files, Cgo: cgo, Info: p.TypesInfo, Types: p.Types,
+		}
+		for _, f := range files {
+			if strings.HasSuffix(p.Fset.File(f.Pos()).Name(), "_test.go") {
+				pkg.Tests = true
+				pkg.TestMain = pkg.TestMain || declaresTestMain(f)
+			}
 		}
 		for _, fg := range results[i].Funcs {
 			plan, err := FromFlow(p.Fset, fg.Node, fg.Flow, isMainMain(p.Name, fg.Node))
@@ -99,6 +108,70 @@ func instrument(cfg Config, out string) (*Result, error) {
 	}
 	res.ModuleDir, res.Packages, res.Graph = lr.ModuleDir, len(pkgs), g
 	return res, nil
+}
+
+// testVariants keeps, of the packages loaded with their tests, the ones
+// to instrument: a package's test variant ("p [p.test]": its files and its
+// internal test files) in place of the package, its external test package
+// ("p_test [p.test]"), and not the generated test main ("p.test"). One
+// package is instrumented once, so that its blocks have one id whether a
+// program or a test binary runs them.
+func testVariants(roots []*load.Package) []*load.Package {
+	variant := map[string]bool{}
+	for _, r := range roots {
+		if r.Pkg.ID != r.Pkg.PkgPath && strings.HasSuffix(r.Pkg.ID, "]") && !strings.HasSuffix(r.Pkg.PkgPath, "_test") {
+			variant[r.Pkg.PkgPath] = true
+		}
+	}
+	var out []*load.Package
+	for _, r := range roots {
+		p := r.Pkg
+		switch {
+		case strings.HasSuffix(p.ID, ".test"):
+			continue // the generated test main, in the build cache
+		case p.ID == p.PkgPath && variant[p.PkgPath]:
+			continue // its test variant holds the same files and more
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
+// declaresTestMain says whether f declares a TestMain function.
+func declaresTestMain(f *ast.File) bool {
+	for _, d := range f.Decls {
+		if fd, ok := d.(*ast.FuncDecl); ok && fd.Recv == nil && fd.Name.Name == "TestMain" {
+			return true
+		}
+	}
+	return false
+}
+
+// ownFiles returns the parsed files of p that are the module's own, and
+// the files that import "C". For a package using cgo the go command
+// type-checks cgo's output, files of its build cache that hold the
+// translated cgo files (with //line directives back to them) and glue: those
+// are neither rewritten nor overlaid (an overlay of the cache would not be
+// used, and cgo rewrites the originals itself at every build).
+func ownFiles(p *packages.Package) (own []*ast.File, cgo []string) {
+	gofiles := map[string]bool{}
+	for _, f := range p.GoFiles {
+		gofiles[f] = true
+	}
+	compiled := map[string]bool{}
+	for _, f := range p.Syntax {
+		name := p.Fset.File(f.Pos()).Name()
+		compiled[name] = true
+		if gofiles[name] {
+			own = append(own, f)
+		}
+	}
+	for _, f := range p.GoFiles {
+		if !compiled[f] {
+			cgo = append(cgo, f)
+		}
+	}
+	return own, cgo
 }
 
 func isMainMain(pkg string, n ast.Node) bool {

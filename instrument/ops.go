@@ -216,6 +216,11 @@ func (r *rewriter) call(call *ast.CallExpr) {
 	case "os.Exit":
 		r.buf.replace(r.off(sel.Pos()), r.off(sel.End()), "_dvg.OsExit")
 		r.trailers["var _ = "+pn.Name()+".Exit"] = true
+	case "testing/synctest.Test":
+		// Goroutines of a bubble must not wait on divergo's own (its
+		// writer, its mutexes): nothing starts recording while it runs.
+		r.buf.insert(r.off(call.Fun.Pos()), 0, "_dvg.Synctest(")
+		r.buf.replace(r.off(call.Fun.End()), r.off(call.Lparen)+1, ", ")
 	}
 }
 

@@ -198,6 +198,61 @@ func funcType(n ast.Node) *ast.FuncType {
 	return nil
 }
 
+// testParam is the name of the *testing.T parameter of a function of a
+// test file (a test, a subtest's function literal, a helper), or "": testing
+// runs tests and subtests on goroutines of its own, which TestEnter makes
+// roots named by the test.
+func (r *rewriter) testParam(n ast.Node) string {
+	if !strings.HasSuffix(r.tf.Name(), "_test.go") {
+		return ""
+	}
+	ft := funcType(n)
+	if ft == nil || ft.Params == nil {
+		return ""
+	}
+	for _, field := range ft.Params.List {
+		if !isTestingT(r.info.TypeOf(field.Type)) {
+			continue
+		}
+		for _, name := range field.Names {
+			if name.Name != "_" {
+				return name.Name
+			}
+		}
+	}
+	return ""
+}
+
+// isTestMain says whether n is the TestMain of a test file: the test
+// binary's main, whose return ends the tests (Go 1.15 allows it to return
+// instead of calling os.Exit).
+func (r *rewriter) isTestMain(n ast.Node) bool {
+	d, ok := n.(*ast.FuncDecl)
+	if !ok || d.Recv != nil || d.Name.Name != "TestMain" || !strings.HasSuffix(r.tf.Name(), "_test.go") {
+		return false
+	}
+	ps := d.Type.Params.List
+	if len(ps) != 1 {
+		return false
+	}
+	p, ok := r.info.TypeOf(ps[0].Type).(*types.Pointer)
+	if !ok {
+		return false
+	}
+	nt, ok := p.Elem().(*types.Named)
+	return ok && nt.Obj().Name() == "M" && nt.Obj().Pkg() != nil && nt.Obj().Pkg().Path() == "testing"
+}
+
+// isTestingT says whether t is *testing.T.
+func isTestingT(t types.Type) bool {
+	p, ok := t.(*types.Pointer)
+	if !ok {
+		return false
+	}
+	n, ok := p.Elem().(*types.Named)
+	return ok && n.Obj().Name() == "T" && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "testing"
+}
+
 // walkChildren walks the statements of a block (not the block itself, so
 // that visit's bookkeeping stays balanced when called from a rule).
 func (r *rewriter) walkChildren(b *ast.BlockStmt) {
@@ -215,12 +270,16 @@ func (r *rewriter) enter(body *ast.BlockStmt) {
 	f := r.fn
 	r.res.changed = true
 	var b strings.Builder
-	if f.Main {
-		fmt.Fprintf(&b, "_dvg_r := _dvg.Main(_dvg_graph, %d); ", f.Entry)
-	} else {
-		fmt.Fprintf(&b, "_dvg_r := _dvg.Enter(%d); ", f.Entry)
+	switch t := r.testParam(f.Node); {
+	case f.Main:
+		fmt.Fprintf(&b, "_dvg_r := _dvg.Main(_dvg_graph, %d); defer _dvg_r.Exit(%d); ", f.Entry, f.Entry)
+	case t != "":
+		fmt.Fprintf(&b, "_dvg_r := _dvg.TestEnter(%s, %d); defer _dvg_r.TestExit(%d); ", t, f.Entry, f.Entry)
+	case r.isTestMain(f.Node):
+		fmt.Fprintf(&b, "_dvg_r := _dvg.EnterTestMain(%d); defer _dvg_r.Exit(%d); ", f.Entry, f.Entry)
+	default:
+		fmt.Fprintf(&b, "_dvg_r := _dvg.Enter(%d); defer _dvg_r.Exit(%d); ", f.Entry, f.Entry)
 	}
-	fmt.Fprintf(&b, "defer _dvg_r.Exit(%d); ", f.Entry)
 	if hasSelect(body) {
 		b.WriteString("var _dvg_t int64; ")
 	}

@@ -29,9 +29,13 @@ type Package struct {
 	Dir   string // absolute directory
 	Fset  *token.FileSet
 	Files []*ast.File
-	Info  *types.Info
-	Types *types.Package
-	Funcs []*Func
+	Cgo   []string // files that import "C", type-checked as cgo's output: left as they are
+	// Tests says the package has test files (its test variant, or an
+	// external test package); TestMain that one of them declares TestMain.
+	Tests, TestMain bool
+	Info            *types.Info
+	Types           *types.Package
+	Funcs           []*Func
 }
 
 // Result says what Write wrote.
@@ -76,6 +80,7 @@ func write(moduleDir, out string, graphJSON []byte, pkgs []*Package) (*Result, e
 		return nil
 	}
 	sawMain := false
+	tests := testGlues(pkgs)
 	for _, p := range pkgs {
 		funcs := map[ast.Node]*Func{}
 		for _, f := range p.Funcs {
@@ -85,6 +90,9 @@ func write(moduleDir, out string, graphJSON []byte, pkgs []*Package) (*Result, e
 			}
 		}
 		needHash := false
+		for _, name := range p.Cgo {
+			res.Skipped = append(res.Skipped, name+": "+cgoSkipped)
+		}
 		for _, f := range p.Files {
 			name := p.Fset.File(f.Pos()).Name()
 			if why := skipReason(f); why != "" {
@@ -117,13 +125,19 @@ func write(moduleDir, out string, graphJSON []byte, pkgs []*Package) (*Result, e
 		}
 		isMain := p.Name == "main" && hasMain(funcs)
 		if needHash || isMain {
-			name := glueName(p)
+			name := glueName(p.Dir, "divergo_glue.go")
 			if err := put(filepath.Join(p.Dir, name), glue(p.Name, needHash, isMain, graphJSON)); err != nil {
 				return nil, err
 			}
 		}
 	}
-	if !sawMain && len(pkgs) > 0 {
+	for _, tg := range tests {
+		name := glueName(tg.dir, "divergo_glue_test.go")
+		if err := put(filepath.Join(tg.dir, name), testGlue(tg.pkg, !tg.testMain, graphJSON)); err != nil {
+			return nil, err
+		}
+	}
+	if !sawMain && len(pkgs) > 0 && len(tests) == 0 {
 		res.Warnings = append(res.Warnings, "no main.main among the packages: recording starts only when an instrumented program calls into them")
 	}
 	data, err := json.MarshalIndent(struct{ Replace map[string]string }{replace}, "", "\t")
@@ -155,11 +169,14 @@ func hasMain(funcs map[ast.Node]*Func) bool {
 	return false
 }
 
+// cgoSkipped says why a file that imports "C" is left as it is.
+const cgoSkipped = "uses cgo; not instrumented (calls into it are recorded as part of their caller's block)"
+
 // skipReason says why a file is left as it is, or "".
 func skipReason(f *ast.File) string {
 	for _, im := range f.Imports {
 		if im.Path.Value == `"C"` {
-			return "uses cgo; not instrumented"
+			return cgoSkipped
 		}
 	}
 	if hasLineDirective(f) {
@@ -170,18 +187,70 @@ func skipReason(f *ast.File) string {
 
 // glueName picks a file name for the package's glue that no file of the
 // package has.
-func glueName(p *Package) string {
+func glueName(dir, base string) string {
 	taken := map[string]bool{}
-	if ents, err := os.ReadDir(p.Dir); err == nil {
+	if ents, err := os.ReadDir(dir); err == nil {
 		for _, e := range ents {
 			taken[e.Name()] = true
 		}
 	}
-	name := "divergo_glue.go"
+	stem, ext := strings.TrimSuffix(base, ".go"), ".go"
+	if strings.HasSuffix(stem, "_test") {
+		stem, ext = strings.TrimSuffix(stem, "_test"), "_test.go"
+	}
+	name := base
 	for i := 2; taken[name]; i++ {
-		name = fmt.Sprintf("divergo_glue%d.go", i)
+		name = fmt.Sprintf("%s%d%s", stem, i, ext)
 	}
 	return name
+}
+
+// testGlueJob is the test glue of one directory.
+type testGlueJob struct {
+	dir, pkg string // the directory and its (internal) package's name
+	testMain bool   // a test file declares TestMain
+}
+
+// testGlues lists the directories whose packages have tests, in order.
+func testGlues(pkgs []*Package) []*testGlueJob {
+	var out []*testGlueJob
+	byDir := map[string]*testGlueJob{}
+	for _, p := range pkgs {
+		if !p.Tests {
+			continue
+		}
+		tg := byDir[p.Dir]
+		if tg == nil {
+			tg = &testGlueJob{dir: p.Dir}
+			byDir[p.Dir] = tg
+			out = append(out, tg)
+		}
+		if tg.pkg == "" || !strings.HasSuffix(p.Path, "_test") {
+			tg.pkg = strings.TrimSuffix(p.Name, "_test") // the glue joins the internal test package
+		}
+		tg.testMain = tg.testMain || p.TestMain
+	}
+	return out
+}
+
+// testGlue is a _test.go file added to a package with tests: its init
+// starts recording with the module's graph when a test binary runs (a test
+// binary's main is generated, never instrumented), and, unless the tests
+// have a TestMain of their own, a TestMain that completes the trace after
+// the tests (a TestMain of the user's completes it through its os.Exit,
+// rewritten to _dvg.OsExit).
+func testGlue(pkg string, testMain bool, graphJSON []byte) []byte {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s\n\npackage %s\n\nimport (\n", Header, pkg)
+	if testMain {
+		b.WriteString("\t_dvg_testing \"testing\"\n\n")
+	}
+	fmt.Fprintf(&b, "\t_dvg %q\n)\n\nfunc init() { _dvg.Tests(_dvg_testgraph) }\n", RuntimePath)
+	if testMain {
+		b.WriteString("\n// TestMain completes the trace when the tests are done.\nfunc TestMain(m *_dvg_testing.M) { _dvg.OsExit(m.Run()) }\n")
+	}
+	fmt.Fprintf(&b, "\n// _dvg_testgraph is the TBB graph of the module, embedded in every trace.\nconst _dvg_testgraph = %s\n", strconv.Quote(string(graphJSON)))
+	return []byte(b.String())
 }
 
 // glue is a file added to a package's directory through the overlay: the

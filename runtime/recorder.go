@@ -1,6 +1,11 @@
 package runtime
 
-import "math"
+import (
+	"math"
+	"sync/atomic"
+
+	"github.com/divergo/divergo/internal/trace"
+)
 
 // G is the recorder of one goroutine. Only that goroutine uses it, except
 // when the program ends and every buffer is flushed.
@@ -26,6 +31,14 @@ type G struct {
 	ident    uint64      // spawn identity, for DIVERGO_PERTURB (perturb.go)
 	rng      uint64      // perturbation PRNG state, starts at ident
 	wait     pendingWait // the operation the goroutine is blocked in (blocked.go)
+
+	// A test's root goroutine (testing.go).
+	test      string           // the test's name, "" for other goroutines
+	testT     TB               // the test
+	testEntry uint32           // entry block of the test's function
+	testDone  atomic.Bool      // its result is being recorded
+	result    trace.TestResult // recorded in the final chunk
+	timedOut  atomic.Bool      // the test was running when -test.timeout was near
 }
 
 // Buffer sizes in words. A buffer starts small (10,000 goroutines must not

@@ -155,6 +155,9 @@ func Enter(entry uint32) *G {
 	}
 	g := lookup(curGoid())
 	if g == nil {
+		if bubbles.Load() > 0 {
+			return offG // a synctest bubble may be running (testing.go)
+		}
 		g = current(false)
 	}
 	g.B(entry)
@@ -317,10 +320,17 @@ func writeChunk(g *G, c *trace.Chunk, words []uint32, final bool, end int64, cv 
 // sess.mu is held.
 func chunkHead(g *G, c *trace.Chunk, words []uint32, final bool, end int64, cv *stampConv) {
 	c.G, c.Seq, c.Final, c.End = g.id, g.seq, final, end
+	c.Result = 0
+	switch {
+	case g.timedOut.Load():
+		c.Result = trace.TestTimeout
+	case final:
+		c.Result = g.result
+	}
 	c.Origin = trace.Origin{}
 	if g.seq == 0 {
 		fb, ok := firstBlock(words)
-		c.Origin = trace.Origin{GoID: g.goid, Parent: g.parent, Site: g.site, Ordinal: g.ordinal, FirstBlock: fb, HasFirst: ok, Start: max(cv.raw(g.start), cv.start)}
+		c.Origin = trace.Origin{GoID: g.goid, Parent: g.parent, Site: g.site, Ordinal: g.ordinal, FirstBlock: fb, HasFirst: ok, Start: max(cv.raw(g.start), cv.start), Test: g.test}
 	}
 }
 
@@ -374,14 +384,20 @@ func finish(caller *G, final bool) {
 		if g.ended {
 			continue
 		}
-		// A goroutine blocked now ends with the wait it is in (blocked.go).
+		// A goroutine blocked now ends with the wait it is in (blocked.go);
+		// a test the timeout caught ends with the trace (testing.go).
+		timedOut := g.timedOut.Load()
 		ws := appendBlocked(snapshot(g), pendingOf(g), tb)
-		if len(ws) == 0 && g.seq > 0 {
+		if len(ws) == 0 && g.seq > 0 && !timedOut {
 			continue
 		}
 		cv := newStampConv(g.floor)
 		encode(ws, &c, &cv)
-		writeChunk(g, &c, ws, false, 0, &cv)
+		end := int64(0)
+		if timedOut {
+			end = now()
+		}
+		writeChunk(g, &c, ws, timedOut, end, &cv)
 	}
 	if sess.w != nil && !sess.failed {
 		if err := sess.w.Close(); err != nil {

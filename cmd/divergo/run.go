@@ -114,6 +114,9 @@ func buildInstrumented(pkg string, stderr io.Writer) (bin string, cleanup func()
 // buildInstrumentedIn is buildInstrumented for the module rooted at root,
 // with pkg resolved in directory dir ("" for the current one).
 func buildInstrumentedIn(root, dir, pkg string, stderr io.Writer) (bin string, cleanup func(), err error) {
+	if err := isCommand(dir, pkg); err != nil {
+		return "", nil, err
+	}
 	res, err := instrument.Instrument(instrument.Config{Dir: root, Patterns: []string{"./..."}})
 	if err != nil {
 		return "", nil, err
@@ -135,6 +138,27 @@ func buildInstrumentedIn(root, dir, pkg string, stderr io.Writer) (bin string, c
 		return "", nil, fmt.Errorf("building %s with the overlay: %s", pkg, firstLine(out.String(), err))
 	}
 	return bin, cleanup, nil
+}
+
+// isCommand says in one line when pkg is not a main package: go build
+// writes no binary for a library, and running the file it leaves was
+// "permission denied", which does not say what to do.
+func isCommand(dir, pkg string) error {
+	list := exec.Command("go", "list", "-f", "{{.Name}}", pkg)
+	list.Dir = dir
+	var out, errOut bytes.Buffer
+	list.Stdout, list.Stderr = &out, &errOut
+	if err := list.Run(); err != nil {
+		return fmt.Errorf("%s: %s", pkg, firstLine(errOut.String(), err))
+	}
+	names := strings.Fields(out.String())
+	if len(names) != 1 {
+		return fmt.Errorf("%s names %d packages; name one main package", pkg, len(names))
+	}
+	if names[0] != "main" {
+		return fmt.Errorf("%s is package %s, not a command (no main): use divergo test %s to record its tests", pkg, names[0], pkg)
+	}
+	return nil
 }
 
 // runProgram runs bin with args and env added to the environment, and

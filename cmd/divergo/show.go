@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"strings"
 	"time"
 
 	"github.com/divergo/divergo/compare"
@@ -119,7 +120,18 @@ func showText(w io.Writer, r *trace.Reader, events bool) error {
 		fmt.Fprintf(w, "trace:      complete\n")
 	}
 	gs := r.Sorted()
-	fmt.Fprintf(w, "goroutines: %d\n\n", len(gs))
+	fmt.Fprintf(w, "goroutines: %d\n", len(gs))
+	// A test binary's trace: each test's result, in the order of names.
+	var tests []string
+	for _, gi := range gs {
+		if gi.Test != "" {
+			tests = append(tests, gi.Test+" "+gi.Result.String())
+		}
+	}
+	if len(tests) > 0 {
+		fmt.Fprintf(w, "tests:      %s\n", strings.Join(tests, ", "))
+	}
+	fmt.Fprintln(w)
 	bl, err := waittime.FindBlocked(r)
 	if err != nil {
 		return err

@@ -16,6 +16,10 @@ type Origin struct {
 	FirstBlock uint32 // first block the goroutine executed; valid when HasFirst
 	HasFirst   bool
 	Start      int64 // ns since the trace's start
+	// Test is the name of the test the goroutine runs ("TestPool/size=4")
+	// when testing started it to run a test or subtest: the goroutine is
+	// then a root of its own. "" for other goroutines.
+	Test string
 }
 
 // Chunk is one length-prefixed piece of a goroutine's stream.
@@ -25,10 +29,11 @@ type Chunk struct {
 	Origin Origin // written when Seq is 0
 	Final  bool   // the goroutine ended: End is valid
 	End    int64
-	Events uint64 // events in Body
-	Blocks uint64 // EvBlock events in Body
-	Waits  uint64 // EvSync events in Body that waited
-	Body   []byte // events, each encoded by AppendEvent
+	Result TestResult // a test's root goroutine, in its final chunk: how the test ended
+	Events uint64     // events in Body
+	Blocks uint64     // EvBlock events in Body
+	Waits  uint64     // EvSync events in Body that waited
+	Body   []byte     // events, each encoded by AppendEvent
 
 	// Frame, when set, is Body with room before it: Body is the tail of
 	// Frame and at least ChunkHeadroom bytes precede it. Writer.WriteChunk
@@ -79,6 +84,12 @@ func appendChunkHead(dst []byte, c *Chunk) []byte {
 	if c.Final {
 		flags |= chunkFinal
 	}
+	if c.Seq == 0 && c.Origin.Test != "" {
+		flags |= chunkTest
+	}
+	if c.Final && c.Result != 0 {
+		flags |= chunkResult
+	}
 	h = append(h, flags)
 	if c.Seq == 0 {
 		o := c.Origin
@@ -92,9 +103,17 @@ func appendChunkHead(dst []byte, c *Chunk) []byte {
 		}
 		h = binary.AppendUvarint(h, first)
 		h = binary.AppendVarint(h, o.Start)
+		if o.Test != "" {
+			name := o.Test[:min(len(o.Test), maxNameBytes)]
+			h = binary.AppendUvarint(h, uint64(len(name)))
+			h = append(h, name...)
+		}
 	}
 	if c.Final {
 		h = binary.AppendVarint(h, c.End)
+		if c.Result != 0 {
+			h = append(h, byte(c.Result))
+		}
 	}
 	h = binary.AppendUvarint(h, c.Events)
 	h = binary.AppendUvarint(h, c.Blocks)
@@ -109,10 +128,13 @@ func parseChunkBody(b []byte) (*Chunk, error) {
 	d := decoder{b: b}
 	c := &Chunk{G: d.uvarint(), Seq: d.uvarint()}
 	flags := d.byte()
-	if d.err == nil && flags&^chunkFinal != 0 {
+	if d.err == nil && flags&^(chunkFinal|chunkTest|chunkResult) != 0 {
 		return nil, fmt.Errorf("unknown chunk flags %#x", flags)
 	}
 	c.Final = flags&chunkFinal != 0
+	if d.err == nil && (flags&chunkTest != 0 && c.Seq != 0 || flags&chunkResult != 0 && !c.Final) {
+		return nil, fmt.Errorf("chunk flags %#x on chunk %d", flags, c.Seq)
+	}
 	if c.Seq == 0 {
 		o := &c.Origin
 		o.GoID = d.uvarint()
@@ -127,9 +149,18 @@ func parseChunkBody(b []byte) (*Chunk, error) {
 			o.FirstBlock, o.HasFirst = uint32(first-1), true
 		}
 		o.Start = d.varint()
+		if flags&chunkTest != 0 {
+			o.Test = string(d.bytes(maxNameBytes, "test name"))
+		}
 	}
 	if c.Final {
 		c.End = d.varint()
+		if flags&chunkResult != 0 {
+			c.Result = TestResult(d.byte())
+			if d.err == nil && !c.Result.valid() {
+				return nil, fmt.Errorf("unknown test result %d", c.Result)
+			}
+		}
 	}
 	c.Events = d.uvarint()
 	c.Blocks = d.uvarint()

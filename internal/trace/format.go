@@ -35,6 +35,17 @@ const (
 
 	// chunkFinal marks the last chunk of a goroutine: it carries the end time.
 	chunkFinal = 1 << 0
+	// chunkTest marks the first chunk of a test's root goroutine: the
+	// test's name follows the origin (docs/FORMAT.md, "Tests").
+	chunkTest = 1 << 1
+	// chunkResult marks a final chunk that carries a test's result.
+	chunkResult = 1 << 2
+
+	// indexEnded, indexTest and indexResult are the flags of an index
+	// entry: the goroutine ended; a test name follows; a result follows.
+	indexEnded  = 1 << 0
+	indexTest   = 1 << 1
+	indexResult = 1 << 2
 )
 
 // syncWaited is the flag bit of an encoded sync event that really waited.

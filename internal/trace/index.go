@@ -15,13 +15,15 @@ type GoroutineInfo struct {
 	Ordinal    uint32 // among the parent's spawns at Site, from 1
 	FirstBlock uint32 // first block executed, when HasFirst
 	HasFirst   bool
-	Path       string // spawn path: "main", "main/worker@pool.go:23#3"
-	Events     uint64 // events recorded
-	Blocks     uint64 // block executions recorded
-	Waits      uint64 // sync operations that really waited
-	Start      int64  // ns since the trace's start
-	End        int64  // valid when Ended
-	Ended      bool   // the goroutine's last chunk was written
+	Path       string     // spawn path: "main", "main/worker@pool.go:23#3", "TestPool/size=4 > worker@pool.go:23#3"
+	Test       string     // the test a test's root goroutine runs, "" for others (Origin.Test)
+	Result     TestResult // how that test ended, when its goroutine ended; 0 when unknown
+	Events     uint64     // events recorded
+	Blocks     uint64     // block executions recorded
+	Waits      uint64     // sync operations that really waited
+	Start      int64      // ns since the trace's start
+	End        int64      // valid when Ended
+	Ended      bool       // the goroutine's last chunk was written
 	Chunks     int
 }
 
@@ -38,12 +40,13 @@ func (e *indexEntry) add(c *Chunk, off int64) {
 		o := c.Origin
 		e.GoID, e.Parent, e.Site, e.Ordinal = o.GoID, o.Parent, o.Site, o.Ordinal
 		e.FirstBlock, e.HasFirst, e.Start = o.FirstBlock, o.HasFirst, o.Start
+		e.Test = o.Test
 	}
 	e.Events += c.Events
 	e.Blocks += c.Blocks
 	e.Waits += c.Waits
 	if c.Final {
-		e.Ended, e.End = true, c.End
+		e.Ended, e.End, e.Result = true, c.End, c.Result
 	}
 	e.offsets = append(e.offsets, off)
 	e.Chunks = len(e.offsets)
@@ -64,10 +67,23 @@ func (e *indexEntry) append(b []byte) []byte {
 	b = binary.AppendVarint(b, e.Start)
 	var flags byte
 	if e.Ended {
-		flags = 1
+		flags |= indexEnded
+	}
+	if e.Test != "" {
+		flags |= indexTest
+	}
+	if e.Result != 0 {
+		flags |= indexResult
 	}
 	b = append(b, flags)
 	b = binary.AppendVarint(b, e.End)
+	if e.Test != "" {
+		b = binary.AppendUvarint(b, uint64(len(e.Test)))
+		b = append(b, e.Test...)
+	}
+	if e.Result != 0 {
+		b = append(b, byte(e.Result))
+	}
 	b = binary.AppendUvarint(b, e.Events)
 	b = binary.AppendUvarint(b, e.Blocks)
 	b = binary.AppendUvarint(b, e.Waits)
@@ -106,8 +122,20 @@ func parseIndex(b []byte, lo, hi int64) ([]*indexEntry, error) {
 		}
 		e.Start = d.varint()
 		flags := d.byte()
-		e.Ended = flags&1 != 0
+		if d.err == nil && flags&^(indexEnded|indexTest|indexResult) != 0 {
+			return nil, fmt.Errorf("index entry %d: unknown flags %#x", i, flags)
+		}
+		e.Ended = flags&indexEnded != 0
 		e.End = d.varint()
+		if flags&indexTest != 0 {
+			e.Test = string(d.bytes(maxNameBytes, "test name"))
+		}
+		if flags&indexResult != 0 {
+			e.Result = TestResult(d.byte())
+			if d.err == nil && !e.Result.valid() {
+				return nil, fmt.Errorf("index entry %d: unknown test result %d", i, e.Result)
+			}
+		}
 		e.Events = d.uvarint()
 		e.Blocks = d.uvarint()
 		e.Waits = d.uvarint()

@@ -42,6 +42,8 @@ func (r *Reader) namePaths() {
 			x := chain[i]
 			var p string
 			switch {
+			case x.Test != "":
+				p = x.Test
 			case x.ID == 1:
 				p = "main"
 			case x.Parent == 0:
@@ -56,7 +58,13 @@ func (r *Reader) namePaths() {
 					sum := sha256.Sum256([]byte(parent))
 					parent = "~" + hex.EncodeToString(sum[:8])
 				}
-				p = fmt.Sprintf("%s/%s@%s#%d", parent, r.funcName(x), SiteName(r.graph, x.Site), x.Ordinal)
+				sep := "/"
+				if par := r.byID[x.Parent]; par != nil && par.Test != "" {
+					// Test names hold slashes of their own (subtests):
+					// what a test spawns is set apart from them.
+					sep = " > "
+				}
+				p = fmt.Sprintf("%s%s%s@%s#%d", parent, sep, r.funcName(x), SiteName(r.graph, x.Site), x.Ordinal)
 			}
 			done[x.ID] = p
 		}

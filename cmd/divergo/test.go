@@ -1,0 +1,544 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/divergo/divergo/instrument"
+	"github.com/divergo/divergo/internal/trace"
+	"github.com/divergo/divergo/waittime"
+)
+
+func init() {
+	register(&command{
+		name:    "test",
+		usage:   "divergo test [-n N] [-run RE] [-perturb=false] [-seed S] [-o DIR] [-json] [package] [-- testflags]",
+		summary: "run a package's tests N times and say what separates failing runs of a flaky test from passing ones",
+		help: `Test instruments the main module (as "divergo instrument ./..." at its root),
+builds the named package's test binary once with the overlay (go test -c),
+and runs it N times, run K with DIVERGO_PERTURB=S+K-1 (perturbed schedules)
+and its trace in DIR/run-K.dvt. The flags after -- go to the test binary
+(-test.timeout=30s, -test.count=1 ...); the timeout is 10m, as go test's,
+unless one is given. A test that timed out counts as failed.
+
+A test is flaky when it passed in some runs and failed (or panicked, or did
+not finish) in others. For each flaky test, test prints:
+
+  - how many runs failed, and the failure messages, grouped;
+  - what separates failing from passing runs: the statements where the
+    test's own goroutines went different ways in failing-vs-passing pairs
+    of runs and not (or less often) in pairs of runs that ended alike,
+    best separating first, then earliest; each with its line, what the
+    failing and the passing side did there, and the goroutines;
+  - the sync sites whose waiting time differs between a failing and a
+    passing run (as diff -wait);
+  - the seeds of the failing runs, and the command that reruns one.
+
+The exit status is 0 when no test was flaky, 1 when one was, and 2 when the
+package could not be instrumented, built or run (or has no tests).
+
+Flags:
+	-n N	number of runs (default 20, at least 2)
+	-run RE	run only the tests matching RE (as go test -run)
+	-perturb	perturb the schedule (default true; -perturb=false runs as is)
+	-seed S	seed of the first run (default 1)
+	-o DIR	keep the traces in DIR (default: a temporary directory, removed)
+	-json	the same report as JSON
+
+Example:
+
+	divergo test -n 40 -run TestTransfer ./bank`,
+		run: runTest,
+	})
+}
+
+// testReport is what divergo test found, printed as text or JSON.
+type testReport struct {
+	Package string       `json:"package"`
+	Runs    int          `json:"runs"`
+	Seeds   []int64      `json:"seeds"`
+	Flaky   []*flakyTest `json:"flaky"`
+	// Failed are the tests that failed in every run they ran in.
+	Failed []string `json:"failed,omitempty"`
+	// Died are the runs the test binary did not finish: a panic (which
+	// ends every test of the binary) or a timeout; the tests after it did
+	// not run.
+	Died []diedRun `json:"died,omitempty"`
+}
+
+// diedRun is a run of the test binary that ended early.
+type diedRun struct {
+	Run  int    `json:"run"`
+	Seed int64  `json:"seed"`
+	Why  string `json:"why"` // the first line of the panic, or the exit status
+}
+
+// flakyTest is one test that both passed and failed.
+type flakyTest struct {
+	Name       string               `json:"name"`
+	Runs       int                  `json:"runs"`
+	Failures   int                  `json:"failures"`
+	Messages   []messageCount       `json:"messages"`
+	Separators []Separator          `json:"separators"`
+	Compared   [3]int               `json:"compared"` // pairs compared: fail-pass, pass-pass, fail-fail
+	Waits      *waittime.DiffReport `json:"waits,omitempty"`
+	WaitRuns   [2]int               `json:"wait_runs"`         // the failing and passing run of Waits
+	Blocked    []string             `json:"blocked,omitempty"` // goroutines of the test unfinished at the end of a failing run
+	FailSeeds  []int64              `json:"fail_seeds"`
+	Rerun      string               `json:"rerun"`
+}
+
+type messageCount struct {
+	Message string `json:"message"`
+	N       int    `json:"n"`
+}
+
+// maxPairs bounds the pairs of runs compared per kind, so that -n 40 costs
+// tens of comparisons of one test's goroutines, not hundreds.
+const maxPairs = 12
+
+func runTest(args []string, stdout, stderr io.Writer) (int, error) {
+	fs := newFlagSet("test")
+	n := fs.Int("n", 20, "number of runs")
+	runRE := fs.String("run", "", "tests to run")
+	perturb := fs.Bool("perturb", true, "perturb the schedule")
+	seed := fs.Int64("seed", 1, "seed of the first run")
+	keep := fs.String("o", "", "directory to keep the traces in")
+	asJSON := fs.Bool("json", false, "JSON output")
+	args, testArgs := splitProgramArgs(args)
+	pos, err := parseFlags(fs, args)
+	if err != nil {
+		return 2, err
+	}
+	if *n < 2 {
+		return 2, usageError("-n must be at least 2 to compare runs, not %d", *n)
+	}
+	pkg, err := onePackage(pos)
+	if err != nil {
+		return 2, err
+	}
+	if *runRE != "" {
+		if _, err := regexp.Compile(*runRE); err != nil {
+			return 2, usageError("-run: %v", err)
+		}
+	}
+	root, err := moduleRoot()
+	if err != nil {
+		return 2, err
+	}
+	pkgDir, err := goList(pkg, "{{.Dir}}")
+	if err != nil {
+		return 2, err
+	}
+	if tests, _ := goList(pkg, "{{len .TestGoFiles}} {{len .XTestGoFiles}}"); tests == "0 0" {
+		return 2, fmt.Errorf("%s has no test files", pkg)
+	}
+	res, err := instrument.Instrument(instrument.Config{Dir: root, Patterns: []string{"./..."}})
+	if err != nil {
+		return 2, err
+	}
+	reportInstrument(res, stderr, stderr)
+	tmp, err := os.MkdirTemp("", "divergo-test-")
+	if err != nil {
+		return 2, fmt.Errorf("making a directory for the test binary: %w", err)
+	}
+	defer os.RemoveAll(tmp)
+	bin := filepath.Join(tmp, "pkg.test")
+	var out bytes.Buffer
+	build := exec.Command("go", "test", "-c", "-overlay="+res.Overlay, "-o", bin, pkg)
+	build.Stdout, build.Stderr = &out, &out
+	if err := build.Run(); err != nil {
+		return 2, fmt.Errorf("building the tests of %s with the overlay: %s", pkg, firstLine(out.String(), err))
+	}
+	dir := *keep
+	if dir == "" {
+		dir = filepath.Join(tmp, "traces")
+	}
+	if err := os.MkdirAll(dir, 0o777); err != nil {
+		return 2, fmt.Errorf("making the trace directory: %w", err)
+	}
+	if dir, err = filepath.Abs(dir); err != nil {
+		return 2, err
+	}
+
+	rep := &testReport{Package: pkg, Runs: *n}
+	binArgs := []string{}
+	if *runRE != "" {
+		binArgs = append(binArgs, "-test.run="+*runRE)
+	}
+	if !slices.ContainsFunc(testArgs, func(a string) bool { return strings.Contains(a, "test.timeout") }) {
+		// go test's default: a test binary run by itself has none, and a
+		// hanging test would hang divergo test.
+		binArgs = append(binArgs, "-test.timeout=10m")
+	}
+	binArgs = append(binArgs, testArgs...)
+	outcomes := map[string][]trace.TestResult{} // per test, per run (0: did not run or unfinished)
+	messages := map[string]map[string]int{}
+	paths := make([]string, *n)
+	for k := range paths {
+		s := *seed + int64(k)
+		rep.Seeds = append(rep.Seeds, s)
+		paths[k] = filepath.Join(dir, fmt.Sprintf("run-%d.dvt", k+1))
+		env := []string{"DIVERGO_TRACE=" + paths[k]}
+		if *perturb {
+			env = append(env, "DIVERGO_PERTURB="+strconv.FormatInt(s, 10))
+		}
+		var outBuf bytes.Buffer
+		cmd := exec.Command(bin, binArgs...)
+		cmd.Dir, cmd.Stdout, cmd.Stderr = pkgDir, &outBuf, &outBuf
+		cmd.Env = append(os.Environ(), env...)
+		if err := cmd.Run(); err != nil {
+			ee, ok := err.(*exec.ExitError)
+			if !ok {
+				return 2, fmt.Errorf("running the tests of %s (run %d): %w", pkg, k+1, err)
+			}
+			if ee.ExitCode() != 1 { // 1: some test failed; testing ran them all
+				why := fmt.Sprintf("exit status %d", ee.ExitCode())
+				if i := strings.Index(outBuf.String(), "panic: "); i >= 0 {
+					why, _, _ = strings.Cut(outBuf.String()[i:], "\n")
+				}
+				rep.Died = append(rep.Died, diedRun{Run: k + 1, Seed: s, Why: why})
+			}
+		}
+		r, err := trace.Open(paths[k])
+		if err != nil {
+			return 2, fmt.Errorf("run %d: %w (its output: %s)", k+1, err, firstLine(outBuf.String(), err))
+		}
+		for _, g := range r.Goroutines() {
+			if g.Test == "" {
+				continue
+			}
+			if outcomes[g.Test] == nil {
+				outcomes[g.Test] = make([]trace.TestResult, *n)
+			}
+			outcomes[g.Test][k] = g.Result
+		}
+		r.Close()
+		for name, msg := range failureMessages(outBuf.String()) {
+			if messages[name] == nil {
+				messages[name] = map[string]int{}
+			}
+			messages[name][msg]++
+		}
+		if *n > 1 && !*asJSON {
+			progressLine(stderr, k+1, *n)
+		}
+	}
+
+	names := make([]string, 0, len(outcomes))
+	for name := range outcomes {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	for _, name := range names {
+		var fails, passes []int
+		ran := 0
+		for k, r := range outcomes[name] {
+			switch r {
+			case trace.TestPass:
+				passes = append(passes, k)
+				ran++
+			case trace.TestFail, trace.TestPanic, trace.TestTimeout, 0:
+				if r == 0 && !ranUnfinished(paths[k], name) {
+					continue
+				}
+				fails = append(fails, k)
+				ran++
+			}
+		}
+		switch {
+		case len(fails) > 0 && len(passes) == 0:
+			rep.Failed = append(rep.Failed, name)
+			continue
+		case len(fails) == 0 || len(passes) == 0:
+			continue
+		}
+		ft, err := explainFlaky(name, paths, fails, passes)
+		if err != nil {
+			return 2, fmt.Errorf("%s: %w", name, err)
+		}
+		ft.Runs = ran
+		for _, k := range fails {
+			ft.FailSeeds = append(ft.FailSeeds, rep.Seeds[k])
+		}
+		for msg, c := range messages[name] {
+			ft.Messages = append(ft.Messages, messageCount{msg, c})
+		}
+		slices.SortFunc(ft.Messages, func(a, b messageCount) int {
+			if a.N != b.N {
+				return b.N - a.N
+			}
+			return strings.Compare(a.Message, b.Message)
+		})
+		perturbEnv := ""
+		if *perturb {
+			perturbEnv = fmt.Sprintf("DIVERGO_PERTURB=%d ", ft.FailSeeds[0])
+		}
+		ft.Rerun = fmt.Sprintf("%sDIVERGO_TRACE=fail.dvt go test -overlay=%s -run '^%s$' %s", perturbEnv, res.Overlay, regexp.QuoteMeta(name), pkg)
+		rep.Flaky = append(rep.Flaky, ft)
+	}
+	if *asJSON {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(rep); err != nil {
+			return 2, err
+		}
+	} else if err := writeTestReport(stdout, rep, *perturb); err != nil {
+		return 2, err
+	}
+	if len(rep.Flaky) > 0 {
+		return 1, nil
+	}
+	return 0, nil
+}
+
+// ranUnfinished says whether test name started in the trace at path but
+// has no result: the run ended (a timeout, a panic elsewhere) while it ran.
+func ranUnfinished(path, name string) bool {
+	r, err := trace.Open(path)
+	if err != nil {
+		return false
+	}
+	defer r.Close()
+	for _, g := range r.Goroutines() {
+		if g.Test == name && g.Result == 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// explainFlaky compares the failing runs fails with the passing runs passes
+// of test name.
+func explainFlaky(name string, paths []string, fails, passes []int) (*flakyTest, error) {
+	open := func(ks []int) ([]*testView, func(), error) {
+		var vs []*testView
+		var rs []*trace.Reader
+		done := func() {
+			for _, r := range rs {
+				r.Close()
+			}
+		}
+		for _, k := range ks {
+			r, err := trace.Open(paths[k])
+			if err != nil {
+				done()
+				return nil, nil, err
+			}
+			rs = append(rs, r)
+			if v, ok := viewTest(r, name); ok {
+				vs = append(vs, v)
+			}
+		}
+		return vs, done, nil
+	}
+	fv, fdone, err := open(fails)
+	if err != nil {
+		return nil, err
+	}
+	defer fdone()
+	pv, pdone, err := open(passes)
+	if err != nil {
+		return nil, err
+	}
+	defer pdone()
+	ft := &flakyTest{Name: name, Failures: len(fails)}
+	if ft.Separators, ft.Compared, err = separators(name, fv, pv, maxPairs); err != nil {
+		return nil, err
+	}
+	if len(fv) > 0 && len(pv) > 0 {
+		if ft.Waits, err = waitDiff(fv[0], pv[0]); err != nil {
+			return nil, err
+		}
+		ft.WaitRuns = [2]int{fails[0] + 1, passes[0] + 1}
+		for _, g := range fv[0].gs {
+			if !g.Ended {
+				ft.Blocked = append(ft.Blocked, g.Path)
+			}
+		}
+	}
+	return ft, nil
+}
+
+var failLine = regexp.MustCompile(`^(\s*)--- FAIL: (\S+) \(`)
+
+// failureMessages reads a test binary's output: the lines under each
+// "--- FAIL: name" (what t.Error and t.Fatal printed, file:line first),
+// and a panic's first line for the test that was running.
+func failureMessages(out string) map[string]string {
+	msgs := map[string]string{}
+	sc := bufio.NewScanner(strings.NewReader(out))
+	sc.Buffer(make([]byte, 1<<20), 1<<20)
+	cur, indent := "", 0
+	var lines []string
+	flush := func() {
+		if cur != "" && len(lines) > 0 {
+			msgs[cur] = strings.Join(lines, "; ")
+		}
+		cur, lines = "", nil
+	}
+	for sc.Scan() {
+		l := sc.Text()
+		if m := failLine.FindStringSubmatch(l); m != nil {
+			flush()
+			cur, indent = m[2], len(m[1])
+			continue
+		}
+		if strings.HasPrefix(l, "panic: ") {
+			flush()
+			if _, ok := msgs["\x00panic"]; !ok {
+				msgs["\x00panic"] = l
+			}
+			continue
+		}
+		if cur == "" {
+			continue
+		}
+		trimmed := strings.TrimLeft(l, " \t")
+		if len(l)-len(trimmed) <= indent || strings.HasPrefix(trimmed, "--- ") {
+			flush()
+			continue
+		}
+		lines = append(lines, trimmed)
+	}
+	flush()
+	if p, ok := msgs["\x00panic"]; ok {
+		delete(msgs, "\x00panic")
+		if name := panickedTest(out); name != "" {
+			msgs[name] = p
+		}
+	}
+	return msgs
+}
+
+// panickedTest is the test a panic's output names ("--- FAIL: name" comes
+// first when testing reports it).
+func panickedTest(out string) string {
+	i := strings.Index(out, "panic: ")
+	if i < 0 {
+		return ""
+	}
+	before := out[:i]
+	if j := strings.LastIndex(before, "--- FAIL: "); j >= 0 {
+		f := strings.Fields(before[j+len("--- FAIL: "):])
+		if len(f) > 0 {
+			return f[0]
+		}
+	}
+	return ""
+}
+
+// writeTestReport prints the report for people.
+func writeTestReport(w io.Writer, rep *testReport, perturbed bool) error {
+	bw := bufio.NewWriter(w)
+	how := "perturbed schedules"
+	if !perturbed {
+		how = "unperturbed"
+	}
+	fmt.Fprintf(bw, "%s: %d runs (%s, seeds %d..%d)\n", rep.Package, rep.Runs, how, rep.Seeds[0], rep.Seeds[len(rep.Seeds)-1])
+	if len(rep.Flaky) == 0 {
+		fmt.Fprintln(bw, "no flaky test: every test passed in all its runs or failed in all of them")
+	}
+	for _, f := range rep.Failed {
+		fmt.Fprintf(bw, "%s failed in every run: not flaky, see go test\n", f)
+	}
+	for _, d := range rep.Died {
+		fmt.Fprintf(bw, "run %d (seed %d) ended early, the tests after it did not run: %s\n", d.Run, d.Seed, d.Why)
+	}
+	for _, ft := range rep.Flaky {
+		fmt.Fprintf(bw, "\n%s: %d of %d runs failed\n", ft.Name, ft.Failures, ft.Runs)
+		for _, m := range ft.Messages {
+			fmt.Fprintf(bw, "  %dx %s\n", m.N, m.Message)
+		}
+		fmt.Fprintf(bw, "\nwhat separates failing from passing runs (%d fail-pass, %d pass-pass, %d fail-fail pairs compared):\n",
+			ft.Compared[pairFP], ft.Compared[pairPP], ft.Compared[pairFF])
+		if len(ft.Separators) == 0 {
+			fmt.Fprintln(bw, "  nothing: failing runs parted from passing ones only where like runs part too")
+		}
+		for i, s := range ft.Separators {
+			if i == 5 {
+				fmt.Fprintf(bw, "  ... and %d more (-json lists them)\n", len(ft.Separators)-i)
+				break
+			}
+			fmt.Fprintf(bw, "%d. %s  %s", i+1, s.Pos, s.Kind)
+			if s.Func != "" {
+				fmt.Fprintf(bw, " in %s", s.Func)
+			}
+			fmt.Fprintf(bw, "  parted %d of %d fail-pass pairs, %d of %d pass-pass, %d of %d fail-fail\n",
+				s.Pairs[pairFP], ft.Compared[pairFP], s.Pairs[pairPP], ft.Compared[pairPP], s.Pairs[pairFF], ft.Compared[pairFF])
+			if len(s.Failing) > 0 || len(s.Passing) > 0 {
+				fmt.Fprintf(bw, "   failing runs: %s; passing runs: %s\n", first(s.Failing), first(s.Passing))
+			}
+			var gs []string
+			for _, g := range s.Goroutines {
+				gs = append(gs, fmt.Sprintf("%s (%d)", g.What, g.N))
+			}
+			fmt.Fprintf(bw, "   goroutines: %s\n", strings.Join(gs, ", "))
+		}
+		if ft.Waits != nil && len(ft.Waits.Sites) > 0 {
+			fmt.Fprintf(bw, "\nwaiting time, failing run %d (A) against passing run %d (B):\n", ft.WaitRuns[0], ft.WaitRuns[1])
+			for i, sd := range ft.Waits.Sites {
+				if i == 5 {
+					break
+				}
+				fmt.Fprintf(bw, "  %s %s: A %s  B %s\n", sd.Pos, sd.Op, waitSide(sd.A), waitSide(sd.B))
+			}
+		}
+		if len(ft.Blocked) > 0 {
+			fmt.Fprintf(bw, "\nunfinished at the end of failing run %d: %s\n", ft.WaitRuns[0], strings.Join(ft.Blocked, ", "))
+		}
+		var seeds []string
+		for _, s := range ft.FailSeeds {
+			seeds = append(seeds, strconv.FormatInt(s, 10))
+		}
+		fmt.Fprintf(bw, "\nfailing seeds: %s\nrerun one: %s\n", strings.Join(seeds, " "), ft.Rerun)
+	}
+	return bw.Flush()
+}
+
+func first(xs []string) string {
+	if len(xs) == 0 {
+		return "-"
+	}
+	return xs[0]
+}
+
+func waitSide(s *waittime.Site) string {
+	if s == nil {
+		return "-"
+	}
+	return fmt.Sprintf("%s in %d", waittime.FormatNs(s.TotalNs), s.Waits)
+}
+
+// goList asks the go command about pkg (format as go list -f).
+func goList(pkg, format string) (string, error) {
+	cmd := exec.Command("go", "list", "-f", format, pkg)
+	var out, errOut bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errOut
+	if err := cmd.Run(); err != nil {
+		return "", fmt.Errorf("%s: %s", pkg, firstLine(errOut.String(), err))
+	}
+	return strings.TrimSpace(out.String()), nil
+}
+
+// progressLine shows runs done on stderr when it is a terminal.
+func progressLine(w io.Writer, k, n int) {
+	if f, ok := w.(*os.File); ok {
+		if st, err := f.Stat(); err == nil && st.Mode()&os.ModeCharDevice != 0 {
+			fmt.Fprintf(w, "\rdivergo: run %d of %d", k, n)
+			if k == n {
+				fmt.Fprintln(w)
+			}
+		}
+	}
+}
