@@ -257,7 +257,11 @@ func (c *Check) WriteText(w io.Writer, o CheckTextOptions) error {
 			fmt.Fprintf(w, "    and %d more\n", len(c.Interleavings)-8)
 			break
 		}
-		fmt.Fprintf(w, "    %d. runs %s", i+1, runList(il))
+		runs := "runs"
+		if len(il) == 1 {
+			runs = "run"
+		}
+		fmt.Fprintf(w, "    %d. %s %s", i+1, runs, runList(il))
 		if o.Rerun != "" {
 			fmt.Fprintf(w, ": DIVERGO_PERTURB=%d %s", c.Seeds[il[0]], o.Rerun)
 		} else {

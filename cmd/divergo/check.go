@@ -16,7 +16,7 @@ import (
 func init() {
 	register(&command{
 		name:    "check",
-		usage:   "divergo check [-n N] [-seed S] [-o DIR] [-v] [-disable KINDS] [package] [-- args]",
+		usage:   "divergo check [-n N] [-seed S] [-o DIR] [-v] [-disable KINDS] [-test [-run RE]] [package] [-- args]",
 		summary: "run a program under perturbed schedules and report divergences the analyzer missed",
 		help: `Check tests the analysis on a program: it instruments and builds the named
 main package (default ".") as run does, runs it N times with the schedule
@@ -42,6 +42,9 @@ Flags:
 	-seed S	seed of the first run (default 1)
 	-o DIR	keep the traces in DIR as run-K.dvt (default: a temporary directory, removed)
 	-v	pass the program's standard output and error through
+	-test	check the package's tests: build its test binary with the overlay
+		(go test -c) and run it N times, each test a root of its own
+	-run RE	with -test, the tests to run, as go test -run
 	-disable KINDS
 		analyse as if the analyzer missed these TCP kinds (comma-separated,
 		e.g. branch,loop): plants a hole on purpose, to see check find it
@@ -61,6 +64,8 @@ func runCheck(args []string, stdout, stderr io.Writer) (int, error) {
 	keep := fs.String("o", "", "directory to keep the traces in")
 	verbose := fs.Bool("v", false, "pass the program's output through")
 	disable := fs.String("disable", "", "TCP kinds the analyzer should miss")
+	tests := fs.Bool("test", false, "check the package's tests instead of its program")
+	runRE := fs.String("run", "", "with -test: the tests to run (a go test -run pattern)")
 	args, progArgs := splitProgramArgs(args)
 	pos, err := parseFlags(fs, args)
 	if err != nil {
@@ -82,9 +87,31 @@ func runCheck(args []string, stdout, stderr io.Writer) (int, error) {
 		defer analyzer.Analyzer.Flags.Set("disable", "")
 	}
 
-	bin, cleanup, err := buildInstrumented(pkg, stderr)
-	if err != nil {
-		return 2, err
+	var (
+		bin, runDir string
+		cleanup     func()
+	)
+	if *tests {
+		// The package's test binary, run as go test runs it: in the
+		// package's directory, only the tests -run names, with go test's
+		// default timeout.
+		bin, runDir, cleanup, err = buildTestBinary(pkg, stderr)
+		if err != nil {
+			return 2, err
+		}
+		testArgs := []string{"-test.timeout=10m"}
+		if *runRE != "" {
+			testArgs = append(testArgs, "-test.run="+*runRE)
+		}
+		progArgs = append(testArgs, progArgs...)
+	} else {
+		if *runRE != "" {
+			return 2, usageError("-run selects tests: give -test too")
+		}
+		bin, cleanup, err = buildInstrumented(pkg, stderr)
+		if err != nil {
+			return 2, err
+		}
 	}
 	defer cleanup()
 	dir := *keep
@@ -111,7 +138,7 @@ func runCheck(args []string, stdout, stderr io.Writer) (int, error) {
 		seeds[k] = *seed + int64(k)
 		paths[k] = filepath.Join(dir, fmt.Sprintf("run-%d.dvt", k+1))
 		env := []string{"DIVERGO_TRACE=" + paths[k], "DIVERGO_PERTURB=" + strconv.FormatInt(seeds[k], 10)}
-		if codes[k], err = runProgram(bin, progArgs, env, nil, progOut, progErr); err != nil {
+		if codes[k], err = runProgramIn(runDir, bin, progArgs, env, nil, progOut, progErr); err != nil {
 			return 2, fmt.Errorf("running %s (run %d): %w", pkg, k+1, err)
 		}
 	}
@@ -123,6 +150,13 @@ func runCheck(args []string, stdout, stderr io.Writer) (int, error) {
 	c.Codes = codes
 	// The binary goes with its temporary directory; the overlay stays.
 	rerun := strings.Join(append([]string{"go", "run", "-overlay=" + overlayPath(), pkg}, progArgs...), " ")
+	if *tests {
+		rerun = "go test -count=1 -overlay=" + overlayPath()
+		if *runRE != "" {
+			rerun += " -run '" + *runRE + "'"
+		}
+		rerun += " " + pkg
+	}
 	if err := c.WriteText(stdout, compare.CheckTextOptions{Program: pkg, Root: sourceRoot(), Kept: *keep != "", Rerun: rerun}); err != nil {
 		return 2, err
 	}

@@ -156,7 +156,7 @@ func isCommand(dir, pkg string) error {
 		return fmt.Errorf("%s names %d packages; name one main package", pkg, len(names))
 	}
 	if names[0] != "main" {
-		return fmt.Errorf("%s is package %s, not a command (no main): use divergo test %s to record its tests", pkg, names[0], pkg)
+		return fmt.Errorf("%s is package %s, not a command (no main): use divergo test %s to record its tests (divergo check -test for the soundness check)", pkg, names[0], pkg)
 	}
 	return nil
 }
@@ -164,7 +164,13 @@ func isCommand(dir, pkg string) error {
 // runProgram runs bin with args and env added to the environment, and
 // returns its exit status; err only when it could not run at all.
 func runProgram(bin string, args, env []string, stdin io.Reader, stdout, stderr io.Writer) (int, error) {
+	return runProgramIn("", bin, args, env, stdin, stdout, stderr)
+}
+
+// runProgramIn is runProgram in directory dir ("" for the current one).
+func runProgramIn(dir, bin string, args, env []string, stdin io.Reader, stdout, stderr io.Writer) (int, error) {
 	cmd := exec.Command(bin, args...)
+	cmd.Dir = dir
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = stdin, stdout, stderr
 	cmd.Env = append(os.Environ(), env...)
 	err := cmd.Run()

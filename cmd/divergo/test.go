@@ -132,34 +132,12 @@ func runTest(args []string, stdout, stderr io.Writer) (int, error) {
 			return 2, usageError("-run: %v", err)
 		}
 	}
-	root, err := moduleRoot()
+	bin, pkgDir, cleanup, err := buildTestBinary(pkg, stderr)
 	if err != nil {
 		return 2, err
 	}
-	pkgDir, err := goList(pkg, "{{.Dir}}")
-	if err != nil {
-		return 2, err
-	}
-	if tests, _ := goList(pkg, "{{len .TestGoFiles}} {{len .XTestGoFiles}}"); tests == "0 0" {
-		return 2, fmt.Errorf("%s has no test files", pkg)
-	}
-	res, err := instrument.Instrument(instrument.Config{Dir: root, Patterns: []string{"./..."}})
-	if err != nil {
-		return 2, err
-	}
-	reportInstrument(res, stderr, stderr)
-	tmp, err := os.MkdirTemp("", "divergo-test-")
-	if err != nil {
-		return 2, fmt.Errorf("making a directory for the test binary: %w", err)
-	}
-	defer os.RemoveAll(tmp)
-	bin := filepath.Join(tmp, "pkg.test")
-	var out bytes.Buffer
-	build := exec.Command("go", "test", "-c", "-overlay="+res.Overlay, "-o", bin, pkg)
-	build.Stdout, build.Stderr = &out, &out
-	if err := build.Run(); err != nil {
-		return 2, fmt.Errorf("building the tests of %s with the overlay: %s", pkg, firstLine(out.String(), err))
-	}
+	defer cleanup()
+	tmp := filepath.Dir(bin)
 	dir := *keep
 	if dir == "" {
 		dir = filepath.Join(tmp, "traces")
@@ -284,7 +262,7 @@ func runTest(args []string, stdout, stderr io.Writer) (int, error) {
 		if *perturb {
 			perturbEnv = fmt.Sprintf("DIVERGO_PERTURB=%d ", ft.FailSeeds[0])
 		}
-		ft.Rerun = fmt.Sprintf("%sDIVERGO_TRACE=fail.dvt go test -overlay=%s -run '^%s$' %s", perturbEnv, res.Overlay, regexp.QuoteMeta(name), pkg)
+		ft.Rerun = fmt.Sprintf("%sDIVERGO_TRACE=fail.dvt go test -overlay=%s -run '^%s$' %s", perturbEnv, overlayPath(), regexp.QuoteMeta(name), pkg)
 		rep.Flaky = append(rep.Flaky, ft)
 	}
 	if *asJSON {
@@ -541,4 +519,40 @@ func progressLine(w io.Writer, k, n int) {
 			}
 		}
 	}
+}
+
+// buildTestBinary instruments the module and builds pkg's test binary with
+// the overlay (go test -c), in a temporary directory cleanup removes. It
+// returns the binary and the package's directory, where go test runs it.
+func buildTestBinary(pkg string, stderr io.Writer) (bin, pkgDir string, cleanup func(), err error) {
+	root, err := moduleRoot()
+	if err != nil {
+		return "", "", nil, err
+	}
+	pkgDir, err = goList(pkg, "{{.Dir}}")
+	if err != nil {
+		return "", "", nil, err
+	}
+	if tests, _ := goList(pkg, "{{len .TestGoFiles}} {{len .XTestGoFiles}}"); tests == "0 0" {
+		return "", "", nil, fmt.Errorf("%s has no test files", pkg)
+	}
+	res, err := instrument.Instrument(instrument.Config{Dir: root, Patterns: []string{"./..."}})
+	if err != nil {
+		return "", "", nil, err
+	}
+	reportInstrument(res, stderr, stderr)
+	tmp, err := os.MkdirTemp("", "divergo-test-")
+	if err != nil {
+		return "", "", nil, fmt.Errorf("making a directory for the test binary: %w", err)
+	}
+	cleanup = func() { os.RemoveAll(tmp) }
+	bin = filepath.Join(tmp, "pkg.test")
+	var out bytes.Buffer
+	build := exec.Command("go", "test", "-c", "-overlay="+res.Overlay, "-o", bin, pkg)
+	build.Stdout, build.Stderr = &out, &out
+	if err := build.Run(); err != nil {
+		cleanup()
+		return "", "", nil, fmt.Errorf("building the tests of %s with the overlay: %s", pkg, firstLine(out.String(), err))
+	}
+	return bin, pkgDir, cleanup, nil
 }
