@@ -1,6 +1,10 @@
 package compare
 
-import "github.com/divergo/divergo/internal/trace"
+import (
+	"math"
+
+	"github.com/divergo/divergo/internal/trace"
+)
 
 // Lockstep: while the two streams of a pair are in the same state (the
 // same call stack, each frame at the same block, the same last outcome
@@ -45,6 +49,9 @@ func (c *pairCmp) lockstep() error {
 	nb := int64(len(c.p.blocks))
 	for {
 		if a.bi < a.bn && b.bi < b.bn {
+			c.equalRun()
+		}
+		if a.bi < a.bn && b.bi < b.bn {
 			// The common case: a block event on each side, in the batch.
 			ea, eb := &a.buf[a.bi], &b.buf[b.bi]
 			if ea.Kind == trace.EvBlock && eb.Kind == trace.EvBlock && ea.Block == eb.Block && int64(ea.Block) < nb {
@@ -83,6 +90,68 @@ func (c *pairCmp) lockstep() error {
 			b.stamp(eb.End)
 		}
 	}
+}
+
+// equalRun takes the run of equal block events at the head of both batches
+// whose move from the innermost frame's current block is cached, the
+// steady state of a loop both sides take alike: per event two loads and a
+// compare, a look-up in the move cache and a few additions in locals,
+// added to both sides and to a's replayer once at the end of the run. A
+// cached move from cur to b implies that b continues cur's frame (the
+// frame's function is cur's), so Continues need not be asked.
+func (c *pairCmp) equalRun() {
+	a, b := c.a, c.b
+	moves := a.c.moves
+	if moves == nil || a.rp.Depth() == 0 {
+		return
+	}
+	cur := a.rp.Cur()
+	lastOut := int32(noBlock)
+	var nblocks, ntcps, instrs, anomalies int64
+	ai, bi := a.bi, b.bi
+	abuf, bbuf := a.buf[:a.bn], b.buf[:b.bn]
+loop:
+	for ai < len(abuf) && bi < len(bbuf) {
+		ea, eb := &abuf[ai], &bbuf[bi]
+		if ea.Kind != trace.EvBlock || eb.Kind != trace.EvBlock || ea.Block != eb.Block || ea.Block > math.MaxInt32 {
+			break
+		}
+		to := int32(ea.Block)
+		ms := moves[cur]
+		for i := range ms {
+			if m := &ms[i]; m.to == to {
+				cur = m.end
+				if m.lastOut != noBlock {
+					lastOut = m.lastOut
+				}
+				nblocks += int64(m.blocks)
+				ntcps += int64(m.tcps)
+				instrs += m.instrs
+				anomalies += int64(m.anomalies)
+				ai++
+				bi++
+				continue loop
+			}
+		}
+		break
+	}
+	n := int64(ai - a.bi)
+	if n == 0 {
+		return
+	}
+	a.rp.Moved(cur, anomalies)
+	if k := len(a.lastOut); k > 0 && lastOut != noBlock {
+		a.lastOut[k-1] = lastOut
+	}
+	a.bi, b.bi = ai, bi
+	a.nev += n
+	b.nev += n
+	a.nblocks += nblocks
+	b.nblocks += nblocks
+	a.ntcps += ntcps
+	b.ntcps += ntcps
+	a.instrs += instrs
+	b.instrs += instrs
 }
 
 // replayBoth takes a block or exit event that both sides have: a replays
