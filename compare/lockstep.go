@@ -110,30 +110,36 @@ func (c *pairCmp) equalRun() {
 	var nblocks, ntcps, instrs, anomalies int64
 	ai, bi := a.bi, b.bi
 	abuf, bbuf := a.buf[:a.bn], b.buf[:b.bn]
-loop:
+	var prev *move
 	for ai < len(abuf) && bi < len(bbuf) {
 		ea, eb := &abuf[ai], &bbuf[bi]
 		if ea.Kind != trace.EvBlock || eb.Kind != trace.EvBlock || ea.Block != eb.Block || ea.Block > math.MaxInt32 {
 			break
 		}
 		to := int32(ea.Block)
-		ms := moves[cur]
-		for i := range ms {
-			if m := &ms[i]; m.to == to {
-				cur = m.end
-				if m.lastOut != noBlock {
-					lastOut = m.lastOut
-				}
-				nblocks += int64(m.blocks)
-				ntcps += int64(m.tcps)
-				instrs += m.instrs
-				anomalies += int64(m.anomalies)
-				ai++
-				bi++
-				continue loop
+		var m *move
+		if prev != nil {
+			m = prev.next
+		}
+		if m == nil || m.to != to {
+			if m = findMove(moves[cur], to); m == nil {
+				break
+			}
+			if prev != nil {
+				prev.next = m
 			}
 		}
-		break
+		cur = m.end
+		if m.lastOut != noBlock {
+			lastOut = m.lastOut
+		}
+		nblocks += int64(m.blocks)
+		ntcps += int64(m.tcps)
+		instrs += m.instrs
+		anomalies += int64(m.anomalies)
+		ai++
+		bi++
+		prev = m
 	}
 	n := int64(ai - a.bi)
 	if n == 0 {
@@ -152,6 +158,17 @@ loop:
 	b.ntcps += ntcps
 	a.instrs += instrs
 	b.instrs += instrs
+}
+
+// findMove returns the move of ms (the moves from one block) to block to,
+// or nil.
+func findMove(ms []move, to int32) *move {
+	for i := range ms {
+		if ms[i].to == to {
+			return &ms[i]
+		}
+	}
+	return nil
 }
 
 // replayBoth takes a block or exit event that both sides have: a replays
@@ -182,6 +199,11 @@ type move struct {
 	blocks    int32
 	tcps      int32
 	instrs    int64
+	// next is the move from end that followed this one last time, a
+	// guess equalRun checks (its to) before it searches. Moves never
+	// change once made, so a guess into a slice since grown elsewhere is
+	// a stale copy with the same content, still right.
+	next *move
 }
 
 // block takes a block event in lockstep, where no tokens are needed.
