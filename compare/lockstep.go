@@ -101,18 +101,24 @@ func (c *pairCmp) lockstep() error {
 // frame's function is cur's), so Continues need not be asked.
 func (c *pairCmp) equalRun() {
 	a, b := c.a, c.b
-	moves := a.c.moves
-	if moves == nil || a.rp.Depth() == 0 {
+	if a.c.moves == nil || a.rp.Depth() == 0 {
 		return
 	}
+	as, bs := a.buf[a.bi:a.bn], b.buf[b.bi:b.bn]
+	if len(bs) < len(as) {
+		as = as[:len(bs)]
+	}
+	bs = bs[:len(as)]
+	// Few values live across the loop, so that they stay in registers:
+	// the current block is the last move's end, and a move with anomalies
+	// is left to lockstep, so none is summed here.
 	cur := a.rp.Cur()
 	lastOut := int32(noBlock)
-	var nblocks, ntcps, instrs, anomalies int64
-	ai, bi := a.bi, b.bi
-	abuf, bbuf := a.buf[:a.bn], b.buf[:b.bn]
+	var nblocks, ntcps, instrs int64
 	var prev *move
-	for ai < len(abuf) && bi < len(bbuf) {
-		ea, eb := &abuf[ai], &bbuf[bi]
+	i := 0
+	for ; i < len(as); i++ {
+		ea, eb := &as[i], &bs[i]
 		if ea.Kind != trace.EvBlock || eb.Kind != trace.EvBlock || ea.Block != eb.Block || ea.Block > math.MaxInt32 {
 			break
 		}
@@ -122,34 +128,35 @@ func (c *pairCmp) equalRun() {
 			m = prev.next
 		}
 		if m == nil || m.to != to {
-			if m = findMove(moves[cur], to); m == nil {
+			from := cur
+			if prev != nil {
+				from = prev.end
+			}
+			if m = findMove(a.c.moves[from], to); m == nil || m.anomalies != 0 {
 				break
 			}
 			if prev != nil {
 				prev.next = m
 			}
 		}
-		cur = m.end
 		if m.lastOut != noBlock {
 			lastOut = m.lastOut
 		}
 		nblocks += int64(m.blocks)
 		ntcps += int64(m.tcps)
 		instrs += m.instrs
-		anomalies += int64(m.anomalies)
-		ai++
-		bi++
 		prev = m
 	}
-	n := int64(ai - a.bi)
-	if n == 0 {
+	if i == 0 {
 		return
 	}
-	a.rp.Moved(cur, anomalies)
+	a.rp.Moved(prev.end, 0)
 	if k := len(a.lastOut); k > 0 && lastOut != noBlock {
 		a.lastOut[k-1] = lastOut
 	}
-	a.bi, b.bi = ai, bi
+	n := int64(i)
+	a.bi += i
+	b.bi += i
 	a.nev += n
 	b.nev += n
 	a.nblocks += nblocks
