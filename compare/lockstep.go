@@ -125,7 +125,9 @@ func (c *pairCmp) equalRun() {
 		to := int32(ea.Block)
 		var m *move
 		if prev != nil {
-			m = prev.next
+			if m = prev.next; m == nil || m.to != to {
+				m = prev.alt
+			}
 		}
 		if m == nil || m.to != to {
 			from := cur
@@ -136,7 +138,7 @@ func (c *pairCmp) equalRun() {
 				break
 			}
 			if prev != nil {
-				prev.next = m
+				prev.next, prev.alt = m, prev.next
 			}
 		}
 		if m.lastOut != noBlock {
@@ -206,11 +208,12 @@ type move struct {
 	blocks    int32
 	tcps      int32
 	instrs    int64
-	// next is the move from end that followed this one last time, a
-	// guess equalRun checks (its to) before it searches. Moves never
-	// change once made, so a guess into a slice since grown elsewhere is
-	// a stale copy with the same content, still right.
-	next *move
+	// next is the move from end that followed this one last time and alt
+	// the one before that (a loop whose branch alternates), guesses
+	// equalRun checks (their to) before it searches. Moves never change
+	// once made, so a guess into a slice since grown elsewhere is a stale
+	// copy with the same content, still right.
+	next, alt *move
 }
 
 // block takes a block event in lockstep, where no tokens are needed.
