@@ -1,10 +1,6 @@
 package compare
 
-import (
-	"math"
-
-	"github.com/divergo/divergo/internal/trace"
-)
+import "github.com/divergo/divergo/internal/trace"
 
 // Lockstep: while the two streams of a pair are in the same state (the
 // same call stack, each frame at the same block, the same last outcome
@@ -119,9 +115,11 @@ func (c *pairCmp) equalRun() {
 	i := 0
 	for ; i < len(as); i++ {
 		ea, eb := &as[i], &bs[i]
-		if ea.Kind != trace.EvBlock || eb.Kind != trace.EvBlock || ea.Block != eb.Block || ea.Block > math.MaxInt32 {
+		if ea.Kind != trace.EvBlock || eb.Kind != trace.EvBlock || ea.Block != eb.Block {
 			break
 		}
+		// A block id past the graph becomes a negative or unknown to,
+		// which no move has: the run stops there and lockstep reports it.
 		to := int32(ea.Block)
 		var m *move
 		if prev != nil {
