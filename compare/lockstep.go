@@ -45,6 +45,9 @@ func (c *pairCmp) lockstep() error {
 	nb := int64(len(c.p.blocks))
 	for {
 		if a.bi < a.bn && b.bi < b.bn {
+			c.equalRun()
+		}
+		if a.bi < a.bn && b.bi < b.bn {
 			// The common case: a block event on each side, in the batch.
 			ea, eb := &a.buf[a.bi], &b.buf[b.bi]
 			if ea.Kind == trace.EvBlock && eb.Kind == trace.EvBlock && ea.Block == eb.Block && int64(ea.Block) < nb {
@@ -87,6 +90,96 @@ func (c *pairCmp) lockstep() error {
 	}
 }
 
+// equalRun takes the run of equal block events at the head of both batches
+// whose move from the innermost frame's current block is cached, the
+// steady state of a loop both sides take alike: per event two loads and a
+// compare, a look-up in the move cache and a few additions in locals,
+// added to both sides and to a's replayer once at the end of the run. A
+// cached move from cur to b implies that b continues cur's frame (the
+// frame's function is cur's), so Continues need not be asked.
+func (c *pairCmp) equalRun() {
+	a, b := c.a, c.b
+	if a.c.moves == nil || a.rp.Depth() == 0 {
+		return
+	}
+	as, bs := a.buf[a.bi:a.bn], b.buf[b.bi:b.bn]
+	if len(bs) < len(as) {
+		as = as[:len(bs)]
+	}
+	bs = bs[:len(as)]
+	// Few values live across the loop, so that they stay in registers:
+	// the current block is the last move's end, and a move with anomalies
+	// is left to lockstep, so none is summed here.
+	cur := a.rp.Cur()
+	lastOut := int32(noBlock)
+	var nblocks, ntcps, instrs int64
+	var prev *move
+	i := 0
+	for ; i < len(as); i++ {
+		ea, eb := &as[i], &bs[i]
+		if ea.Kind != trace.EvBlock || eb.Kind != trace.EvBlock || ea.Block != eb.Block {
+			break
+		}
+		// A block id past the graph becomes a negative or unknown to,
+		// which no move has: the run stops there and lockstep reports it.
+		to := int32(ea.Block)
+		var m *move
+		if prev != nil {
+			if m = prev.next; m == nil || m.to != to {
+				m = prev.alt
+			}
+		}
+		if m == nil || m.to != to {
+			from := cur
+			if prev != nil {
+				from = prev.end
+			}
+			if m = findMove(a.c.moves[from], to); m == nil || m.anomalies != 0 {
+				break
+			}
+			if prev != nil {
+				prev.next, prev.alt = m, prev.next
+			}
+		}
+		if m.lastOut != noBlock {
+			lastOut = m.lastOut
+		}
+		nblocks += int64(m.blocks)
+		ntcps += int64(m.tcps)
+		instrs += m.instrs
+		prev = m
+	}
+	if i == 0 {
+		return
+	}
+	a.rp.Moved(prev.end, 0)
+	if k := len(a.lastOut); k > 0 && lastOut != noBlock {
+		a.lastOut[k-1] = lastOut
+	}
+	n := int64(i)
+	a.bi += i
+	b.bi += i
+	a.nev += n
+	b.nev += n
+	a.nblocks += nblocks
+	b.nblocks += nblocks
+	a.ntcps += ntcps
+	b.ntcps += ntcps
+	a.instrs += instrs
+	b.instrs += instrs
+}
+
+// findMove returns the move of ms (the moves from one block) to block to,
+// or nil.
+func findMove(ms []move, to int32) *move {
+	for i := range ms {
+		if ms[i].to == to {
+			return &ms[i]
+		}
+	}
+	return nil
+}
+
 // replayBoth takes a block or exit event that both sides have: a replays
 // it, b gets the counts.
 func replayBoth(a, b *stream, ev *trace.Event) {
@@ -115,6 +208,12 @@ type move struct {
 	blocks    int32
 	tcps      int32
 	instrs    int64
+	// next is the move from end that followed this one last time and alt
+	// the one before that (a loop whose branch alternates), guesses
+	// equalRun checks (their to) before it searches. Moves never change
+	// once made, so a guess into a slice since grown elsewhere is a stale
+	// copy with the same content, still right.
+	next, alt *move
 }
 
 // block takes a block event in lockstep, where no tokens are needed.
