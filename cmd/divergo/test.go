@@ -92,10 +92,15 @@ type flakyTest struct {
 	Separators []Separator          `json:"separators"`
 	Compared   [3]int               `json:"compared"` // pairs compared: fail-pass, pass-pass, fail-fail
 	Waits      *waittime.DiffReport `json:"waits,omitempty"`
-	WaitRuns   [2]int               `json:"wait_runs"`         // the failing and passing run of Waits
-	Blocked    []string             `json:"blocked,omitempty"` // goroutines of the test unfinished at the end of a failing run
-	FailSeeds  []int64              `json:"fail_seeds"`
-	Rerun      string               `json:"rerun"`
+	WaitRuns   [2]int               `json:"wait_runs"` // the failing and passing run of Waits
+	// GroupWaits is the waiting time by sync site averaged over failing
+	// and over passing runs (at most maxPairs of each, GroupRuns says how
+	// many), the sites whose waits differ most first.
+	GroupWaits []groupWait `json:"group_waits,omitempty"`
+	GroupRuns  [2]int      `json:"group_runs"`
+	Blocked    []string    `json:"blocked,omitempty"` // goroutines of the test unfinished at the end of a failing run
+	FailSeeds  []int64     `json:"fail_seeds"`
+	Rerun      string      `json:"rerun"`
 }
 
 type messageCount struct {
@@ -262,7 +267,7 @@ func runTest(args []string, stdout, stderr io.Writer) (int, error) {
 		if *perturb {
 			perturbEnv = fmt.Sprintf("DIVERGO_PERTURB=%d ", ft.FailSeeds[0])
 		}
-		ft.Rerun = fmt.Sprintf("%sDIVERGO_TRACE=fail.dvt go test -overlay=%s -run '^%s$' %s", perturbEnv, overlayPath(), regexp.QuoteMeta(name), pkg)
+		ft.Rerun = fmt.Sprintf("%sDIVERGO_TRACE=fail.dvt go test -count=1 -overlay=%s -run '^%s$' %s", perturbEnv, overlayPath(), regexp.QuoteMeta(name), pkg)
 		rep.Flaky = append(rep.Flaky, ft)
 	}
 	if *asJSON {
@@ -339,6 +344,9 @@ func explainFlaky(name string, paths []string, fails, passes []int) (*flakyTest,
 			return nil, err
 		}
 		ft.WaitRuns = [2]int{fails[0] + 1, passes[0] + 1}
+		if ft.GroupWaits, ft.GroupRuns, err = groupWaits(fv, pv, maxPairs); err != nil {
+			return nil, err
+		}
 		for _, g := range fv[0].gs {
 			if !g.Ended {
 				ft.Blocked = append(ft.Blocked, g.Path)
@@ -463,13 +471,14 @@ func writeTestReport(w io.Writer, rep *testReport, perturbed bool) error {
 			}
 			fmt.Fprintf(bw, "   goroutines: %s\n", strings.Join(gs, ", "))
 		}
-		if ft.Waits != nil && len(ft.Waits.Sites) > 0 {
-			fmt.Fprintf(bw, "\nwaiting time, failing run %d (A) against passing run %d (B):\n", ft.WaitRuns[0], ft.WaitRuns[1])
-			for i, sd := range ft.Waits.Sites {
+		if len(ft.GroupWaits) > 0 {
+			fmt.Fprintf(bw, "\nwaiting time by sync site, mean per run over %d failing and %d passing runs:\n", ft.GroupRuns[0], ft.GroupRuns[1])
+			for i, gw := range ft.GroupWaits {
 				if i == 5 {
 					break
 				}
-				fmt.Fprintf(bw, "  %s %s: A %s  B %s\n", sd.Pos, sd.Op, waitSide(sd.A), waitSide(sd.B))
+				fmt.Fprintf(bw, "  %s %s: failing %s in %.1f waits, passing %s in %.1f waits\n", gw.Pos, gw.Op,
+					waittime.FormatNs(gw.FailNs), gw.FailWaits, waittime.FormatNs(gw.PassNs), gw.PassWaits)
 			}
 		}
 		if len(ft.Blocked) > 0 {
@@ -489,13 +498,6 @@ func first(xs []string) string {
 		return "-"
 	}
 	return xs[0]
-}
-
-func waitSide(s *waittime.Site) string {
-	if s == nil {
-		return "-"
-	}
-	return fmt.Sprintf("%s in %d", waittime.FormatNs(s.TotalNs), s.Waits)
 }
 
 // goList asks the go command about pkg (format as go list -f).
