@@ -153,11 +153,7 @@ func (g *G) Exit(entry uint32) {
 	if g.off {
 		return
 	}
-	if len(g.buf)-g.n < 2 {
-		g.room(2)
-	}
-	g.buf[g.n], g.buf[g.n+1] = opBit|opExit<<16, entry
-	g.n += 2
+	g.putExit(entry)
 	if g.isMain && entry == sess.mainEntry {
 		if r := recover(); r != nil {
 			finish(g, true)
@@ -208,4 +204,14 @@ func (g *G) slowOutcome(v uint64) {
 	g.room(3)
 	g.buf[g.n], g.buf[g.n+1], g.buf[g.n+2] = opBit|opOutcome<<16, lo(v), hi(v)
 	g.n += 3
+}
+
+// putExit records the return of the function whose entry block is entry:
+// what Exit and TestExit record before their own work.
+func (g *G) putExit(entry uint32) {
+	if len(g.buf)-g.n < 2 {
+		g.room(2)
+	}
+	g.buf[g.n], g.buf[g.n+1] = opBit|opExit<<16, entry
+	g.n += 2
 }

@@ -122,11 +122,7 @@ func (g *G) TestExit(entry uint32) {
 	if g.off {
 		return
 	}
-	if len(g.buf)-g.n < 2 {
-		g.room(2)
-	}
-	g.buf[g.n], g.buf[g.n+1] = opBit|opExit<<16, entry
-	g.n += 2
+	g.putExit(entry)
 	if g.testT == nil || entry != g.testEntry || g.testDone.Load() {
 		return
 	}
