@@ -94,3 +94,28 @@ func TestDiffWait(t *testing.T) {
 		t.Errorf("one trace: status %d, stderr %q", status, errs)
 	}
 }
+
+// TestDemo runs the README's first command: the demo must go through all
+// four steps, name the statements where the runs parted and the lines that
+// explain the waits, and exit 0.
+func TestDemo(t *testing.T) {
+	if testing.Short() {
+		t.Skip("instruments, builds and runs a program")
+	}
+	status, out, errs := runCmd(t, "demo")
+	if status != 0 {
+		t.Fatalf("demo: status %d\n%s%s", status, out, errs)
+	}
+	for _, want := range []string{
+		"1. Instrumenting it", "2. Running it under perturbed schedules",
+		"3. Where run 1 and run", "4. Why goroutines waited",
+		"main.go:", "waiting in ", "explained",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("demo output lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "took different paths") && !strings.Contains(out, "Where they parted, most work first:") {
+		t.Errorf("the runs differ but no statement is named:\n%s", out)
+	}
+}
