@@ -98,7 +98,7 @@ type flakyTest struct {
 	// many), the sites whose waits differ most first.
 	GroupWaits []groupWait `json:"group_waits,omitempty"`
 	GroupRuns  [2]int      `json:"group_runs"`
-	Blocked    []string    `json:"blocked,omitempty"` // goroutines of the test unfinished at the end of a failing run
+	Blocked    []string    `json:"blocked,omitempty"` // goroutines of the test unfinished at the end of failing runs, with how many
 	FailSeeds  []int64     `json:"fail_seeds"`
 	Rerun      string      `json:"rerun"`
 }
@@ -347,11 +347,19 @@ func explainFlaky(name string, paths []string, fails, passes []int) (*flakyTest,
 		if ft.GroupWaits, ft.GroupRuns, err = groupWaits(fv, pv, maxPairs); err != nil {
 			return nil, err
 		}
-		for _, g := range fv[0].gs {
+	}
+	// Goroutines of the test left unfinished, over every failing run: a
+	// leak or a deadlock that only failing runs have is a likely cause.
+	unfinished := map[string]int{}
+	for _, v := range fv {
+		for _, g := range v.gs {
 			if !g.Ended {
-				ft.Blocked = append(ft.Blocked, g.Path)
+				unfinished[g.Path]++
 			}
 		}
+	}
+	for _, p := range ranked(unfinished) {
+		ft.Blocked = append(ft.Blocked, fmt.Sprintf("%s (in %d of %d failing runs)", p, unfinished[p], len(fv)))
 	}
 	return ft, nil
 }
@@ -482,7 +490,7 @@ func writeTestReport(w io.Writer, rep *testReport, perturbed bool) error {
 			}
 		}
 		if len(ft.Blocked) > 0 {
-			fmt.Fprintf(bw, "\nunfinished at the end of failing run %d: %s\n", ft.WaitRuns[0], strings.Join(ft.Blocked, ", "))
+			fmt.Fprintf(bw, "\nunfinished at the end of failing runs: %s\n", strings.Join(ft.Blocked, ", "))
 		}
 		var seeds []string
 		for _, s := range ft.FailSeeds {
