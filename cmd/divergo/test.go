@@ -40,8 +40,12 @@ not finish) in others. For each flaky test, test prints:
     of runs and not (or less often) in pairs of runs that ended alike,
     best separating first, then earliest; each with its line, what the
     failing and the passing side did there, and the goroutines;
-  - the sync sites whose waiting time differs between a failing and a
-    passing run (as diff -wait);
+  - the sync sites whose waiting time differs most between failing and
+    passing runs: each site's mean waiting time per run over the failing
+    runs and over the passing ones (at most 12 of each);
+  - the test's goroutines left unfinished at the end of failing runs
+    (blocked, or still running when the test returned), with how many
+    failing runs left each;
   - the seeds of the failing runs, and the command that reruns one.
 
 The exit status is 0 when no test was flaky, 1 when one was, and 2 when the
