@@ -66,6 +66,9 @@ func (g *G) unblock(prev pendingWait) {
 //go:norace
 func pendingOf(g *G) pendingWait { return g.wait }
 
+// blockedWords is how many words appendBlocked appends at most.
+const blockedWords = 8
+
 // appendBlocked appends w to words as a sync event still blocked at now.
 func appendBlocked(words []uint32, w pendingWait, now int64) []uint32 {
 	if w.op == 0 {
@@ -224,7 +227,7 @@ func checkpoint() bool {
 		if g.ended {
 			continue
 		}
-		ws := appendBlocked(snapshot(g), pendingOf(g), t)
+		ws := appendBlocked(snapshot(g.buf, writtenOf(g)), pendingOf(g), t)
 		if len(ws) == 0 {
 			continue
 		}

@@ -379,15 +379,33 @@ func finish(caller *G, final bool) {
 		writeChunk(caller, &c, words, final, t, &cv)
 		caller.n = 0
 	}
+	// Every live goroutine is cut at one moment: how far its buffer is
+	// written and the wait it is in are read for all of them first, and
+	// copied and encoded after. Cutting each as its turn to be written
+	// came (tens of µs apart, while the others ran on) made a receive
+	// taken late find its sender still blocked in a cut taken early
+	// (sieve1: 63 waits without their releaser). The words below n stay
+	// put meanwhile: a goroutine empties its buffer only in flush, under
+	// sess.mu, which this holds.
+	type cut struct {
+		g        *G
+		n        int
+		wait     pendingWait
+		timedOut bool
+	}
+	cuts := make([]cut, 0, len(live))
 	tb := now()
 	for _, g := range live {
-		if g.ended {
-			continue
+		if !g.ended {
+			// A goroutine blocked now ends with the wait it is in
+			// (blocked.go); a test the timeout caught ends with the trace
+			// (testing.go).
+			cuts = append(cuts, cut{g, writtenOf(g), pendingOf(g), g.timedOut.Load()})
 		}
-		// A goroutine blocked now ends with the wait it is in (blocked.go);
-		// a test the timeout caught ends with the trace (testing.go).
-		timedOut := g.timedOut.Load()
-		ws := appendBlocked(snapshot(g), pendingOf(g), tb)
+	}
+	for _, k := range cuts {
+		g, timedOut := k.g, k.timedOut
+		ws := appendBlocked(snapshot(g.buf, k.n), k.wait, tb)
 		if len(ws) == 0 && g.seq > 0 && !timedOut {
 			continue
 		}
@@ -418,15 +436,20 @@ func finish(caller *G, final bool) {
 	sess.idle.Broadcast() // flushes waiting for room drop their words
 }
 
-// snapshot copies the words another goroutine may still be writing. The
-// race is deliberate and documented: the program is ending, and a torn
-// tail is cut by encode.
+// writtenOf reads how far a goroutine that may be running has written
+// its buffer (the race snapshot documents).
 //
 //go:norace
-func snapshot(g *G) []uint32 {
-	buf, n := g.buf, g.n
+func writtenOf(g *G) int { return g.n }
+
+// snapshot copies the first n words of a buffer another goroutine may
+// still be writing (beyond n). The race is deliberate and documented: the
+// program is ending, and a torn tail is cut by encode.
+//
+//go:norace
+func snapshot(buf []uint32, n int) []uint32 {
 	n = min(max(n, 0), len(buf))
-	out := make([]uint32, n)
+	out := make([]uint32, n, n+blockedWords)
 	for i := range out { // not copy: the runtime's copy is instrumented
 		out[i] = buf[i]
 	}

@@ -244,10 +244,17 @@ type pgor struct {
 
 // sev is a sync event in the merge.
 type sev struct {
-	ref    SyncRef
-	ev     Event
-	op     Op    // ReleaseOp(ev)
-	at     int64 // when the operation was attempted
+	ref SyncRef
+	ev  Event
+	op  Op    // ReleaseOp(ev)
+	at  int64 // when the operation was attempted
+	// end is when it returned: the event's End, or never (the largest
+	// int64) for an operation still blocked when the trace was written,
+	// whose End is only when it was seen blocked. A send seen blocked can
+	// still be taken by a receive stamped later (the receiver took its
+	// value and the sender had not run since, or the goroutines were
+	// copied at exit a moment apart): it must stay in the bookkeeping.
+	end    int64
 	ticket uint64
 }
 
@@ -270,8 +277,11 @@ func (g *pgor) next() (bool, error) {
 		if ev.Kind != EvSync {
 			continue
 		}
-		s := sev{ref: SyncRef{g.info.ID, g.n}, ev: ev, op: ReleaseOp(ev), at: ev.End}
+		s := sev{ref: SyncRef{g.info.ID, g.n}, ev: ev, op: ReleaseOp(ev), at: ev.End, end: ev.End}
 		g.n++
+		if ev.Blocked {
+			s.end = math.MaxInt64
+		}
 		if ev.Waited {
 			s.at = ev.Begin
 		}

@@ -101,7 +101,13 @@ func (pr *pairing) name(w, r *sev) {
 		return
 	}
 	delete(pr.waits, w.ref)
-	pr.out.of[w.ref] = Release{SyncRef: r.ref, Op: r.op, Block: r.ev.Block, Site: r.ev.Site, Time: r.ev.End}
+	t := r.ev.End
+	if r.ev.Blocked {
+		// A sender seen blocked whose value w took: it released w when
+		// w returned.
+		t = w.end
+	}
+	pr.out.of[w.ref] = Release{SyncRef: r.ref, Op: r.op, Block: r.ev.Block, Site: r.ev.Site, Time: t}
 	pr.out.uses[r.ref]++
 }
 
@@ -119,6 +125,10 @@ func (pr *pairing) apply(g *pgor, s *sev) {
 	ev := &s.ev
 	if ev.Waited {
 		switch {
+		case ev.Blocked:
+			// Still blocked when the trace was written; a receive
+			// stamped later may have taken its value (pairChan).
+			pr.waits[s.ref] = WhyUnfinished
 		case ev.End < ev.Begin:
 			pr.waits[s.ref] = WhyUnfinished
 			return // it released no one and nothing released it
@@ -128,8 +138,9 @@ func (pr *pairing) apply(g *pgor, s *sev) {
 		case ev.Object == 0:
 			pr.waits[s.ref] = WhyUnnamed
 			return
+		default:
+			pr.waits[s.ref] = WhyNoRelease
 		}
-		pr.waits[s.ref] = WhyNoRelease
 	}
 	if ev.Object == 0 {
 		return
@@ -209,7 +220,7 @@ func (pr *pairing) pairChan(o *pobj, s *sev) {
 		// was released by something else (a send the trace does not
 		// hold, or one the count gave another receiver): pairing it would
 		// call this send "not blocked" and lose its own releaser.
-		c.recvs.drop(func(r *sev) bool { return stale(r, old) || r.ev.Waited && r.ev.End < s.at-clockEps })
+		c.recvs.drop(func(r *sev) bool { return stale(r, old) || r.ev.Waited && r.end < s.at-clockEps })
 		if c.recvs.len() > 0 {
 			r := c.recvs.pop()
 			pr.name(&r, s)
@@ -227,7 +238,7 @@ func (pr *pairing) pairChan(o *pobj, s *sev) {
 		}
 		c.sends.push(s)
 		if s.ev.Waited {
-			c.blocked.drop(func(b *sev) bool { return b.ev.End < old })
+			c.blocked.drop(func(b *sev) bool { return b.end < old })
 			c.blocked.push(s)
 		}
 	case OpRecv:
@@ -237,8 +248,8 @@ func (pr *pairing) pairChan(o *pobj, s *sev) {
 			// completed, were received by receives the count got wrong
 			// (two senders that began to block in one order and
 			// queued in the other) or does not hold.
-			c.sends.drop(func(v *sev) bool { return v.at < old || v.ev.Waited && v.ev.End < s.at-clockEps })
-			c.blocked.drop(func(b *sev) bool { return b.ev.End < s.at-clockEps })
+			c.sends.drop(func(v *sev) bool { return v.at < old || v.ev.Waited && v.end < s.at-clockEps })
+			c.blocked.drop(func(b *sev) bool { return b.end < s.at-clockEps })
 		}
 		switch {
 		case c.sends.len() > 0:
@@ -250,7 +261,7 @@ func (pr *pairing) pairChan(o *pobj, s *sev) {
 			c.recvs.drop(func(r *sev) bool { return stale(r, old) })
 			c.recvs.push(s)
 		}
-		c.blocked.drop(func(b *sev) bool { return b.ev.End < old })
+		c.blocked.drop(func(b *sev) bool { return b.end < old })
 		if c.blocked.len() > 0 && c.blocked.peek().at <= s.at {
 			b := c.blocked.pop()
 			pr.name(&b, s)
@@ -271,7 +282,7 @@ func (pr *pairing) pairChan(o *pobj, s *sev) {
 // old, or it waited and its wait ended before old.
 func stale(r *sev, old int64) bool {
 	if r.ev.Waited {
-		return r.ev.End < old
+		return r.end < old
 	}
 	return r.at < old
 }
@@ -279,7 +290,7 @@ func stale(r *sev, old int64) bool {
 // settle names the releasers of the waits in latest that ended before t:
 // every event attempted before t has been applied.
 func (pr *pairing) settle(t int64) {
-	for len(pr.latest) > 0 && pr.latest[0].ev.End < t {
+	for len(pr.latest) > 0 && pr.latest[0].end < t {
 		w := heap.Pop(&pr.latest).(sev)
 		if _, open := pr.waits[w.ref]; !open {
 			continue // a Cond wait FIFO named
@@ -318,7 +329,7 @@ func (o *pobj) latest(w *sev) *sev {
 	}
 	for i := 1; i <= n; i++ {
 		r := &o.ring[(o.nring-i)%ringLen]
-		if r.ref.G != w.ref.G && r.at <= w.ev.End && CanRelease(w.op, r.op) {
+		if r.ref.G != w.ref.G && r.at <= w.end && CanRelease(w.op, r.op) {
 			return r
 		}
 	}
@@ -329,7 +340,7 @@ func (o *pobj) latest(w *sev) *sev {
 type lheap []sev
 
 func (h lheap) Len() int           { return len(h) }
-func (h lheap) Less(i, j int) bool { return h[i].ev.End < h[j].ev.End }
+func (h lheap) Less(i, j int) bool { return h[i].end < h[j].end }
 func (h lheap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
 func (h *lheap) Push(x any)        { *h = append(*h, x.(sev)) }
 func (h *lheap) Pop() any {
