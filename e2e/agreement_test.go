@@ -161,7 +161,7 @@ func compareReleasers(t *testing.T, dvt, gt string) *agreement {
 					edge = &edges[gi.GoID][i]
 				}
 			}
-			where := fmt.Sprintf("%s: %s at %s, %d..%d", gi.Path, ev.Op, sitePos(g, ev.Block), ev.Begin, ev.End)
+			where := fmt.Sprintf("%s: %s at %s, %d..%d", gi.Path, ev.Op, sitePos(g, ev.Site, ev.Block), ev.Begin, ev.End)
 			rel, ok := pairs.Of(ref)
 			if !ok {
 				a.unnamed[pairs.Why(ref)]++
@@ -190,7 +190,7 @@ func compareReleasers(t *testing.T, dvt, gt string) *agreement {
 				// it, divergo's the unlock it waited for last
 				// (docs/FORMAT.md, "Mutexes: barging").
 				a.barged = append(a.barged, fmt.Sprintf("%s: divergo names %s (%s at %s, %d), woken at %d by goroutine %d; acquired %d ns after the unlock named, %d ns after the wake",
-					where, path[rel.G], rel.Op, sitePos(g, rel.Block), rel.Time, edge.at, edge.by, ev.End-rel.Time, ev.End-edge.at))
+					where, path[rel.G], rel.Op, sitePos(g, rel.Site, rel.Block), rel.Time, edge.at, edge.by, ev.End-rel.Time, ev.End-edge.at))
 				a.bargedAfterUnlock = append(a.bargedAfterUnlock, ev.End-rel.Time)
 				a.bargedAfterWake = append(a.bargedAfterWake, ev.End-edge.at)
 				a.agree++
@@ -201,7 +201,7 @@ func compareReleasers(t *testing.T, dvt, gt string) *agreement {
 					wrong = &a.wrongMutex
 				}
 				*wrong = append(*wrong, fmt.Sprintf("%s: divergo names %s (%s at %s, %d), the tracer goroutine %d (%s)",
-					where, path[rel.G], rel.Op, sitePos(g, rel.Block), rel.Time, edge.by, edge))
+					where, path[rel.G], rel.Op, sitePos(g, rel.Site, rel.Block), rel.Time, edge.by, edge))
 			}
 			a.byKind[k] = c
 		}
@@ -259,7 +259,12 @@ func barged(bs []unblock, edge *unblock, ev trace.Event, rel trace.Release, us [
 // sitePos is where a sync event's statement is, for messages: the
 // position of the block holding it (the one place to change when sync
 // events get sites of their own).
-func sitePos(g *tbb.Graph, block uint32) string {
+// sitePos names a sync operation by its statement (its site), or by its
+// block's first line when the graph has no such site.
+func sitePos(g *tbb.Graph, site, block uint32) string {
+	if s := g.Site(int(site)); s != nil && s.Block == int(block) {
+		return fmt.Sprintf("%s:%d", filepath.Base(s.Pos.File), s.Pos.Line)
+	}
 	b := g.Block(int(block))
 	if b == nil {
 		return fmt.Sprintf("block %d", block)

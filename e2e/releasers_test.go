@@ -71,9 +71,9 @@ func TestReleasersGolden(t *testing.T) {
 			if ev.End-ev.Begin < goldenMinWait {
 				continue
 			}
-			line := fmt.Sprintf("%s %s at %s: ", fn(g), ev.Op, sitePos(r.graph, ev.Block))
+			line := fmt.Sprintf("%s %s at %s: ", fn(g), ev.Op, sitePos(r.graph, ev.Site, ev.Block))
 			if ok {
-				line += fmt.Sprintf("%s %s at %s", fn(r.byID[rel.G]), rel.Op, sitePos(r.graph, rel.Block))
+				line += fmt.Sprintf("%s %s at %s", fn(r.byID[rel.G]), rel.Op, sitePos(r.graph, rel.Site, rel.Block))
 			} else {
 				line += "no releaser: " + pairs.Why(ref).String()
 			}
@@ -92,7 +92,7 @@ func TestReleasersGolden(t *testing.T) {
 	slices.Sort(lines)
 	goldenFile(t, "releasers.golden", strings.Join(lines, "\n")+"\n")
 	// After each tick the consumer waits for the burst: four times.
-	if k := seen["consume recv at main.go:54: feed send at main.go:30"]; k < 3 {
+	if k := seen["consume recv at main.go:54: feed send at main.go:31"]; k < 3 {
 		t.Errorf("the consumer's receive was released by the first send of a burst %d times, want 4", k)
 	}
 
