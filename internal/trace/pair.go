@@ -240,6 +240,9 @@ type pgor struct {
 	// held is, per lock object, the ticket of this goroutine's latest
 	// acquisition: its next unlock releases that one.
 	held map[uint64]uint64
+	// stamp is the goroutine's latest timestamp read (a clock, a sync
+	// event's end): an operation that did not wait took effect after it.
+	stamp int64
 }
 
 // sev is a sync event in the merge.
@@ -254,7 +257,13 @@ type sev struct {
 	// still be taken by a receive stamped later (the receiver took its
 	// value and the sender had not run since, or the goroutines were
 	// copied at exit a moment apart): it must stay in the bookkeeping.
-	end    int64
+	end int64
+	// from is the earliest moment it can have taken effect: its Begin
+	// when it waited; otherwise the goroutine's previous timestamp, since
+	// the stamp of an operation that did not wait is read after it
+	// returned, and the goroutine can be descheduled in between (ken_chan:
+	// a select's send stamped 1.5 µs after the receive it ended).
+	from   int64
 	ticket uint64
 }
 
@@ -274,16 +283,22 @@ func (g *pgor) next() (bool, error) {
 			ev = g.it.Event()
 			g.nev++
 		}
+		if ev.Kind == EvClock {
+			g.stamp = max(g.stamp, ev.Time)
+		}
 		if ev.Kind != EvSync {
 			continue
 		}
-		s := sev{ref: SyncRef{g.info.ID, g.n}, ev: ev, op: ReleaseOp(ev), at: ev.End, end: ev.End}
+		s := sev{ref: SyncRef{g.info.ID, g.n}, ev: ev, op: ReleaseOp(ev), at: ev.End, end: ev.End, from: min(g.stamp, ev.End)}
 		g.n++
 		if ev.Blocked {
 			s.end = math.MaxInt64
 		}
 		if ev.Waited {
-			s.at = ev.Begin
+			s.at, s.from = ev.Begin, ev.Begin
+		}
+		if !ev.Blocked {
+			g.stamp = max(g.stamp, ev.End)
 		}
 		s.at = max(s.at, g.key) // a goroutine's times only grow; keep the merge sane if not
 		switch ev.Op {

@@ -220,9 +220,18 @@ func (pr *pairing) pairChan(o *pobj, s *sev) {
 		// was released by something else (a send the trace does not
 		// hold, or one the count gave another receiver): pairing it would
 		// call this send "not blocked" and lose its own releaser.
-		c.recvs.drop(func(r *sev) bool { return stale(r, old) || r.ev.Waited && r.end < s.at-clockEps })
+		c.recvs.drop(func(r *sev) bool { return stale(r, old) || r.ev.Waited && r.end < s.from-clockEps })
 		if c.recvs.len() > 0 {
 			r := c.recvs.pop()
+			if returnedFirst(&r, s) {
+				// Both counted as waiting, and the receive returned well
+				// before this send: the receive found the send parked
+				// and freed it; its own "wait" was its goroutine being
+				// slow to reach the select (ken_chan).
+				pr.name(s, &r)
+				pr.notBlocked(&r)
+				return
+			}
 			pr.name(&r, s)
 			if r.ev.Waited {
 				pr.notBlocked(s) // a receiver was waiting: this send did not block
@@ -248,13 +257,41 @@ func (pr *pairing) pairChan(o *pobj, s *sev) {
 			// completed, were received by receives the count got wrong
 			// (two senders that began to block in one order and
 			// queued in the other) or does not hold.
-			c.sends.drop(func(v *sev) bool { return v.at < old || v.ev.Waited && v.end < s.at-clockEps })
+			c.sends.drop(func(v *sev) bool {
+				if v.ev.Waited {
+					// A sender still waiting offers its value however long
+					// ago it began (ken_chan: a send waiting 54 µs before
+					// the receive that took it was dropped as stale).
+					return v.end < s.at-clockEps
+				}
+				// A send that did not wait is stamped after it put its
+				// value: stamped before this receive began to wait, its
+				// value was gone by then (received by an operation the
+				// count gave another value, or one the trace does not
+				// hold). Dropped only past the slack, a buffered
+				// channel's count stayed shifted (ken_chan).
+				return v.at < s.at-clockEps
+			})
 			c.blocked.drop(func(b *sev) bool { return b.end < s.at-clockEps })
 		}
 		switch {
 		case c.sends.len() > 0:
 			v := c.sends.pop()
-			pr.name(s, &v)
+			switch {
+			case returnedFirst(s, &v):
+				// Both counted as waiting; this receive returned first:
+				// it freed the parked sender and did not block itself
+				// (the blocked queue below names it the send's releaser).
+				pr.notBlocked(s)
+			case returnedFirst(&v, s):
+				// The send returned first: it found this receive parked
+				// and freed it, and did not block itself.
+				pr.name(s, &v)
+				pr.notBlocked(&v)
+				c.blocked.drop(func(b *sev) bool { return b.ref == v.ref })
+			default:
+				pr.name(s, &v)
+			}
 		case c.closed != nil:
 			pr.name(s, c.closed)
 		default:
@@ -275,6 +312,17 @@ func (pr *pairing) pairChan(o *pobj, s *sev) {
 		cl := *s
 		c.closed = &cl
 	}
+}
+
+// returnedFirst reports whether a and b, a send and a receive that paired
+// and both counted as waiting, are a rendezvous where a returned clearly
+// (by more than the clocks' skew) before b. On a rendezvous the side that
+// came second completes it at once and the parked side returns only after
+// being woken, so the one that returned first released the other; both
+// count as waiting when the second side was descheduled on its way to the
+// operation (a select's stamp is taken before its cases are evaluated).
+func returnedFirst(a, b *sev) bool {
+	return a.ev.Waited && b.ev.Waited && a.end+clockEps < b.end
 }
 
 // stale reports whether a receive still waiting for a value in the
