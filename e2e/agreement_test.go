@@ -9,17 +9,12 @@ import (
 	"testing"
 
 	"github.com/divergo/divergo/internal/tbb"
+	"github.com/divergo/divergo/internal/gotrace"
 	"github.com/divergo/divergo/internal/trace"
 )
 
-// agreeEps is how far the tracer's block may stick out of divergo's wait:
-// divergo reads the clock before trying and after waking, the tracer in
-// between, so the block lies inside the wait up to the error of joining
-// the clocks through nanotime (TSC conversion, clock snapshots). Measured:
-// the tracer's block began 74 ns or more after divergo's begin and ended
-// 1.3 µs or more before its end; a wider margin picks up the goroutine's
-// next block when waits follow each other closely.
-const agreeEps = 1000
+// agreeEps is the margin of joining the two clocks (gotrace.JoinEps).
+const agreeEps = gotrace.JoinEps
 
 // mutexFloor is the share of compared mutex waits that must agree with
 // the tracer, barged waits verified by [barged] counted as agreeing (the
@@ -109,7 +104,10 @@ func compareReleasers(t *testing.T, dvt, gt string) *agreement {
 	if err != nil {
 		t.Fatal(err)
 	}
-	edges := readGoTrace(t, gt)
+	edges, err := gotrace.Open(gt)
+	if err != nil {
+		t.Fatal(err)
+	}
 	goid := map[uint64]uint64{}
 	path := map[uint64]string{}
 	instrumented := map[int64]bool{}
@@ -152,21 +150,16 @@ func compareReleasers(t *testing.T, dvt, gt string) *agreement {
 				continue
 			}
 			k := kindOf(ev.Op)
-			var edge *unblock
-			for i, u := range edges[gi.GoID] {
-				// The block began inside the wait (the goroutine's next
-				// block can begin a few hundred ns after its end) and
-				// ended by its end.
-				if u.blocked >= ev.Begin-agreeEps && u.blocked < ev.End && u.at <= ev.End+agreeEps && fits(k, u.reason) {
-					edge = &edges[gi.GoID][i]
-				}
+			var edge *gotrace.Wake
+			if w, ok := edges.Find(gi.GoID, ev.Begin, ev.End, func(reason string) bool { return fits(k, reason) }); ok {
+				edge = &w
 			}
 			where := fmt.Sprintf("%s: %s at %s, %d..%d", gi.Path, ev.Op, sitePos(g, ev.Site, ev.Block), ev.Begin, ev.End)
 			rel, ok := pairs.Of(ref)
 			if !ok {
 				a.unnamed[pairs.Why(ref)]++
-				if edge != nil && instrumented[edge.by] && edge.by != int64(gi.GoID) {
-					a.missed = append(a.missed, fmt.Sprintf("%s: no releaser (%v); the tracer says goroutine %d (%s)", where, pairs.Why(ref), edge.by, edge))
+				if edge != nil && instrumented[edge.By] && edge.By != int64(gi.GoID) {
+					a.missed = append(a.missed, fmt.Sprintf("%s: no releaser (%v); the tracer says goroutine %d (%s)", where, pairs.Why(ref), edge.By, edge))
 				}
 				continue
 			}
@@ -178,10 +171,10 @@ func compareReleasers(t *testing.T, dvt, gt string) *agreement {
 			c := a.byKind[k]
 			c[0]++
 			switch {
-			case edge.by == int64(goid[rel.G]):
+			case edge.By == int64(goid[rel.G]):
 				a.agree++
 				c[1]++
-			case k == "mutex" && barged(edges[gi.GoID], edge, ev, rel, unlocks[ev.Object], byGoID[edge.by]):
+			case k == "mutex" && barged(edges.Wakes(gi.GoID), edge, ev, rel, unlocks[ev.Object], byGoID[edge.By]):
 				// Woken by the unlock of the goroutine the tracer
 				// names, the waiter lost the mutex to a goroutine that
 				// came in meanwhile (sync.Mutex's normal mode) and got
@@ -190,9 +183,9 @@ func compareReleasers(t *testing.T, dvt, gt string) *agreement {
 				// it, divergo's the unlock it waited for last
 				// (docs/FORMAT.md, "Mutexes: barging").
 				a.barged = append(a.barged, fmt.Sprintf("%s: divergo names %s (%s at %s, %d), woken at %d by goroutine %d; acquired %d ns after the unlock named, %d ns after the wake",
-					where, path[rel.G], rel.Op, sitePos(g, rel.Site, rel.Block), rel.Time, edge.at, edge.by, ev.End-rel.Time, ev.End-edge.at))
+					where, path[rel.G], rel.Op, sitePos(g, rel.Site, rel.Block), rel.Time, edge.At, edge.By, ev.End-rel.Time, ev.End-edge.At))
 				a.bargedAfterUnlock = append(a.bargedAfterUnlock, ev.End-rel.Time)
-				a.bargedAfterWake = append(a.bargedAfterWake, ev.End-edge.at)
+				a.bargedAfterWake = append(a.bargedAfterWake, ev.End-edge.At)
 				a.agree++
 				c[1]++
 			default:
@@ -201,7 +194,7 @@ func compareReleasers(t *testing.T, dvt, gt string) *agreement {
 					wrong = &a.wrongMutex
 				}
 				*wrong = append(*wrong, fmt.Sprintf("%s: divergo names %s (%s at %s, %d), the tracer goroutine %d (%s)",
-					where, path[rel.G], rel.Op, sitePos(g, rel.Site, rel.Block), rel.Time, edge.by, edge))
+					where, path[rel.G], rel.Op, sitePos(g, rel.Site, rel.Block), rel.Time, edge.By, edge))
 			}
 			a.byKind[k] = c
 		}
@@ -228,20 +221,20 @@ const stampLag = trace.DefaultPairSlack
 // whose last block is edge (among the waiter's blocks bs), was woken by one
 // goroutine and acquired after the unlock rel of another, divergo's
 // releaser:
-//   - the waker (edge.by, divergo goroutine waker) unlocked the mutex
+//   - the waker (edge.By, divergo goroutine waker) unlocked the mutex
 //     (an unlock stamped from stampLag before the wait began until the
 //     wake);
 //   - rel's unlock was stamped after the wake, so the waiter, awake, still
 //     waited for it;
 //   - the waiter did not block again between the wake and its acquisition:
 //     it lost the mutex once, without parking.
-func barged(bs []unblock, edge *unblock, ev trace.Event, rel trace.Release, us []unlockAt, waker uint64) bool {
-	if waker == 0 || waker == rel.G || rel.Op != trace.OpUnlock || rel.Time < edge.at-agreeEps {
+func barged(bs []gotrace.Wake, edge *gotrace.Wake, ev trace.Event, rel trace.Release, us []unlockAt, waker uint64) bool {
+	if waker == 0 || waker == rel.G || rel.Op != trace.OpUnlock || rel.Time < edge.At-agreeEps {
 		return false
 	}
 	woke := false
 	for _, u := range us {
-		if u.g == waker && u.t >= ev.Begin-stampLag && u.t <= edge.at+agreeEps {
+		if u.g == waker && u.t >= ev.Begin-stampLag && u.t <= edge.At+agreeEps {
 			woke = true
 		}
 	}
@@ -249,7 +242,7 @@ func barged(bs []unblock, edge *unblock, ev trace.Event, rel trace.Release, us [
 		return false
 	}
 	for _, b := range bs {
-		if b.blocked > edge.at && b.blocked < ev.End {
+		if b.Blocked > edge.At && b.Blocked < ev.End {
 			return false
 		}
 	}

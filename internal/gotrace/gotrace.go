@@ -1,0 +1,221 @@
+// Package gotrace reads Go's execution trace, recorded beside a divergo
+// trace when a run sets DIVERGO_RUNTIME_TRACE (runtime/gotrace.go), for
+// what divergo cannot see itself: which goroutine woke a goroutine that
+// had blocked, also when the wake happened in code divergo does not
+// instrument (the standard library, other modules), and where.
+//
+// Times are put on the divergo trace's clock: the tracer's clock
+// snapshots give its times as nanotime, and the log event "divergo"
+// (category) with the message "base=N", written when recording ends, gives
+// nanotime at the divergo trace's time 0. A trace without that anchor is
+// refused: its times cannot be joined with the divergo trace's.
+//
+// Goroutines are named by Go's goroutine ids, which the divergo trace
+// carries too (trace.GoroutineInfo.GoID).
+package gotrace
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"strconv"
+	"strings"
+
+	xtrace "golang.org/x/exp/trace"
+)
+
+// Wake is one wake-up the tracer saw: goroutine G, blocked since Blocked,
+// was made runnable at At by goroutine By.
+type Wake struct {
+	G       uint64
+	Blocked int64
+	At      int64
+	// Reason is why G had blocked, as the tracer says ("chan receive",
+	// "select", "sync", "sync.(*Cond).Wait", "sleep", ...).
+	Reason string
+	// By is the goroutine that woke G; -1 when no goroutine did (a
+	// timer run by the scheduler, the network poller).
+	By int64
+	// Where is the waker's innermost frame outside the Go runtime when
+	// it woke G, "function file:line"; "" when the tracer has no stack.
+	Where string
+}
+
+// Trace is the wake-ups of an execution trace, per goroutine in time
+// order.
+type Trace struct {
+	byG map[uint64][]Wake
+	n   int
+}
+
+// Beside is where DIVERGO_RUNTIME_TRACE=1 writes the execution trace of a
+// run whose divergo trace is at dvt.
+func Beside(dvt string) string {
+	return strings.TrimSuffix(dvt, ".dvt") + ".gotrace"
+}
+
+// Open reads the execution trace at path.
+func Open(path string) (*Trace, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	t, err := Read(f)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return t, nil
+}
+
+// errNoAnchor is the error of a trace that cannot be put on the divergo
+// trace's clock.
+var errNoAnchor = errors.New("not an execution trace of a divergo run: no clock anchor (DIVERGO_RUNTIME_TRACE writes one when recording ends; was the run cut short?)")
+
+// Read reads an execution trace.
+func Read(r io.Reader) (*Trace, error) {
+	xr, err := xtrace.NewReader(r)
+	if err != nil {
+		return nil, fmt.Errorf("execution trace: %w", err)
+	}
+	type raw struct {
+		w       Wake
+		blocked xtrace.Time
+		at      xtrace.Time
+	}
+	var (
+		wakes    []raw
+		blockAt  = map[uint64]xtrace.Time{}
+		reasonOf = map[uint64]string{}
+		snaps    []*xtrace.ClockSnapshot
+		base     int64
+		haveBase bool
+	)
+	for {
+		ev, err := xr.ReadEvent()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, fmt.Errorf("execution trace: %w", err)
+		}
+		switch ev.Kind() {
+		case xtrace.EventSync:
+			if s := ev.Sync().ClockSnapshot; s != nil {
+				snaps = append(snaps, s)
+			}
+		case xtrace.EventLog:
+			if l := ev.Log(); l.Category == "divergo" && strings.HasPrefix(l.Message, "base=") {
+				base, err = strconv.ParseInt(strings.TrimPrefix(l.Message, "base="), 10, 64)
+				haveBase = err == nil
+			}
+		case xtrace.EventStateTransition:
+			st := ev.StateTransition()
+			if st.Resource.Kind != xtrace.ResourceGoroutine {
+				continue
+			}
+			g := uint64(st.Resource.Goroutine())
+			from, to := st.Goroutine()
+			switch {
+			case from == xtrace.GoRunning && to == xtrace.GoWaiting:
+				blockAt[g], reasonOf[g] = ev.Time(), st.Reason
+			case from == xtrace.GoWaiting && to == xtrace.GoRunnable:
+				b, ok := blockAt[g]
+				if !ok {
+					continue // blocked before the trace began
+				}
+				delete(blockAt, g)
+				by := int64(ev.Goroutine())
+				if ev.Goroutine() == xtrace.NoGoroutine {
+					by = -1
+				}
+				wakes = append(wakes, raw{Wake{G: g, Reason: reasonOf[g], By: by, Where: where(ev.Stack())}, b, ev.Time()})
+			}
+		}
+	}
+	if !haveBase || len(snaps) == 0 {
+		return nil, errNoAnchor
+	}
+	// The nearest snapshot at or before tt (the first one before any).
+	conv := func(tt xtrace.Time) int64 {
+		i := sort.Search(len(snaps), func(i int) bool { return snaps[i].Trace > tt }) - 1
+		s := snaps[max(i, 0)]
+		return int64(s.Mono) + int64(tt-s.Trace) - base
+	}
+	t := &Trace{byG: map[uint64][]Wake{}, n: len(wakes)}
+	for _, w := range wakes {
+		w.w.Blocked, w.w.At = conv(w.blocked), conv(w.at)
+		t.byG[w.w.G] = append(t.byG[w.w.G], w.w)
+	}
+	return t, nil
+}
+
+// where is the innermost frame of s outside the Go runtime.
+func where(s xtrace.Stack) string {
+	if s == xtrace.NoStack {
+		return ""
+	}
+	for f := range s.Frames() {
+		if skipFrame(f.Func) {
+			continue
+		}
+		return fmt.Sprintf("%s %s:%d", f.Func, f.File, f.Line)
+	}
+	return ""
+}
+
+// skipFrame reports whether a frame belongs to the machinery of waking
+// (the Go runtime, package sync, divergo's recorder) rather than to the
+// code that woke.
+func skipFrame(fn string) bool {
+	for _, p := range []string{"runtime.", "internal/", "sync.", "github.com/divergo/divergo/runtime."} {
+		if strings.HasPrefix(fn, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// Len is the number of wake-ups.
+func (t *Trace) Len() int { return t.n }
+
+// Wakes returns goroutine g's wake-ups in time order.
+func (t *Trace) Wakes(g uint64) []Wake { return t.byG[g] }
+
+// JoinEps is how far a wake-up's block may stick out of divergo's wait:
+// divergo reads the clock before trying and after waking, the tracer in
+// between, so the block lies inside the wait up to the error of joining
+// the clocks through nanotime (TSC conversion, clock snapshots). Measured
+// on the end-to-end programs: the tracer's block began 74 ns or more after
+// divergo's begin and ended 1.3 µs or more before its end; a wider margin
+// picks up the goroutine's next block when waits follow each other
+// closely.
+const JoinEps = 1000
+
+// Find returns the wake-up that ended goroutine g's wait from begin to
+// end (divergo's stamps): the last one whose block began inside the wait
+// (the goroutine's next block can begin a few hundred ns after its end)
+// and that came by its end, among those fits accepts (nil: all).
+func (t *Trace) Find(g uint64, begin, end int64, fits func(reason string) bool) (Wake, bool) {
+	var found Wake
+	ok := false
+	for _, w := range t.byG[g] {
+		if w.Blocked >= end {
+			break
+		}
+		if w.Blocked >= begin-JoinEps && w.At <= end+JoinEps && (fits == nil || fits(w.Reason)) {
+			found, ok = w, true
+		}
+	}
+	return found, ok
+}
+
+func (w Wake) String() string {
+	s := fmt.Sprintf("%q %d..%d by %d", w.Reason, w.Blocked, w.At, w.By)
+	if w.Where != "" {
+		s += " at " + w.Where
+	}
+	return s
+}

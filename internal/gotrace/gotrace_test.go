@@ -1,0 +1,130 @@
+package gotrace
+
+import (
+	"bytes"
+	"context"
+	"runtime"
+	rtrace "runtime/trace"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+// goid is the calling goroutine's id, from its stack's header.
+func goid() uint64 {
+	var buf [64]byte
+	s := string(buf[:runtime.Stack(buf[:], false)])
+	s = strings.TrimPrefix(s, "goroutine ")
+	id, _ := strconv.ParseUint(s[:strings.IndexByte(s, ' ')], 10, 64)
+	return id
+}
+
+// record runs f under the execution tracer, anchored as the divergo
+// runtime anchors it when log is true, and returns the trace.
+func record(t testing.TB, log bool, f func()) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	if err := rtrace.Start(&buf); err != nil {
+		t.Skipf("the execution tracer is in use: %v", err)
+	}
+	f()
+	if log {
+		rtrace.Log(context.Background(), "divergo", "base=0")
+	}
+	rtrace.Stop()
+	return buf.Bytes()
+}
+
+// TestReadWake has a goroutine block on a channel until this one sends,
+// and requires the wake-up, by this goroutine, inside the receive's wait,
+// named at the send's line.
+func TestReadWake(t *testing.T) {
+	ch := make(chan uint64)
+	got := make(chan uint64)
+	var me uint64
+	data := record(t, true, func() {
+		me = goid()
+		go func() {
+			id := goid()
+			got <- id
+			<-ch
+			got <- id
+		}()
+		<-got
+		time.Sleep(20 * time.Millisecond) // the receiver blocks
+		ch <- 1                          // the wake-up, at this line
+		<-got
+	})
+	tr, err := Read(bytes.NewReader(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tr.Len() == 0 {
+		t.Fatal("no wake-ups")
+	}
+	var found bool
+	for _, ws := range tr.byG {
+		for _, w := range ws {
+			if w.By == int64(me) && w.Reason == "chan receive" {
+				found = true
+				if !strings.Contains(w.Where, "gotrace.TestReadWake") || !strings.Contains(w.Where, "gotrace_test.go:") {
+					t.Errorf("woken at %q, want this test's send", w.Where)
+				}
+				if w.At-w.Blocked < int64(15*time.Millisecond) {
+					t.Errorf("blocked %d ns, want about 20 ms", w.At-w.Blocked)
+				}
+				if f, ok := tr.Find(w.G, w.Blocked-100, w.At+100, func(r string) bool { return r == "chan receive" }); !ok || f != w {
+					t.Errorf("Find = %v, %v; want %v", f, ok, w)
+				}
+				if _, ok := tr.Find(w.G, w.At+10*JoinEps, w.At+20*JoinEps, nil); ok {
+					t.Errorf("Find found a wake-up in a wait after it")
+				}
+			}
+		}
+	}
+	if !found {
+		t.Fatalf("no wake-up by goroutine %d of a receive among %d", me, tr.Len())
+	}
+}
+
+// TestNoAnchor refuses an execution trace that was not written by a
+// divergo run: its times cannot be joined.
+func TestNoAnchor(t *testing.T) {
+	data := record(t, false, func() { time.Sleep(time.Millisecond) })
+	if _, err := Read(bytes.NewReader(data)); err == nil || !strings.Contains(err.Error(), "no clock anchor") {
+		t.Fatalf("err = %v, want no clock anchor", err)
+	}
+}
+
+// TestNotATrace gives a one-line error for other files.
+func TestNotATrace(t *testing.T) {
+	for _, in := range []string{"", "not a trace", "go 1.26 trace\x00\x00\x00"} {
+		if _, err := Read(strings.NewReader(in)); err == nil || strings.Contains(err.Error(), "\n") {
+			t.Errorf("%q: err = %v, want one line", in, err)
+		}
+	}
+}
+
+func TestBeside(t *testing.T) {
+	if got := Beside("/x/run-1.dvt"); got != "/x/run-1.gotrace" {
+		t.Errorf("Beside = %q", got)
+	}
+}
+
+// FuzzRead: any input gives a trace or an error, never a panic.
+func FuzzRead(f *testing.F) {
+	f.Add([]byte("go 1.26 trace\x00\x00\x00"))
+	f.Add([]byte{})
+	ch := make(chan int)
+	f.Add(record(f, true, func() {
+		go func() { ch <- 1 }()
+		<-ch
+	}))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		tr, err := Read(bytes.NewReader(data))
+		if err == nil && tr == nil {
+			t.Fatal("nil trace without an error")
+		}
+	})
+}
