@@ -46,24 +46,6 @@ func kindOf(op trace.Op) string {
 	return op.String()
 }
 
-// fits reports whether the tracer's reason for a block can be the block of
-// a divergo wait of kind k.
-func fits(k, reason string) bool {
-	switch k {
-	case "chan":
-		return strings.HasPrefix(reason, "chan") || strings.HasPrefix(reason, "select")
-	case "mutex":
-		return reason == "sync" || strings.Contains(reason, "Mutex")
-	case "waitgroup":
-		return reason == "sync" || strings.Contains(reason, "WaitGroup")
-	case "cond":
-		return strings.Contains(reason, "Cond")
-	case "once":
-		return reason == "sync" || strings.Contains(reason, "Once")
-	}
-	return false
-}
-
 // agreement is the comparison of divergo's releasers with the tracer's
 // unblock edges on one run.
 type agreement struct {
@@ -151,7 +133,7 @@ func compareReleasers(t *testing.T, dvt, gt string) *agreement {
 			}
 			k := kindOf(ev.Op)
 			var edge *gotrace.Wake
-			if w, ok := edges.Find(gi.GoID, ev.Begin, ev.End, func(reason string) bool { return fits(k, reason) }); ok {
+			if w, ok := edges.Find(gi.GoID, ev.Begin, ev.End, func(reason string) bool { return gotrace.Fits(ev.Op, reason) }); ok {
 				edge = &w
 			}
 			where := fmt.Sprintf("%s: %s at %s, %d..%d", gi.Path, ev.Op, sitePos(g, ev.Site, ev.Block), ev.Begin, ev.End)

@@ -23,6 +23,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/divergo/divergo/internal/trace"
 	xtrace "golang.org/x/exp/trace"
 )
 
@@ -41,6 +42,16 @@ type Wake struct {
 	// Where is the waker's innermost frame outside the Go runtime when
 	// it woke G, "function file:line"; "" when the tracer has no stack.
 	Where string
+	// Stack is the waker's stack when it woke G, innermost first, without
+	// the frames of the Go runtime, package sync and divergo's recorder.
+	Stack []Frame
+}
+
+// Frame is one frame of a waker's stack.
+type Frame struct {
+	Func string
+	File string
+	Line int
 }
 
 // Trace is the wake-ups of an execution trace, per goroutine in time
@@ -90,6 +101,7 @@ func Read(r io.Reader) (*Trace, error) {
 		blockAt  = map[uint64]xtrace.Time{}
 		reasonOf = map[uint64]string{}
 		snaps    []*xtrace.ClockSnapshot
+		stacks   = map[xtrace.Stack][]Frame{}
 		base     int64
 		haveBase bool
 	)
@@ -131,7 +143,11 @@ func Read(r io.Reader) (*Trace, error) {
 				if ev.Goroutine() == xtrace.NoGoroutine {
 					by = -1
 				}
-				wakes = append(wakes, raw{Wake{G: g, Reason: reasonOf[g], By: by, Where: where(ev.Stack())}, b, ev.Time()})
+				w := Wake{G: g, Reason: reasonOf[g], By: by, Stack: frames(ev.Stack(), stacks)}
+				if len(w.Stack) > 0 {
+					w.Where = w.Stack[0].String()
+				}
+				wakes = append(wakes, raw{w, b, ev.Time()})
 			}
 		}
 	}
@@ -152,18 +168,23 @@ func Read(r io.Reader) (*Trace, error) {
 	return t, nil
 }
 
-// where is the innermost frame of s outside the Go runtime.
-func where(s xtrace.Stack) string {
+// frames returns the frames of s that are not the machinery of waking,
+// innermost first, the same slice for the same stack.
+func frames(s xtrace.Stack, cache map[xtrace.Stack][]Frame) []Frame {
 	if s == xtrace.NoStack {
-		return ""
+		return nil
 	}
+	if fs, ok := cache[s]; ok {
+		return fs
+	}
+	var fs []Frame
 	for f := range s.Frames() {
-		if skipFrame(f.Func) {
-			continue
+		if !skipFrame(f.Func) {
+			fs = append(fs, Frame{f.Func, f.File, int(f.Line)})
 		}
-		return fmt.Sprintf("%s %s:%d", f.Func, f.File, f.Line)
 	}
-	return ""
+	cache[s] = fs
+	return fs
 }
 
 // skipFrame reports whether a frame belongs to the machinery of waking
@@ -174,6 +195,25 @@ func skipFrame(fn string) bool {
 		if strings.HasPrefix(fn, p) {
 			return true
 		}
+	}
+	return false
+}
+
+// Fits reports whether the tracer's reason for a block can be the block of
+// a wait in op: a goroutine blocked in a receive is "chan receive", in a
+// mutex "sync" or "sync.(*Mutex).Lock", and so on.
+func Fits(op trace.Op, reason string) bool {
+	switch op {
+	case trace.OpSend, trace.OpRecv, trace.OpSelect:
+		return strings.HasPrefix(reason, "chan") || strings.HasPrefix(reason, "select")
+	case trace.OpLock, trace.OpRLock:
+		return reason == "sync" || strings.Contains(reason, "Mutex")
+	case trace.OpWGWait:
+		return reason == "sync" || strings.Contains(reason, "WaitGroup")
+	case trace.OpCondWait:
+		return strings.Contains(reason, "Cond")
+	case trace.OpOnce:
+		return reason == "sync" || strings.Contains(reason, "Once")
 	}
 	return false
 }
@@ -211,6 +251,8 @@ func (t *Trace) Find(g uint64, begin, end int64, fits func(reason string) bool) 
 	}
 	return found, ok
 }
+
+func (f Frame) String() string { return fmt.Sprintf("%s %s:%d", f.Func, f.File, f.Line) }
 
 func (w Wake) String() string {
 	s := fmt.Sprintf("%q %d..%d by %d", w.Reason, w.Blocked, w.At, w.By)

@@ -74,7 +74,7 @@ func TestReadWake(t *testing.T) {
 				if w.At-w.Blocked < int64(15*time.Millisecond) {
 					t.Errorf("blocked %d ns, want about 20 ms", w.At-w.Blocked)
 				}
-				if f, ok := tr.Find(w.G, w.Blocked-100, w.At+100, func(r string) bool { return r == "chan receive" }); !ok || f != w {
+				if f, ok := tr.Find(w.G, w.Blocked-100, w.At+100, func(r string) bool { return r == "chan receive" }); !ok || f.G != w.G || f.At != w.At || f.By != w.By {
 					t.Errorf("Find = %v, %v; want %v", f, ok, w)
 				}
 				if _, ok := tr.Find(w.G, w.At+10*JoinEps, w.At+20*JoinEps, nil); ok {
