@@ -186,10 +186,10 @@ func TestLockstepStreamState(t *testing.T) {
 		}{{"a", on.a, off.a}, {"b", on.b, off.b}} {
 			x, y := s.on, s.off
 			if !x.rp.SameState(y.rp) || !slices.Equal(x.lastOut, y.lastOut) || x.rp.Anomalies != y.rp.Anomalies ||
-				x.nblocks != y.nblocks || x.ntcps != y.ntcps || x.instrs != y.instrs || x.nev != y.nev ||
+				x.nblocks != y.nblocks || x.ntcps != y.ntcps || x.instrs != y.instrs || x.nev != y.nev || x.taken != y.taken ||
 				x.now != y.now || x.instrsAt != y.instrsAt || x.rate != y.rate || x.clock() != y.clock() {
-				t.Fatalf("%s: side %s differs with lockstep: last outcomes %v / %v, blocks %d / %d, instrs %d / %d, clock %d / %d",
-					name, s.side, x.lastOut, y.lastOut, x.nblocks, y.nblocks, x.instrs, y.instrs, x.clock(), y.clock())
+				t.Fatalf("%s: side %s differs with lockstep: last outcomes %v / %v, blocks %d / %d, instrs %d / %d, clock %d / %d, steps %d / %d",
+					name, s.side, x.lastOut, y.lastOut, x.nblocks, y.nblocks, x.instrs, y.instrs, x.clock(), y.clock(), x.taken, y.taken)
 			}
 		}
 		if !reflect.DeepEqual(on.sections, off.sections) || !reflect.DeepEqual(on.locks, off.locks) {

@@ -84,9 +84,13 @@ type stream struct {
 	instrsAt int64   // instrs when now was seen
 	rate     float64 // ns per instruction over the last interval
 	stamped  bool    // now is a real timestamp
-	taken    int64   // tokens consumed
-	nblocks  int64   // block tokens emitted
-	ntcps    int64   // TCP instances in them
+	// taken counts the tokens consumed, lockstep's included: a token is a
+	// step of internal/steps, so taken is where the stream is in the
+	// goroutine's steps.
+	taken   int64
+	nsteps  int64 // the replay's steps accounted for (lockstep counts with it)
+	nblocks int64 // block tokens emitted
+	ntcps   int64 // TCP instances in them
 	// blocked is the goroutine's last operation when it was still blocked
 	// in it as the trace ended (Event.Blocked), for the report's words.
 	blocked *trace.Event
@@ -214,6 +218,7 @@ func (s *stream) account(steps []replay.Step, q []token) {
 		instrs += int64(bi.instrs)
 	}
 	s.lastOut = lo
+	s.nsteps += int64(len(steps))
 	s.nblocks += nblocks
 	s.ntcps += ntcps
 	s.instrs += instrs
