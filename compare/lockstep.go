@@ -312,7 +312,8 @@ func valid(ev *trace.Event, nblocks int) bool {
 
 // sameEvent reports whether two valid events give the same tokens from
 // the same state: what token.same compares of them (block, outcome value,
-// spawn ordinal, sync operation), not times, objects or goroutine ids.
+// spawn site, sync operation), not times, objects, goroutine ids or spawn
+// ordinals.
 func sameEvent(x, y *trace.Event) bool {
 	if x.Kind != y.Kind {
 		return false
@@ -323,7 +324,7 @@ func sameEvent(x, y *trace.Event) bool {
 	case trace.EvOutcome:
 		return x.Value == y.Value
 	case trace.EvSpawn:
-		return x.Block == y.Block && x.Ordinal == y.Ordinal
+		return x.Block == y.Block && x.Site == y.Site
 	case trace.EvSync:
 		return x.Block == y.Block && x.Op == y.Op
 	}

@@ -108,18 +108,29 @@ func TestLockstepSameReport(t *testing.T) {
 	if rep := bothWays(t, "figure 1", fig.run(1, 0, 1000), fig.run(0, 100, 5000)); rep.Summary.LockOrder == 0 {
 		t.Errorf("figure 1: no lock-order note")
 	}
-	// The same runs but for the operation of main's wait, or the ordinal
-	// of its first spawn: only that tells the events apart.
-	for _, kind := range []trace.Kind{trace.EvSync, trace.EvSpawn} {
+	// The same runs but for the operation of main's wait, or the site of
+	// its first spawn: only that tells the events apart. The spawn's
+	// ordinal alone does not (a go statement executed more often before
+	// is no difference at this one).
+	for _, v := range []struct {
+		name     string
+		change   func(e *trace.Event)
+		kind     trace.Kind
+		sections int
+	}{
+		{"operation", func(e *trace.Event) { e.Op = trace.OpLock }, trace.EvSync, 1},
+		{"site", func(e *trace.Event) { e.Site++ }, trace.EvSpawn, 1},
+		{"ordinal", func(e *trace.Event) { e.Ordinal = 2 }, trace.EvSpawn, 0},
+	} {
 		other := fig.run(1, 0, 1000)
 		for i, e := range other.events[1] {
-			if e.Kind == kind {
-				other.events[1][i].Op, other.events[1][i].Ordinal = trace.OpLock, 2
+			if e.Kind == v.kind {
+				v.change(&other.events[1][i])
 				break
 			}
 		}
-		if rep := bothWays(t, "figure 1 "+kind.String(), fig.run(1, 0, 1000), other); len(rep.Sections) != 1 {
-			t.Errorf("figure 1 with another %s: %d sections, want 1", kind, len(rep.Sections))
+		if rep := bothWays(t, "figure 1 with another "+v.name, fig.run(1, 0, 1000), other); len(rep.Sections) != v.sections {
+			t.Errorf("figure 1 with another %s: %d sections, want %d", v.name, len(rep.Sections), v.sections)
 		}
 	}
 	bothWays(t, "figure 1 files", toFile(t, fig.run(1, 0, 1000)), toFile(t, fig.run(0, 0, 2000)))

@@ -20,7 +20,7 @@ const (
 	tCall    = tokKind(replay.Call)  // the entry block of a new frame
 	tExit    = tokKind(replay.Exit)  // the frame at depth returns
 	tOutcome = tExit + 1             // outcome value of the last outcome TCP
-	tSpawn   = tExit + 2             // go statement at block, val = ordinal
+	tSpawn   = tExit + 2             // go statement at block, val = its site
 	tSync    = tExit + 3             // sync operation at block, val = op
 	tEnd     = tExit + 4             // end of the stream
 )
@@ -258,7 +258,12 @@ func (s *stream) fill() error {
 		if err != nil {
 			return err
 		}
-		s.emit(token{kind: tSpawn, block: b, depth: s.depth(), val: uint64(ev.Ordinal)})
+		// The go statement, not its ordinal: the ordinal counts the
+		// statement's earlier executions, so once one run has executed it
+		// more often (a select in a loop that took its case once more),
+		// every later spawn would differ although both runs did the same
+		// thing. Children are paired by ordinal (match.go), apart.
+		s.emit(token{kind: tSpawn, block: b, depth: s.depth(), val: uint64(ev.Site)})
 	case trace.EvSync:
 		b, err := s.blockID(ev.Block)
 		if err != nil {
