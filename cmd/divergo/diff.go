@@ -55,7 +55,10 @@ wd + fanout·wnd + tcp_distance·wtr (the paper's (4)); a goroutine present
 in one run only adds wd + its TCPs·wtr. Statements the analyzer did not mark
 are reported as holes (see divergo check). Lock-order differences are
 annotations, not divergences. -sections lists every section with its
-measures; -json has everything, sections and groups.
+measures; -json has everything, sections and groups, each section placed
+in its goroutine's stream in both runs (steps_a, steps_b: from and to a
+step, counting every block executed, call, return, outcome, spawn and sync
+event from 0).
 
 With three or more traces, diff prints the matrix of pairwise distances and
 the most representative run: the one with the least total distance.
