@@ -6,7 +6,17 @@
 //
 // Goroutines of the two runs are matched by spawn path: the parent's match,
 // the go statement's block and the ordinal of the spawn among the parent's
-// spawns at that site. Goroutines started by uninstrumented code (errgroup's
+// spawns at that site: the k-th goroutine a go statement started in one run
+// with its k-th in the other. A server that starts a handler per request,
+// in one case of a select in a loop, pairs each handler with the other
+// run's handler of the same request so, whichever order the select's cases
+// came in. The parent's correspondence would not: it pairs loop iterations
+// from the first (see below), and after a run took the other case once
+// more, its iterations that start handlers start those of the next request.
+// The spawn step of the correspondence compares the go statement and not
+// the ordinal, for the same reason: once one run executed the statement
+// more often, every later spawn would differ, where both runs did the same.
+// Goroutines started by uninstrumented code (errgroup's
 // Group.Go) have no go statement: they are matched by the first block they
 // ran, then in order among those with the same one. Each matched pair is compared on its own (pairs run in
 // parallel), streaming both goroutines' events once, front to back.
@@ -54,7 +64,8 @@
 // at the same block and with the same last outcome block, no step
 // pending), equal events give equal steps, so the pair walks in lockstep:
 // it compares the decoded events themselves (kind, block, outcome value,
-// spawn ordinal, sync operation; not times, objects or goroutine ids),
+// spawn site, sync operation; not times, objects, goroutine ids or spawn
+// ordinals),
 // replays side a only, and takes a block event that continues its frame
 // from a cache, per pair of blocks, of the blocks, TCPs and instructions
 // it adds up to. Clocks are stamped on each side with that side's count.

@@ -86,6 +86,11 @@ func (c *pairCmp) lockstep() error {
 			b.stamp(eb.End)
 			a.noteBlocked(ea)
 			b.noteBlocked(eb)
+			a.taken++
+			b.taken++
+		default: // an outcome or a spawn: one token each
+			a.taken++
+			b.taken++
 		}
 	}
 }
@@ -167,6 +172,9 @@ func (c *pairCmp) equalRun() {
 	b.ntcps += ntcps
 	a.instrs += instrs
 	b.instrs += instrs
+	// A move continues its frame: its steps are all blocks.
+	a.taken += nblocks
+	b.taken += nblocks
 }
 
 // findMove returns the move of ms (the moves from one block) to block to,
@@ -181,9 +189,9 @@ func findMove(ms []move, to int32) *move {
 }
 
 // replayBoth takes a block or exit event that both sides have: a replays
-// it, b gets the counts.
+// it, b gets the counts, and both consume its steps.
 func replayBoth(a, b *stream, ev *trace.Event) {
-	nblocks, ntcps, instrs := a.nblocks, a.ntcps, a.instrs
+	nblocks, ntcps, instrs, steps := a.nblocks, a.ntcps, a.instrs, a.nsteps
 	if ev.Kind == trace.EvBlock {
 		a.block(int32(ev.Block))
 	} else {
@@ -193,6 +201,9 @@ func replayBoth(a, b *stream, ev *trace.Event) {
 	b.nblocks += a.nblocks - nblocks
 	b.ntcps += a.ntcps - ntcps
 	b.instrs += a.instrs - instrs
+	n := a.nsteps - steps
+	a.taken += n
+	b.taken += n
 }
 
 // move is what a block event that continues its frame adds up to from a
@@ -234,6 +245,7 @@ func (s *stream) block(b int32) {
 			if n := len(s.lastOut); n > 0 && m.lastOut != noBlock {
 				s.lastOut[n-1] = m.lastOut
 			}
+			s.nsteps += int64(m.blocks)
 			s.nblocks += int64(m.blocks)
 			s.ntcps += int64(m.tcps)
 			s.instrs += m.instrs
@@ -300,7 +312,8 @@ func valid(ev *trace.Event, nblocks int) bool {
 
 // sameEvent reports whether two valid events give the same tokens from
 // the same state: what token.same compares of them (block, outcome value,
-// spawn ordinal, sync operation), not times, objects or goroutine ids.
+// spawn site, sync operation), not times, objects, goroutine ids or spawn
+// ordinals.
 func sameEvent(x, y *trace.Event) bool {
 	if x.Kind != y.Kind {
 		return false
@@ -311,7 +324,7 @@ func sameEvent(x, y *trace.Event) bool {
 	case trace.EvOutcome:
 		return x.Value == y.Value
 	case trace.EvSpawn:
-		return x.Block == y.Block && x.Ordinal == y.Ordinal
+		return x.Block == y.Block && x.Site == y.Site
 	case trace.EvSync:
 		return x.Block == y.Block && x.Op == y.Op
 	}

@@ -108,18 +108,29 @@ func TestLockstepSameReport(t *testing.T) {
 	if rep := bothWays(t, "figure 1", fig.run(1, 0, 1000), fig.run(0, 100, 5000)); rep.Summary.LockOrder == 0 {
 		t.Errorf("figure 1: no lock-order note")
 	}
-	// The same runs but for the operation of main's wait, or the ordinal
-	// of its first spawn: only that tells the events apart.
-	for _, kind := range []trace.Kind{trace.EvSync, trace.EvSpawn} {
+	// The same runs but for the operation of main's wait, or the site of
+	// its first spawn: only that tells the events apart. The spawn's
+	// ordinal alone does not (a go statement executed more often before
+	// is no difference at this one).
+	for _, v := range []struct {
+		name     string
+		change   func(e *trace.Event)
+		kind     trace.Kind
+		sections int
+	}{
+		{"operation", func(e *trace.Event) { e.Op = trace.OpLock }, trace.EvSync, 1},
+		{"site", func(e *trace.Event) { e.Site++ }, trace.EvSpawn, 1},
+		{"ordinal", func(e *trace.Event) { e.Ordinal = 2 }, trace.EvSpawn, 0},
+	} {
 		other := fig.run(1, 0, 1000)
 		for i, e := range other.events[1] {
-			if e.Kind == kind {
-				other.events[1][i].Op, other.events[1][i].Ordinal = trace.OpLock, 2
+			if e.Kind == v.kind {
+				v.change(&other.events[1][i])
 				break
 			}
 		}
-		if rep := bothWays(t, "figure 1 "+kind.String(), fig.run(1, 0, 1000), other); len(rep.Sections) != 1 {
-			t.Errorf("figure 1 with another %s: %d sections, want 1", kind, len(rep.Sections))
+		if rep := bothWays(t, "figure 1 with another "+v.name, fig.run(1, 0, 1000), other); len(rep.Sections) != v.sections {
+			t.Errorf("figure 1 with another %s: %d sections, want %d", v.name, len(rep.Sections), v.sections)
 		}
 	}
 	bothWays(t, "figure 1 files", toFile(t, fig.run(1, 0, 1000)), toFile(t, fig.run(0, 0, 2000)))
@@ -186,10 +197,10 @@ func TestLockstepStreamState(t *testing.T) {
 		}{{"a", on.a, off.a}, {"b", on.b, off.b}} {
 			x, y := s.on, s.off
 			if !x.rp.SameState(y.rp) || !slices.Equal(x.lastOut, y.lastOut) || x.rp.Anomalies != y.rp.Anomalies ||
-				x.nblocks != y.nblocks || x.ntcps != y.ntcps || x.instrs != y.instrs || x.nev != y.nev ||
+				x.nblocks != y.nblocks || x.ntcps != y.ntcps || x.instrs != y.instrs || x.nev != y.nev || x.taken != y.taken ||
 				x.now != y.now || x.instrsAt != y.instrsAt || x.rate != y.rate || x.clock() != y.clock() {
-				t.Fatalf("%s: side %s differs with lockstep: last outcomes %v / %v, blocks %d / %d, instrs %d / %d, clock %d / %d",
-					name, s.side, x.lastOut, y.lastOut, x.nblocks, y.nblocks, x.instrs, y.instrs, x.clock(), y.clock())
+				t.Fatalf("%s: side %s differs with lockstep: last outcomes %v / %v, blocks %d / %d, instrs %d / %d, clock %d / %d, steps %d / %d",
+					name, s.side, x.lastOut, y.lastOut, x.nblocks, y.nblocks, x.instrs, y.instrs, x.clock(), y.clock(), x.taken, y.taken)
 			}
 		}
 		if !reflect.DeepEqual(on.sections, off.sections) || !reflect.DeepEqual(on.locks, off.locks) {

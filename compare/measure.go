@@ -16,6 +16,7 @@ type sideMeasure struct {
 	instrs  int64
 	maxNest int
 	t0      int64
+	from    int64 // the stream's step where the section began
 	stack   []nest
 	// dec is the deciding TCP instance; first is the first block this side
 	// executed in its frame after it (the successor it took, noBlock when it
@@ -30,8 +31,8 @@ type sideMeasure struct {
 	pend []nest
 }
 
-func (m *sideMeasure) start(decider nest, flagged bool, now int64) {
-	*m = sideMeasure{stack: m.stack[:0], pend: m.pend[:0], t0: now, dec: decider, first: noBlock}
+func (m *sideMeasure) start(decider nest, flagged bool, now, from int64) {
+	*m = sideMeasure{stack: m.stack[:0], pend: m.pend[:0], t0: now, from: from, dec: decider, first: noBlock}
 	m.stack = append(m.stack, decider)
 	m.maxNest = 1
 	if flagged {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/divergo/divergo/internal/steps"
 	"github.com/divergo/divergo/internal/tbb"
 )
 
@@ -127,8 +128,8 @@ func (e *sideError) Unwrap() error { return e.err }
 // frame, measuring as it goes, and records the section.
 func (c *pairCmp) diverge(at int32, t *tbb.TCP, cp int32, depth int32) error {
 	dec := nest{tcp: at, cp: cp, depth: depth}
-	c.ma.start(dec, t != nil, c.a.clock())
-	c.mb.start(dec, t != nil, c.b.clock())
+	c.ma.start(dec, t != nil, c.a.clock(), c.a.taken)
+	c.mb.start(dec, t != nil, c.b.clock(), c.b.taken)
 	exitOnly := cp == noBlock
 	ka, err := c.advance(c.a, &c.ma, StepA, cp, depth, exitOnly)
 	if err != nil {
@@ -225,6 +226,8 @@ func (c *pairCmp) record(at int32, t *tbb.TCP, cp int32, unresolved bool) {
 		Unresolved: unresolved,
 		A:          side(&c.ma, c.a.clock()),
 		B:          side(&c.mb, c.b.clock()),
+		StepsA:     steps.Span{From: c.ma.from, To: c.a.taken},
+		StepsB:     steps.Span{From: c.mb.from, To: c.b.taken},
 	}
 	sec.TCP = c.p.point(at)
 	sec.TCP.Kind = "none"

@@ -1,5 +1,7 @@
 package compare
 
+import "github.com/divergo/divergo/internal/steps"
+
 // Weights are the weights of the total distance (4): d = Σ (D + f·ND + tcp·TR)
 // over the divergent sections.
 type Weights struct {
@@ -98,6 +100,13 @@ type Section struct {
 	Unresolved bool `json:"unresolved,omitempty"`
 	// Distance is this section's term of (4).
 	Distance float64 `json:"distance"`
+	// StepsA and StepsB place the section in the goroutine's stream in
+	// each run, by step as internal/steps counts them: from the first step
+	// after the change point to the convergence point's, which is not in
+	// the section. A drawer replaying the stream finds the section there
+	// without comparing anything ([Report.Marks]).
+	StepsA steps.Span `json:"steps_a"`
+	StepsB steps.Span `json:"steps_b"`
 }
 
 // Point is a place in the program: a TCP or a convergence point.

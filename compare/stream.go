@@ -20,7 +20,7 @@ const (
 	tCall    = tokKind(replay.Call)  // the entry block of a new frame
 	tExit    = tokKind(replay.Exit)  // the frame at depth returns
 	tOutcome = tExit + 1             // outcome value of the last outcome TCP
-	tSpawn   = tExit + 2             // go statement at block, val = ordinal
+	tSpawn   = tExit + 2             // go statement at block, val = its site
 	tSync    = tExit + 3             // sync operation at block, val = op
 	tEnd     = tExit + 4             // end of the stream
 )
@@ -84,9 +84,13 @@ type stream struct {
 	instrsAt int64   // instrs when now was seen
 	rate     float64 // ns per instruction over the last interval
 	stamped  bool    // now is a real timestamp
-	taken    int64   // tokens consumed
-	nblocks  int64   // block tokens emitted
-	ntcps    int64   // TCP instances in them
+	// taken counts the tokens consumed, lockstep's included: a token is a
+	// step of internal/steps, so taken is where the stream is in the
+	// goroutine's steps.
+	taken   int64
+	nsteps  int64 // the replay's steps accounted for (lockstep counts with it)
+	nblocks int64 // block tokens emitted
+	ntcps   int64 // TCP instances in them
 	// blocked is the goroutine's last operation when it was still blocked
 	// in it as the trace ended (Event.Blocked), for the report's words.
 	blocked *trace.Event
@@ -214,6 +218,7 @@ func (s *stream) account(steps []replay.Step, q []token) {
 		instrs += int64(bi.instrs)
 	}
 	s.lastOut = lo
+	s.nsteps += int64(len(steps))
 	s.nblocks += nblocks
 	s.ntcps += ntcps
 	s.instrs += instrs
@@ -253,7 +258,12 @@ func (s *stream) fill() error {
 		if err != nil {
 			return err
 		}
-		s.emit(token{kind: tSpawn, block: b, depth: s.depth(), val: uint64(ev.Ordinal)})
+		// The go statement, not its ordinal: the ordinal counts the
+		// statement's earlier executions, so once one run has executed it
+		// more often (a select in a loop that took its case once more),
+		// every later spawn would differ although both runs did the same
+		// thing. Children are paired by ordinal (match.go), apart.
+		s.emit(token{kind: tSpawn, block: b, depth: s.depth(), val: uint64(ev.Site)})
 	case trace.EvSync:
 		b, err := s.blockID(ev.Block)
 		if err != nil {

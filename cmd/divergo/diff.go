@@ -55,7 +55,10 @@ wd + fanout·wnd + tcp_distance·wtr (the paper's (4)); a goroutine present
 in one run only adds wd + its TCPs·wtr. Statements the analyzer did not mark
 are reported as holes (see divergo check). Lock-order differences are
 annotations, not divergences. -sections lists every section with its
-measures; -json has everything, sections and groups.
+measures; -json has everything, sections and groups, each section placed
+in its goroutine's stream in both runs (steps_a, steps_b: from and to a
+step, counting every block executed, call, return, outcome, spawn and sync
+event from 0).
 
 With three or more traces, diff prints the matrix of pairwise distances and
 the most representative run: the one with the least total distance.
@@ -159,14 +162,14 @@ func runDiff(args []string, stdout, stderr io.Writer) (int, error) {
 	if len(pos) > 2 {
 		return diffMany(pos, traces, opts, *asJSON, stdout)
 	}
-	var rep *compare.Report
-	if *timeline != "" {
-		rep, err = writeTimeline(*timeline, pos, readers, opts)
-	} else {
-		rep, err = compare.Traces(traces[0], traces[1], opts)
-	}
+	rep, err := compare.Traces(traces[0], traces[1], opts)
 	if err != nil {
 		return 2, fmt.Errorf("%s and %s: %w", pos[0], pos[1], err)
+	}
+	if *timeline != "" {
+		if err := writeTimeline(*timeline, pos, readers, rep); err != nil {
+			return 2, fmt.Errorf("%s and %s: %w", pos[0], pos[1], err)
+		}
 	}
 	na, nb := shortNames(pos[0], pos[1])
 	topts := compare.TextOptions{NameA: na, NameB: nb, Root: sourceRoot(), Groups: groupLimit(*ngroups, *all), Sections: *sections}
@@ -209,20 +212,15 @@ func groupLimit(n int, all bool) int {
 	return n
 }
 
-// writeTimeline compares the two runs while drawing them to path. A file
-// left half written by an error is removed.
-func writeTimeline(path string, names []string, rs []*trace.Reader, opts compare.Options) (*compare.Report, error) {
-	var rep *compare.Report
-	err := perfetto.WriteFile(path, func(w io.Writer) error {
-		var err error
-		rep, err = perfetto.WriteDiff(w, perfetto.Run{Name: "run A: " + names[0], Reader: rs[0]},
-			perfetto.Run{Name: "run B: " + names[1], Reader: rs[1]}, opts, perfetto.Options{})
-		return err
+// writeTimeline draws the two runs to path with the report's sections
+// marked. A file left half written by an error is removed.
+func writeTimeline(path string, names []string, rs []*trace.Reader, rep *compare.Report) error {
+	ma, mb := rep.Marks()
+	return perfetto.WriteFile(path, func(w io.Writer) error {
+		return perfetto.Write(w, perfetto.Options{},
+			perfetto.Run{Name: "run A: " + names[0], Reader: rs[0], Marks: ma},
+			perfetto.Run{Name: "run B: " + names[1], Reader: rs[1], Marks: mb})
 	})
-	if err != nil {
-		return nil, err
-	}
-	return rep, nil
 }
 
 func diffMany(names []string, traces []compare.Trace, opts compare.Options, asJSON bool, stdout io.Writer) (int, error) {

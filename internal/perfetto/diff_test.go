@@ -2,13 +2,32 @@ package perfetto
 
 import (
 	"bytes"
+	"io"
 	"reflect"
-	"sync/atomic"
 	"testing"
 
 	"github.com/divergo/divergo/compare"
+	"github.com/divergo/divergo/internal/steps"
 	"github.com/divergo/divergo/internal/trace"
 )
+
+// writeDiff draws a and b as divergo diff -perfetto does: compare first,
+// then both runs with the report's marks. Runs without a name are called
+// "run A" and "run B".
+func writeDiff(w io.Writer, a, b Run, copts compare.Options, opts Options) (*compare.Report, error) {
+	rep, err := compare.Traces(compare.FromReader(a.Reader), compare.FromReader(b.Reader), copts)
+	if err != nil {
+		return nil, err
+	}
+	if a.Name == "" {
+		a.Name = "run A"
+	}
+	if b.Name == "" {
+		b.Name = "run B"
+	}
+	a.Marks, b.Marks = rep.Marks()
+	return rep, Write(w, opts, a, b)
+}
 
 // twoRuns differ twice: worker's branch at main.go:13 (a TCP) took the if
 // in A only, and other's if at main.go:21, which the analyzer did not mark,
@@ -32,17 +51,13 @@ func twoRuns(t *testing.T) (*trace.Reader, *trace.Reader) {
 
 func TestDiff(t *testing.T) {
 	a, b := twoRuns(t)
-	var steps atomic.Int64 // Observe runs on the comparison's goroutines
 	var buf bytes.Buffer
-	rep, err := WriteDiff(&buf, Run{Reader: a}, Run{Reader: b}, compare.Options{Observe: func(compare.Step) { steps.Add(1) }}, Options{MinFrame: -1})
+	rep, err := writeDiff(&buf, Run{Reader: a}, Run{Reader: b}, compare.Options{}, Options{MinFrame: -1})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if rep.Summary.Sections != 2 || rep.Summary.Unflagged != 1 {
 		t.Errorf("report: %d sections, %d unflagged; want 2 and 1", rep.Summary.Sections, rep.Summary.Unflagged)
-	}
-	if steps.Load() == 0 {
-		t.Error("the caller's Observe was not called")
 	}
 	f, err := Validate(buf.Bytes())
 	if err != nil {
@@ -105,7 +120,7 @@ func TestDiffLoneGoroutine(t *testing.T) {
 		{ID: 3, Parent: 2, Site: 3, Ordinal: 1, Events: []trace.Event{clk(20), blk(9), ext(9), clk(30)}},
 	})
 	var buf bytes.Buffer
-	rep, err := WriteDiff(&buf, Run{Name: "a.dvt", Reader: a}, Run{Name: "b.dvt", Reader: b}, compare.Options{}, Options{})
+	rep, err := writeDiff(&buf, Run{Name: "a.dvt", Reader: a}, Run{Name: "b.dvt", Reader: b}, compare.Options{}, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -122,14 +137,47 @@ func TestDiffLoneGoroutine(t *testing.T) {
 	}
 }
 
-func TestDiffDifferentPrograms(t *testing.T) {
+// Marks are plain: the writer draws them where their steps fall, whoever
+// made them. Steps of worker in run A (twoRuns): 0 the call of worker, 1
+// block 4, 2 block 5, 3 the send, 4 the return; its clocks stamp 100 before
+// step 0, 200 before step 1 and 300 before step 2, and the send 900.
+func TestMarks(t *testing.T) {
 	a, _ := twoRuns(t)
-	g := testGraph(t)
-	g.Blocks[0].Instrs++
-	g.Hash = ""
-	other := open(t, g, []trace.GoroutineEvents{{ID: 1, Events: []trace.Event{clk(0), blk(0), ext(0), clk(1)}}})
-	var buf bytes.Buffer
-	if _, err := WriteDiff(&buf, Run{Reader: a}, Run{Reader: other}, compare.Options{}, Options{}); err == nil {
-		t.Error("traces of different programs compared without an error")
+	marks := []steps.Mark{
+		// Out of order, as a caller may give them.
+		{Goroutine: 2, Span: steps.Span{From: 2, To: 4}, Label: "second", Class: "note",
+			Args: []steps.Arg{{Key: "n", Value: 7}, {Key: "ok", Value: true}, {Key: "f", Value: 0.5}, {Key: "odd", Value: []int{1}}}},
+		{Goroutine: 2, Span: steps.Span{From: 1, To: 2}, Label: "first", Class: "note"},
+		{Goroutine: 1, Span: steps.Span{From: 0, To: steps.ToEnd}, Label: "all of main", Class: "note"},
+		{Goroutine: 99, Span: steps.Span{From: 0, To: 1}, Label: "no such goroutine", Class: "note"},
 	}
+	var buf bytes.Buffer
+	if err := Write(&buf, Options{MinFrame: -1}, Run{Reader: a, Marks: marks}); err != nil {
+		t.Fatal(err)
+	}
+	f, err := Validate(buf.Bytes())
+	if err != nil {
+		t.Fatalf("output does not validate: %v\n%s", err, buf.Bytes())
+	}
+	names, _ := threadNames(f)
+	ss := slices(f)
+	for _, tt := range []struct {
+		name       string
+		thread     string
+		start, end int64
+	}{
+		{"first", "main/worker@main.go:6#1", 200, 300},
+		{"second", "main/worker@main.go:6#1", 300, 900},
+		{"all of main", "main", 0, 6000},
+	} {
+		s := find(t, ss, tt.name, 1)[0]
+		if th := names[[2]int64{s.pid, s.tid}]; th != tt.thread || s.start != tt.start || s.end != tt.end || s.cat != "note" {
+			t.Errorf("%s: on %q [%d, %d] cat %q; want %q [%d, %d] cat note", tt.name, th, s.start, s.end, s.cat, tt.thread, tt.start, tt.end)
+		}
+	}
+	s := find(t, ss, "second", 1)[0]
+	if want := map[string]any{"n": 7.0, "ok": true, "f": 0.5, "odd": "[1]"}; !reflect.DeepEqual(s.args, want) {
+		t.Errorf("second: args %v, want %v", s.args, want)
+	}
+	find(t, ss, "no such goroutine", 0)
 }

@@ -41,16 +41,17 @@
 // wait's end, the child's start) with binding point "e", so that viewers
 // bind them the same way whatever order they give events of equal times.
 //
-// With two runs ([WriteDiff]) both are written, as "run A" and "run B", and
-// the divergent sections of their comparison ([compare.Traces]) are slices
-// on the goroutine's track in each run, named "divergent: KIND at
-// file:line", or "divergent (unflagged): at file:line" where the analyzer
-// did not mark the block, with the section's distances in their args.
-// Sections are placed by counting the steps the comparison consumed on each
-// side ([compare.Options.Observe]); the writer replays each goroutine into
-// the same steps, implied blocks included, so a section starts and ends at
-// the estimated time of the block where it does, even one without a probe
-// (a loop's head or its done block).
+// A run can carry marks ([Run.Marks]): slices to draw over a span of a
+// goroutine's steps (internal/steps), such as the divergent sections of a
+// diff, which compare's Report.Marks gives for each run ("divergo diff
+// -perfetto" draws both runs, as "run A" and "run B", with them): named
+// "divergent: KIND at file:line", or "divergent (unflagged) at file:line"
+// where the analyzer did not mark the block, with the section's distances
+// in their args. This package counts the steps as it draws, replaying each
+// goroutine as compare does (internal/replay, implied blocks included), so
+// a mark starts and ends at the estimated time of the block where its span
+// does, even one without a probe (a loop's head or its done block). It
+// knows nothing of comparisons: it draws what it is given.
 //
 // # Memory
 //

@@ -27,7 +27,7 @@ func TestGolden(t *testing.T) {
 		{"diff.golden.json", func(t *testing.T) []byte {
 			a, b := twoRuns(t)
 			var buf bytes.Buffer
-			if _, err := WriteDiff(&buf, Run{Reader: a}, Run{Reader: b}, compare.Options{}, Options{MinFrame: -1}); err != nil {
+			if _, err := writeDiff(&buf, Run{Reader: a}, Run{Reader: b}, compare.Options{}, Options{MinFrame: -1}); err != nil {
 				t.Fatal(err)
 			}
 			if _, err := Validate(buf.Bytes()); err != nil {

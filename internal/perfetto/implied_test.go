@@ -52,7 +52,7 @@ func TestDiffImpliedLoop(t *testing.T) {
 		return open(t, g, []trace.GoroutineEvents{{ID: 1, Events: evs}})
 	}
 	var buf bytes.Buffer
-	rep, err := WriteDiff(&buf, Run{Reader: runOf(3)}, Run{Reader: runOf(2)}, compare.Options{}, Options{MinFrame: -1})
+	rep, err := writeDiff(&buf, Run{Reader: runOf(3)}, Run{Reader: runOf(2)}, compare.Options{}, Options{MinFrame: -1})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -117,7 +117,7 @@ func TestRandomTraces(t *testing.T) {
 				b = open(t, graph, randomRun(seed+1000, 2))
 			}
 			var buf bytes.Buffer
-			rep, err := WriteDiff(&buf, Run{Reader: a}, Run{Reader: b}, compare.Options{}, Options{MinFrame: -1})
+			rep, err := writeDiff(&buf, Run{Reader: a}, Run{Reader: b}, compare.Options{}, Options{MinFrame: -1})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/divergo/divergo/compare"
+	"github.com/divergo/divergo/internal/steps"
 	"github.com/divergo/divergo/internal/trace"
 )
 
@@ -86,7 +87,7 @@ func TestRealTraces(t *testing.T) {
 func TestRealDiff(t *testing.T) {
 	a, b := openFile(t, "fig2-a.dvt"), openFile(t, "fig2-b.dvt")
 	var buf bytes.Buffer
-	rep, err := WriteDiff(&buf, Run{Reader: a}, Run{Reader: b}, compare.Options{}, Options{})
+	rep, err := writeDiff(&buf, Run{Reader: a}, Run{Reader: b}, compare.Options{}, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -99,12 +100,16 @@ func TestRealDiff(t *testing.T) {
 	}
 	names, _ := threadNames(f)
 	want := map[string]int{}
-	for _, s := range rep.Sections {
-		ga, _ := a.Goroutine(s.Goroutine)
-		gb, _ := b.Goroutine(s.GoroutineB)
-		name, _ := sectionName(&s)
-		want["1 "+ga.Path+" "+name]++
-		want["2 "+gb.Path+" "+name]++
+	ma, mb := rep.Marks()
+	for i, ms := range [][]steps.Mark{ma, mb} {
+		r := []*trace.Reader{a, b}[i]
+		for _, m := range ms {
+			g, _ := r.Goroutine(m.Goroutine)
+			want[string(rune('1'+i))+" "+g.Path+" "+m.Label]++
+		}
+	}
+	if len(ma) != len(rep.Sections) {
+		t.Errorf("%d marks in run A for %d sections", len(ma), len(rep.Sections))
 	}
 	got := map[string]int{}
 	for _, s := range slices(f) {

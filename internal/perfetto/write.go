@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/divergo/divergo/internal/replay"
+	"github.com/divergo/divergo/internal/steps"
 	"github.com/divergo/divergo/internal/tbb"
 	"github.com/divergo/divergo/internal/trace"
 )
@@ -16,6 +17,12 @@ import (
 type Run struct {
 	Name   string // process name; "" means the program's name
 	Reader *trace.Reader
+	// Marks are slices to draw on the goroutines' tracks over the steps
+	// they span (a diff's divergent sections, from compare's
+	// Report.Marks): each begins at the estimated time of its first step
+	// and ends at that of the step after its last. Marks of one goroutine
+	// must not overlap.
+	Marks []steps.Mark
 }
 
 // Options tune the output.
@@ -38,7 +45,7 @@ func WriteTrace(w io.Writer, r *trace.Reader) error {
 
 // Write writes runs as processes of one Chrome trace-event JSON file.
 func Write(w io.Writer, opts Options, runs ...Run) error {
-	return write(w, opts, runs, nil)
+	return write(w, opts, runs)
 }
 
 // tidBase is one less than the first thread id; process ids count from 1
@@ -57,9 +64,8 @@ func (w *writer) flowID() uint64 {
 	return w.nextFlow
 }
 
-// write draws runs; marks, when not nil, holds per run the divergent
-// sections by goroutine id.
-func write(out io.Writer, opts Options, runs []Run, marks []map[uint64][]mark) error {
+// write draws runs.
+func write(out io.Writer, opts Options, runs []Run) error {
 	w := &writer{enc: newEncoder(out), minFrame: int64(opts.MinFrame)}
 	if opts.MinFrame == 0 {
 		w.minFrame = int64(DefaultMinFrame)
@@ -79,9 +85,7 @@ func write(out io.Writer, opts Options, runs []Run, marks []map[uint64][]mark) e
 		}
 		other = append(other, str(fmt.Sprintf("run%d", i+1), name))
 		rs := newRunState(w, run.Reader, i+1, name, &tid)
-		if marks != nil {
-			rs.marks = marks[i]
-		}
+		rs.marks = byGoroutine(run.Marks)
 		if err := rs.run(); err != nil {
 			if len(runs) > 1 {
 				return fmt.Errorf("%s: %w", name, err)
