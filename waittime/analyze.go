@@ -34,6 +34,12 @@ type analysis struct {
 	objs  map[uint64]*object
 	sites map[siteKey]*site
 
+	// byGoID finds a goroutine by its Go id, files the program's source
+	// files: for the wakers Go's execution trace names (woken.go).
+	byGoID     map[uint64]*ginfo
+	files      fileSet
+	wokenWaits int
+
 	blocked   int    // waits still blocked when the trace ended (FindBlocked lists them)
 	perturbNs int64  // divergo's perturbation delays, all goroutines
 	epoch     uint64 // counts applied events: when path slots change and snapshots are taken
@@ -96,6 +102,13 @@ func Analyze(t Trace, opts Options) (*Report, error) {
 		g := newGState(info)
 		a.gs[info.ID] = g
 		a.infos[info.ID] = &ginfo{GoroutineInfo: info, fn: -1}
+		if opts.GoTrace != nil && info.GoID != 0 {
+			if a.byGoID == nil {
+				a.byGoID = make(map[uint64]*ginfo)
+				a.files = newFileSet(a.graph)
+			}
+			a.byGoID[info.GoID] = a.infos[info.ID]
+		}
 		// A goroutine's events are opened when the merge reaches its
 		// start, so only goroutines alive at once hold a chunk in memory.
 		g.key = info.Start
@@ -244,9 +257,10 @@ func (a *analysis) wait(g *gstate, ev trace.Event, rel *release) {
 		}
 		s.why[why]++
 		g.path.add(stepKey{g.info.ID, int32(ev.Site), stateOf(ev.Op)}, w)
+		wokenBy := a.woken(s, g, ev, w)
 		if a.opts.KeepWaits {
 			s.instances = append(s.instances, Wait{GID: g.info.ID, Block: int(ev.Block), Site: int(ev.Site), Op: ev.Op.String(),
-				Begin: ev.Begin, End: ev.End, Class: -1, Why: why.String()})
+				Begin: ev.Begin, End: ev.End, Class: -1, Why: why.String(), WokenBy: wokenBy})
 		}
 		return
 	}

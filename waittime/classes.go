@@ -21,8 +21,9 @@ type site struct {
 	key         siteKey
 	waits       int
 	unmatched   int
-	why         map[trace.Why]int // why the unmatched waits have no releaser
-	unmatchedNs int64             // waiting time of the waits without a releaser
+	why         map[trace.Why]int   // why the unmatched waits have no releaser
+	unmatchedNs int64               // waiting time of the waits without a releaser
+	wakers      map[wakerKey]*Waker // who woke them, says Go's execution trace
 	total       int64
 	classes     []*class
 	instances   []Wait

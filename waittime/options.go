@@ -1,6 +1,10 @@
 package waittime
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/divergo/divergo/internal/gotrace"
+)
 
 // Options tune the analysis. The zero value means the defaults.
 type Options struct {
@@ -25,6 +29,10 @@ type Options struct {
 	// same goroutine and state are one step, since a report that names
 	// lines cannot tell them apart.
 	Blocks bool
+	// GoTrace is Go's execution trace of the same run (recorded with
+	// DIVERGO_RUNTIME_TRACE), nil for none: the waits without a releaser
+	// in the divergo trace then name who woke them (Site.WokenBy).
+	GoTrace *gotrace.Trace
 }
 
 // Defaults.

@@ -14,11 +14,15 @@ import (
 
 // Report is the result of [Analyze]: sync sites ranked by waiting time.
 type Report struct {
-	Waits     int            `json:"waits"`     // waits at all sites
-	TotalNs   int64          `json:"total_ns"`  // their waiting time
-	Unmatched int            `json:"unmatched"` // waits with no releaser in the trace
-	Sites     []*Site        `json:"sites"`
-	Blocked   *BlockedReport `json:"blocked,omitempty"` // goroutines still blocked when the trace ended
+	Waits     int   `json:"waits"`     // waits at all sites
+	TotalNs   int64 `json:"total_ns"`  // their waiting time
+	Unmatched int   `json:"unmatched"` // waits with no releaser in the trace
+	// GoTrace says Go's execution trace was read (Options.GoTrace); Woken
+	// is how many unmatched waits it names a waker for.
+	GoTrace bool           `json:"go_trace,omitempty"`
+	Woken   int            `json:"woken,omitempty"`
+	Sites   []*Site        `json:"sites"`
+	Blocked *BlockedReport `json:"blocked,omitempty"` // goroutines still blocked when the trace ended
 	// Perturbed says the run perturbed its schedule (DIVERGO_PERTURB),
 	// with PerturbSeed; PerturbNs is the time divergo delayed goroutines
 	// in all, which steps in state perturb carry, never a line.
@@ -46,10 +50,13 @@ type Site struct {
 	// Why counts the unmatched waits by why they have no releaser
 	// (trace.Why's text: a timer's channel, a select case not recorded,
 	// ...).
-	Why       map[string]int `json:"unmatched_why,omitempty"`
-	TotalNs   int64          `json:"total_ns"`
-	Classes   []*Class       `json:"classes"`
-	Instances []Wait         `json:"instances,omitempty"` // with Options.KeepWaits
+	Why map[string]int `json:"unmatched_why,omitempty"`
+	// WokenBy is who woke unmatched waits, as Go's execution trace says
+	// (Options.GoTrace), most waiting time first.
+	WokenBy   []Waker  `json:"woken_by,omitempty"`
+	TotalNs   int64    `json:"total_ns"`
+	Classes   []*Class `json:"classes"`
+	Instances []Wait   `json:"instances,omitempty"` // with Options.KeepWaits
 }
 
 // Class is an equivalence class of the site's waits and the steps that
@@ -107,8 +114,9 @@ type Wait struct {
 	ReleaseSite  int    `json:"release_site,omitempty"`
 	ReleasePos   string `json:"release_pos,omitempty"`
 	ReleaseTime  int64  `json:"release_time,omitempty"`
-	Class        int    `json:"class"`         // index in the site's classes; -1 when unmatched
-	Why          string `json:"why,omitempty"` // when unmatched: why there is no releaser
+	Class        int    `json:"class"`              // index in the site's classes; -1 when unmatched
+	Why          string `json:"why,omitempty"`      // when unmatched: why there is no releaser
+	WokenBy      string `json:"woken_by,omitempty"` // when unmatched: who woke it, says Go's execution trace
 }
 
 // ginfo is what names a goroutine.
@@ -119,7 +127,7 @@ type ginfo struct {
 }
 
 func (a *analysis) report() *Report {
-	rep := &Report{graph: a.graph, blocks: a.opts.Blocks, PerturbNs: a.perturbNs}
+	rep := &Report{graph: a.graph, blocks: a.opts.Blocks, PerturbNs: a.perturbNs, GoTrace: a.opts.GoTrace != nil, Woken: a.wokenWaits}
 	for _, s := range a.sites {
 		rep.Sites = append(rep.Sites, a.siteReport(s))
 	}
@@ -140,6 +148,7 @@ func (a *analysis) siteReport(s *site) *Site {
 		Block: int(s.key.block), Site: int(s.key.site), Pos: sitePos(a.graph, s.key.site, s.key.block).FileLine(), Func: a.funcName(b),
 		Op: s.key.op.String(), Kind: stateOf(s.key.op).String(),
 		Waits: s.waits, Unmatched: s.unmatched, UnmatchedNs: s.unmatchedNs, TotalNs: s.total, Why: whyCounts(s.why),
+		WokenBy: wakersOf(s.wakers),
 	}
 	order := make([]int, len(s.classes))
 	for i := range order {

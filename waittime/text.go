@@ -25,6 +25,9 @@ func (r *Report) WriteText(w io.Writer, maxSteps int) error {
 		fmt.Fprintf(bw, " (%d without a releaser in the trace)", r.Unmatched)
 	}
 	fmt.Fprintln(bw)
+	if r.GoTrace && r.Unmatched > 0 {
+		fmt.Fprintf(bw, "Go's execution trace of the run names who woke %d of the %d waits without a releaser.\n", r.Woken, r.Unmatched)
+	}
 	if r.Perturbed || r.PerturbNs > 0 {
 		fmt.Fprintf(bw, "%s; divergo delayed goroutines %s in all, shown as its own steps, never at a line\n", perturbedRun(r), FormatNs(r.PerturbNs))
 	}
@@ -44,6 +47,7 @@ func (r *Report) WriteText(w io.Writer, maxSteps int) error {
 				fmt.Fprintf(bw, "%s%d %s", sep, s.Why[w], w)
 			}
 			fmt.Fprintln(bw)
+			writeWakers(bw, s.WokenBy)
 		}
 		for j, c := range s.Classes {
 			fmt.Fprintf(bw, "   class %d: %s, %s, %.0f%% explained\n", j+1, plural(c.Waits, "wait"), FormatNs(c.TotalNs), 100*c.Explained)
@@ -55,6 +59,9 @@ func (r *Report) WriteText(w io.Writer, maxSteps int) error {
 				fmt.Fprintf(bw, " released by %s %s at %s (%s)", in.ReleaserName, in.ReleaseOp, in.ReleasePos, FormatNs(in.ReleaseTime))
 			} else if in.Why != "" {
 				fmt.Fprintf(bw, " no releaser: %s", in.Why)
+				if in.WokenBy != "" {
+					fmt.Fprintf(bw, "; woken by %s, says Go's execution trace", in.WokenBy)
+				}
 			}
 			fmt.Fprintln(bw)
 		}

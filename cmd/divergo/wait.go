@@ -7,8 +7,8 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/divergo/divergo/internal/gotrace"
 	"github.com/divergo/divergo/internal/progress"
-
 	"github.com/divergo/divergo/internal/trace"
 	"github.com/divergo/divergo/waittime"
 )
@@ -71,6 +71,16 @@ Their waits have no end, so they are not in the waiting time below. A
 deadlocked program is stopped with Ctrl-C or SIGTERM, or, with
 DIVERGO_SIGNALS=off, dies of Go's deadlock report; the list is the same.
 
+A wait ended in code that is not instrumented (a context's cancel closing
+Done, a library's goroutine sending on a channel it returned, a timer) has
+no releaser in the divergo trace; the report says why. Record the run with
+DIVERGO_RUNTIME_TRACE=1 as well, and wait reads Go's execution trace beside
+the divergo trace (run-1.gotrace beside run-1.dvt) and names who woke those
+waits, with the program's line that led to it and the library function
+that woke:
+
+	woken, says Go's execution trace: 3 by main at main.go:45 in context.(*cancelCtx).cancel (context.go:567), 61.9 ms
+
 With two traces of the same program, wait puts their waiting time side by
 side: each site's total in run A and run B, and its classes marked appeared,
 vanished, changed (their waiting time moved by more than 10%) or same.
@@ -86,6 +96,11 @@ Flags:
 	-steps N	steps shown per class, 0 for all (default 8)
 	-waits		also list every wait with its releaser
 	-blocks		one step per block, even when blocks share a line
+	-gotrace FILE	Go's execution trace of the same run, recorded with
+			DIVERGO_RUNTIME_TRACE (default: TRACE's .gotrace beside it,
+			when there; off to ignore it): each site's waits without a
+			releaser then say who woke them and where, also in code
+			that is not instrumented
 	-html OUT.html	also write the report as one self-contained HTML page of the
 			program's source: each sync site coloured by its share of the
 			waiting time, with its classes, and the lines that explain its
@@ -110,6 +125,7 @@ func runWait(args []string, stdout, stderr io.Writer) (int, error) {
 	steps := fs.Int("steps", 8, "steps shown per class")
 	waits := fs.Bool("waits", false, "list every wait")
 	blocks := fs.Bool("blocks", false, "one step per block")
+	goTrace := fs.String("gotrace", "", "Go's execution trace of the run (default: the trace's .gotrace beside it, when there; off: none)")
 	page := fs.String("html", "", "write the report as an HTML page of the source to this file")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
@@ -124,7 +140,14 @@ func runWait(args []string, stdout, stderr io.Writer) (int, error) {
 	}
 	opts := waittime.Options{Tolerance: *tolerance, Threshold: *threshold, KeepWaits: *waits, Blocks: *blocks}
 	var reps []*waittime.Report
+	if *goTrace != "" && *goTrace != "off" && len(pos) != 1 {
+		return 2, usageError("-gotrace names the execution trace of one run, got %d traces", len(pos))
+	}
 	for _, file := range pos {
+		opts, err := withGoTrace(opts, file, *goTrace)
+		if err != nil {
+			return 2, err
+		}
 		rep, err := analyzeTrace(file, opts, stderr)
 		if err != nil {
 			return 2, err
@@ -174,6 +197,28 @@ func analyzeTrace(file string, opts waittime.Options, stderr io.Writer) (*waitti
 		return nil, fmt.Errorf("analysing %s: %w", file, err)
 	}
 	return rep, nil
+}
+
+// withGoTrace adds to opts Go's execution trace of the run whose divergo
+// trace is file: the one flag names, or the one beside the trace
+// (DIVERGO_RUNTIME_TRACE=1 writes run-1.gotrace beside run-1.dvt), if any.
+func withGoTrace(opts waittime.Options, file, flag string) (waittime.Options, error) {
+	p := flag
+	switch flag {
+	case "off":
+		return opts, nil
+	case "":
+		p = gotrace.Beside(file)
+		if _, err := os.Stat(p); err != nil {
+			return opts, nil
+		}
+	}
+	gt, err := gotrace.Open(p)
+	if err != nil {
+		return opts, err
+	}
+	opts.GoTrace = gt
+	return opts, nil
 }
 
 func writeProfile(rep *waittime.Report, file string) error {

@@ -1,0 +1,181 @@
+package waittime
+
+import (
+	"cmp"
+	"fmt"
+	"io"
+	"path"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/divergo/divergo/internal/gotrace"
+	"github.com/divergo/divergo/internal/tbb"
+	"github.com/divergo/divergo/internal/trace"
+)
+
+// Wakers of waits without a releaser, from Go's execution trace.
+//
+// A wait the divergo trace holds no releaser for was often ended in code
+// that is not instrumented: a context's cancel closing Done, a library's
+// goroutine sending on a channel it returned (singleflight's DoChan), a
+// timer. When the run also recorded Go's execution trace
+// (DIVERGO_RUNTIME_TRACE, Options.GoTrace), the tracer saw who woke the
+// waiter and where: the report names them per site, as the waits' wakers.
+// They explain nothing of the path analysis (no path of the waker is
+// joined), so these waits stay out of the classes as before.
+
+// Waker is who woke some of a site's waits that have no releaser in the
+// divergo trace, as Go's execution trace says.
+type Waker struct {
+	// Goroutine is the waker's spawn path, "goroutine N (not
+	// instrumented)" for one divergo did not record, or "no goroutine (a
+	// timer or the network poller)".
+	Goroutine string `json:"goroutine"`
+	// Where is the statement of the program's own code on the waker's
+	// stack that led to the wake (its innermost frame in a file of the
+	// program), "" when none is.
+	Where string `json:"where,omitempty"`
+	// Inner is the innermost frame outside the Go runtime, package sync
+	// and divergo: the library code that woke, when it is not Where.
+	Inner string `json:"inner,omitempty"`
+	Waits int    `json:"waits"`
+	Ns    int64  `json:"ns"`
+}
+
+type wakerKey struct{ who, where, inner string }
+
+// woken looks up who woke g's wait ev, which has no releaser, and counts
+// it on the site. It returns the waker's description for the wait's
+// instance, "" when the tracer saw no wake of it.
+func (a *analysis) woken(s *site, g *gstate, ev trace.Event, w int64) string {
+	gt := a.opts.GoTrace
+	if gt == nil || g.info.GoID == 0 {
+		return ""
+	}
+	wk, ok := gt.Find(g.info.GoID, ev.Begin, ev.End, func(reason string) bool { return gotrace.Fits(ev.Op, reason) })
+	if !ok || wk.By == int64(g.info.GoID) {
+		return ""
+	}
+	k := wakerKey{who: a.wakerName(wk.By)}
+	for _, f := range wk.Stack {
+		if a.files.has(f.File) {
+			k.where = fmt.Sprintf("%s:%d", filepath.Base(f.File), f.Line)
+			break
+		}
+	}
+	if len(wk.Stack) > 0 && !a.files.has(wk.Stack[0].File) {
+		f := wk.Stack[0]
+		k.inner = fmt.Sprintf("%s (%s:%d)", f.Func, filepath.Base(f.File), f.Line)
+	}
+	if s.wakers == nil {
+		s.wakers = make(map[wakerKey]*Waker)
+	}
+	wa := s.wakers[k]
+	if wa == nil {
+		wa = &Waker{Goroutine: k.who, Where: k.where, Inner: k.inner}
+		s.wakers[k] = wa
+	}
+	wa.Waits++
+	wa.Ns += w
+	a.wokenWaits++
+	return wa.String()
+}
+
+// wakerName names the goroutine with Go id id.
+func (a *analysis) wakerName(id int64) string {
+	if id < 0 {
+		return "no goroutine (a timer or the network poller)"
+	}
+	if gi := a.byGoID[uint64(id)]; gi != nil {
+		return a.name(gi.ID)
+	}
+	return fmt.Sprintf("goroutine %d (not instrumented)", id)
+}
+
+// String is the waker in the report's words.
+func (w *Waker) String() string {
+	s := w.Goroutine
+	switch {
+	case w.Where != "" && w.Inner != "":
+		s += " at " + w.Where + " in " + w.Inner
+	case w.Where != "":
+		s += " at " + w.Where
+	case w.Inner != "":
+		s += " in " + w.Inner
+	}
+	return s
+}
+
+// wakersOf lists a site's wakers, most waiting time first.
+func wakersOf(m map[wakerKey]*Waker) []Waker {
+	out := make([]Waker, 0, len(m))
+	for _, w := range m {
+		out = append(out, *w)
+	}
+	slices.SortFunc(out, func(x, y Waker) int {
+		return cmp.Or(cmp.Compare(y.Ns, x.Ns), cmp.Compare(x.Goroutine, y.Goroutine), cmp.Compare(x.Where, y.Where), cmp.Compare(x.Inner, y.Inner))
+	})
+	return out
+}
+
+// fileSet tells the program's own source files, named in the graph by
+// their path in the module, from others, named by absolute paths on
+// stacks.
+type fileSet struct {
+	byBase map[string][]string // base name → the graph's paths
+	seen   map[string]bool
+}
+
+func newFileSet(g *tbb.Graph) fileSet {
+	fs := fileSet{byBase: map[string][]string{}, seen: map[string]bool{}}
+	have := map[string]bool{}
+	for _, b := range g.Blocks {
+		if f := b.Pos.File; f != "" && !have[f] {
+			have[f] = true
+			base := path.Base(f)
+			fs.byBase[base] = append(fs.byBase[base], f)
+		}
+	}
+	return fs
+}
+
+// has reports whether file, a path on a stack, is one of the program's.
+func (fs fileSet) has(file string) bool {
+	if in, ok := fs.seen[file]; ok {
+		return in
+	}
+	in := false
+	slashed := filepath.ToSlash(file)
+	for _, f := range fs.byBase[path.Base(slashed)] {
+		if slashed == f || strings.HasSuffix(slashed, "/"+f) {
+			in = true
+			break
+		}
+	}
+	fs.seen[file] = in
+	return in
+}
+
+// maxWakers bounds the wakers a site lists in the text.
+const maxWakers = 3
+
+// writeWakers prints who woke a site's waits without a releaser.
+func writeWakers(w io.Writer, ws []Waker) {
+	if len(ws) == 0 {
+		return
+	}
+	fmt.Fprint(w, "   woken, says Go's execution trace:")
+	for i, wk := range ws {
+		if i == maxWakers {
+			fmt.Fprintf(w, "; %d more (-json lists them)", len(ws)-i)
+			break
+		}
+		sep := "; "
+		if i == 0 {
+			sep = " "
+		}
+		fmt.Fprintf(w, "%s%d by %s, %s", sep, wk.Waits, wk.String(), FormatNs(wk.Ns))
+	}
+	fmt.Fprintln(w)
+}
