@@ -119,9 +119,11 @@ func (pr *pairing) apply(g *pgor, s *sev) {
 	ev := &s.ev
 	if ev.Waited {
 		switch {
-		case ev.End < ev.Begin:
+		case ev.Blocked || ev.End < ev.Begin:
+			// Still blocked when the trace ended: it released no one,
+			// nothing released it, and it took no value.
 			pr.waits[s.ref] = WhyUnfinished
-			return // it released no one and nothing released it
+			return
 		case ev.Op == OpSleep:
 			pr.waits[s.ref] = WhySleep
 			return
