@@ -13,7 +13,14 @@ type Stretch struct {
 	p     *Program
 	items []Item
 	total int64 // weight of the steps so far
-	last  int32 // the last block run, in this stretch or before; NoBlock when none
+	// last is the last block run, in this stretch or before, but once the
+	// goroutine's function has returned, that function's last block;
+	// NoBlock before the first.
+	last int32
+	// in is the block the goroutine is in at the end of the stretch (the
+	// innermost open frame's current block), at depth inDepth; NoBlock
+	// when no frame is open.
+	in, inDepth int32
 }
 
 // Item is one step or mark of a stretch.
@@ -23,8 +30,9 @@ type Item struct {
 	// Mark is the consumer's number for a mark ([Stretch.Mark]).
 	Mark int32
 	// Rest is set on the one step Spread adds to a stretch in which no block
-	// began: the rest of the block the goroutine was in (Step.Block; its
-	// Depth is unknown, 0). It is no step of the stream.
+	// began: the rest of the block the goroutine is in (Step.Block, in the
+	// frame at Step.Depth; Depth 0 when no frame was open and the last
+	// block run takes the time). It is no step of the stream.
 	Rest bool
 	// At is when the item began; Dur how long it ran: a block's (or a
 	// call's entry block's) share of the stretch, 0 for exits and marks.
@@ -33,15 +41,23 @@ type Item struct {
 }
 
 // NewStretch returns an empty stretch of p's blocks.
-func NewStretch(p *Program) *Stretch { return &Stretch{p: p, last: NoBlock} }
+func NewStretch(p *Program) *Stretch { return &Stretch{p: p, last: NoBlock, in: NoBlock} }
+
+// In sets the block the goroutine is in at the end of the stretch and the
+// depth of its frame (a [Replayer]'s Cur and Depth): the block that takes
+// the time of a stretch in which no block began.
+func (s *Stretch) In(b, depth int32) { s.in, s.inDepth = b, depth }
 
 // Steps appends replayed steps. A block or call weighs its instruction
 // count ([Program.Instrs]); an exit weighs nothing.
 func (s *Stretch) Steps(steps []Step) {
 	for _, st := range steps {
-		if st.Kind != Exit {
+		switch {
+		case st.Kind != Exit:
 			s.total += s.p.Instrs(st.Block)
 			s.last = st.Block
+		case st.Depth == 1 && st.From != NoBlock:
+			s.last = st.From
 		}
 		s.items = append(s.items, Item{Step: st, cum: s.total})
 	}
@@ -56,8 +72,9 @@ func (s *Stretch) Mark(m int32) {
 // Len is the number of items appended since the last Reset.
 func (s *Stretch) Len() int { return len(s.items) }
 
-// Last is the last block run, in this stretch or an earlier one: the block
-// the goroutine is in. NoBlock before the first.
+// Last is the last block run, in this stretch or an earlier one, or once
+// the goroutine's function has returned, that function's last block.
+// NoBlock before the first.
 func (s *Stretch) Last() int32 { return s.last }
 
 // Spread gives the time from t0 to t1 (none when t1 <= t0) to the items,
@@ -68,14 +85,22 @@ func (s *Stretch) Last() int32 { return s.last }
 // where w is the weight of the steps before it and W that of the whole
 // stretch, and a step lasts until the next step's begin would be, so the
 // durations add up to t1-t0 exactly. A stretch in which no block began
-// (the statements after a lock, up to the unlock in the same block) gets
-// one more step, marked Rest: the block the goroutine was in takes the
-// time. It returns the items, valid until the next Reset.
+// (the statements after a lock, up to the unlock in the same block; or
+// after a return, up to the next sync in the caller's block) gets one more
+// step, last, marked Rest: the block the goroutine is in takes the time
+// (set by In); when no frame is open, the goroutine's function has
+// returned, and its last block takes it (Last), as the timeline draws it
+// after that function's frame. It returns the items, valid until the next
+// Reset.
 func (s *Stretch) Spread(t0, t1 int64) []Item {
 	e := max(t1-t0, 0)
-	if s.total == 0 && e > 0 && s.last != NoBlock {
-		s.total = s.p.Instrs(s.last)
-		s.items = append(s.items, Item{Step: Step{Kind: Block, Block: s.last}, Rest: true, cum: s.total})
+	if s.total == 0 && e > 0 && (s.in != NoBlock || s.last != NoBlock) {
+		st := Step{Kind: Block, Block: s.in, Depth: s.inDepth}
+		if s.in == NoBlock {
+			st = Step{Kind: Block, Block: s.last}
+		}
+		s.total = s.p.Instrs(st.Block)
+		s.items = append(s.items, Item{Step: st, Rest: true, cum: s.total})
 	}
 	var given int64
 	for i := range s.items {

@@ -83,7 +83,7 @@ type Lane struct {
 
 	b      *buf
 	rep    *Replayer
-	last   int32 // the last block run, NoBlock before the first
+	last   int32 // Stretch.Last, kept from one stretch to the next
 	items  []Item
 	it     trace.EventIter
 	n      int   // events read, for messages
@@ -101,8 +101,9 @@ func (l *Lane) Items() []Item { return l.items }
 // Event is the event of a mark item.
 func (l *Lane) Event(it Item) trace.Event { return l.b.marks[it.Mark] }
 
-// Last is the last block the goroutine ran, NoBlock before the first: the
-// block it is in.
+// Last is the last block the goroutine ran, or once its function has
+// returned, that function's last block ([Stretch.Last]); NoBlock before the
+// first.
 func (l *Lane) Last() int32 { return l.last }
 
 // T0 is the goroutine's last timestamp: after Apply, when it resumed
@@ -278,6 +279,7 @@ func (t *Timeline) read(l *Lane) (bool, error) {
 // spread times l's stretch from its last timestamp to t1, which becomes
 // the last timestamp.
 func (t *Timeline) spread(l *Lane, t1 int64) {
+	l.b.st.In(l.rep.Cur(), l.rep.Depth())
 	l.items = l.b.st.Spread(l.t0, t1)
 	l.t0 = max(l.t0, t1)
 }
