@@ -181,7 +181,14 @@ func (a *analysis) wait(g *gstate, ev trace.Event, rel *release) {
 	if rel == nil {
 		s.unmatched++
 		s.unmatchedNs += w
-		why := a.pairs.Why(trace.SyncRef{G: g.info.ID, N: g.lane.NSync - 1})
+		ref := trace.SyncRef{G: g.info.ID, N: g.lane.NSync - 1}
+		why := a.pairs.Why(ref)
+		// A wait the pairing named but whose release the merge had not
+		// kept (it came more than the slack after the wait: a send that
+		// itself waited is stamped when its goroutine resumes) still
+		// names its releaser, as the Perfetto export does; it is not
+		// explained, having no path of the releaser to compare.
+		named, isNamed := a.pairs.Of(ref)
 		if why == trace.Named {
 			why = trace.WhyLate
 		}
@@ -191,8 +198,12 @@ func (a *analysis) wait(g *gstate, ev trace.Event, rel *release) {
 		s.why[why]++
 		g.path.add(stepKey{g.info.ID, int32(ev.Site), stateOf(ev.Op)}, w)
 		if a.opts.KeepWaits {
-			s.instances = append(s.instances, Wait{GID: g.info.ID, Block: int(ev.Block), Site: int(ev.Site), Op: ev.Op.String(),
-				Begin: ev.Begin, End: ev.End, Class: -1, Why: why.String()})
+			in := Wait{GID: g.info.ID, Block: int(ev.Block), Site: int(ev.Site), Op: ev.Op.String(),
+				Begin: ev.Begin, End: ev.End, Class: -1, Why: why.String()}
+			if isNamed {
+				in.Releaser, in.ReleaseOp, in.ReleaseBlock, in.ReleaseSite, in.ReleaseTime = named.G, named.Op.String(), int(named.Block), int(named.Site), named.Time
+			}
+			s.instances = append(s.instances, in)
 		}
 		return
 	}

@@ -104,6 +104,9 @@ func (a *analysis) Ran(l *replay.Lane) error {
 func (a *analysis) flushRuns(g *gstate) {
 	for _, r := range a.runs {
 		g.path.add(stepKey{g.info.ID, r.block, Running}, r.ns)
+		if a.opts.OnRunning != nil {
+			a.opts.OnRunning(g.info.ID, int(r.block), r.ns)
+		}
 	}
 	a.runs = a.runs[:0]
 	clear(a.runIdx)

@@ -25,6 +25,12 @@ type Options struct {
 	// same goroutine and state are one step, since a report that names
 	// lines cannot tell them apart.
 	Blocks bool
+	// OnRunning, when not nil, is told every running time the analysis
+	// gives a block of a goroutine (summed per block between two go
+	// statements of one stretch between timestamps): the times
+	// replay.Stretch spreads, which the Perfetto export draws too. The
+	// end-to-end test that the two agree reads them here.
+	OnRunning func(gid uint64, block int, ns int64)
 }
 
 // Defaults.
