@@ -43,7 +43,7 @@ func TestReadersAgree(t *testing.T) {
 	}
 	for _, p := range []agreementProg{
 		{name: "releasers"}, {name: "contention"}, {name: "wordcount", args: []string{"-lines", "2000"}},
-		{name: "sieve1", real: true}, {name: "select", real: true},
+		{name: "sieve1", real: true}, {name: "powser1", real: true, args: []string{"print"}}, {name: "fifo", real: true},
 	} {
 		t.Run(p.name, func(t *testing.T) {
 			var dir, bin string
