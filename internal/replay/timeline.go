@@ -122,8 +122,8 @@ type Consumer interface {
 	// been read and Items spread over the time since its last timestamp.
 	Ran(l *Lane) error
 	// Apply: the merge reached the head. false puts it off to the time set
-	// by PutOff; it is applied then, and may not be put off again before
-	// another head of any lane is applied.
+	// by PutOff, when it is handed over again; a consumer that puts a head
+	// off must apply it some time (waittime puts a wait off once).
 	Apply(l *Lane) (bool, error)
 	// Close: the goroutine's events are exhausted (Ran has seen its last
 	// stretch).
