@@ -1,10 +1,7 @@
 package waittime
 
 import (
-	"container/heap"
 	"errors"
-	"fmt"
-	"math"
 	"slices"
 
 	"github.com/divergo/divergo/internal/replay"
@@ -14,21 +11,17 @@ import (
 
 // analysis is the state of one run of Analyze.
 type analysis struct {
-	graph  *tbb.Graph
-	opts   Options
-	weight []float64 // per block: instructions, at least 1
+	graph *tbb.Graph
+	opts  Options
 	// paths are the implied paths of the graph, shared by the goroutines'
-	// replayers (the analysis runs on one goroutine); steps is scratch for
-	// one event's replayed steps.
+	// replayers (the analysis runs on one goroutine).
 	paths *replay.Paths
-	steps []replay.Step
 
 	gs    map[uint64]*gstate // live goroutines and dead ones still referenced
 	infos map[uint64]*ginfo  // every goroutine, for names
-	queue queue
-	// pairs names every wait's releaser (trace.Pair, read before the
-	// analysis); rels are the releases still needed, with the releaser's
-	// path at the release.
+	// pairs names every wait's releaser (trace.Releasers, run ahead of
+	// the merge by the timeline); rels are the releases still needed,
+	// with the releaser's path at the release.
 	pairs *trace.Releasers
 	rels  map[trace.SyncRef]*release
 	objs  map[uint64]*object
@@ -44,6 +37,11 @@ type analysis struct {
 	perturbNs int64  // divergo's perturbation delays, all goroutines
 	epoch     uint64 // counts applied events: when path slots change and snapshots are taken
 
+	// runs is scratch for one stretch: its blocks' times summed per block
+	// between go statements, in the order the blocks first ran.
+	runs   []run
+	runIdx map[int32]int32
+
 	// scratch space reused by every wait
 	long, short, expl []entry
 	relLong, relShort []entry
@@ -53,8 +51,8 @@ type analysis struct {
 }
 
 // Analyze explains the waiting time of one trace. It reads every goroutine's
-// events once, merged by time, and returns the sync sites ranked by total
-// waiting time.
+// events once, merged by time (replay.Timeline, the order every reader
+// uses), and returns the sync sites ranked by total waiting time.
 func Analyze(t Trace, opts Options) (*Report, error) {
 	opts, err := opts.withDefaults()
 	if err != nil {
@@ -67,40 +65,24 @@ func Analyze(t Trace, opts Options) (*Report, error) {
 	a := &analysis{
 		graph:  g,
 		opts:   opts,
-		weight: make([]float64, len(g.Blocks)),
 		paths:  replay.NewPaths(replay.NewProgram(g)),
 		gs:     make(map[uint64]*gstate),
 		infos:  make(map[uint64]*ginfo),
 		rels:   make(map[trace.SyncRef]*release),
 		objs:   make(map[uint64]*object),
 		sites:  make(map[siteKey]*site),
-	}
-	for i, b := range g.Blocks {
-		a.weight[i] = 1
-		if b != nil && b.Instrs > 1 {
-			a.weight[i] = float64(b.Instrs)
-		}
+		runIdx: make(map[int32]int32),
 	}
 	// Releasers by causality (trace.Releasers: the rule the Perfetto
 	// export and every other reader use), paired over the sync events in a
-	// second merge kept pairAhead ahead of this one.
+	// second merge the timeline keeps ahead of its own.
 	a.pairs = trace.NewReleasers(t, opts.Slack)
-	infos := slices.Clone(t.Goroutines())
-	slices.SortFunc(infos, func(x, y trace.GoroutineInfo) int {
-		switch {
-		case x.ID < y.ID:
-			return -1
-		case x.ID > y.ID:
-			return 1
-		}
-		return 0
-	})
-	for _, info := range infos {
-		if _, dup := a.gs[info.ID]; dup {
-			return nil, fmt.Errorf("goroutine %d is listed twice", info.ID)
-		}
-		g := newGState(info)
-		a.gs[info.ID] = g
+	tl, err := replay.NewTimeline(t, a.paths, a.pairs, opts.Slack)
+	if err != nil {
+		return nil, err
+	}
+	for _, info := range t.Goroutines() {
+		a.gs[info.ID] = newGState(info)
 		a.infos[info.ID] = &ginfo{GoroutineInfo: info, fn: -1}
 		if opts.GoTrace != nil && info.GoID != 0 {
 			if a.byGoID == nil {
@@ -109,40 +91,14 @@ func Analyze(t Trace, opts Options) (*Report, error) {
 			}
 			a.byGoID[info.GoID] = a.infos[info.ID]
 		}
-		// A goroutine's events are opened when the merge reaches its
-		// start, so only goroutines alive at once hold a chunk in memory.
-		g.key = info.Start
-		heap.Push(&a.queue, g)
 	}
-	for _, info := range infos {
+	for _, info := range t.Goroutines() {
 		if p := a.gs[info.Parent]; p != nil && info.Parent != info.ID {
 			p.kids++
 		}
 	}
-	for a.queue.Len() > 0 {
-		g := heap.Pop(&a.queue).(*gstate)
-		if g.it == nil {
-			it, err := t.Events(g.info.ID)
-			if err != nil {
-				return nil, fmt.Errorf("opening events of goroutine %d: %w", g.info.ID, err)
-			}
-			g.it = it
-			g.alloc(a)
-			if err := a.step(g); err != nil {
-				return nil, err
-			}
-			continue
-		}
-		if err := a.pairs.Advance(satAdd(g.key, max(pairAhead, 2*a.opts.Slack))); err != nil {
-			return nil, err
-		}
-		if !a.apply(g) {
-			heap.Push(&a.queue, g)
-			continue
-		}
-		if err := a.step(g); err != nil {
-			return nil, err
-		}
+	if err := tl.Run(a); err != nil {
+		return nil, err
 	}
 	rep := a.report()
 	if p, ok := t.(interface{ Perturbed() (int64, bool) }); ok {
@@ -156,82 +112,72 @@ func Analyze(t Trace, opts Options) (*Report, error) {
 	return rep, nil
 }
 
-// step reads g up to its next timestamped event and queues it, or finishes g.
-func (a *analysis) step(g *gstate) error {
-	ok, err := a.advance(g)
-	if err != nil {
-		return err
-	}
-	if ok {
-		heap.Push(&a.queue, g)
-		return nil
-	}
-	end := g.last
-	if g.info.Ended {
-		end = g.info.End
-	}
-	a.distribute(g, end)
+// Open starts a goroutine when the merge reaches its start.
+func (a *analysis) Open(l *replay.Lane) error {
+	g := a.gs[l.Info.ID]
+	g.lane = l
+	l.X = g
+	g.alloc(a)
+	return nil
+}
+
+// Close finishes a goroutine whose events are exhausted.
+func (a *analysis) Close(l *replay.Lane) error {
+	g := l.X.(*gstate)
 	a.infos[g.info.ID].fn = g.fn
 	g.done = true
-	g.it = nil
+	g.lane = nil
 	a.maybeFree(g)
 	return nil
 }
 
-// apply applies g's head event: the time up to it goes to the pending
-// blocks, a wait is explained, a release is remembered. It returns false
-// when it put the event off: a wait with no release before its end is
-// looked at again once the events of the slack after it are in.
-func (a *analysis) apply(g *gstate) bool {
-	ev := g.head
+// Apply applies g's head event: a wait is explained, a release is
+// remembered. It returns false when it put the event off: a wait with no
+// release before its end is looked at again once the events of the slack
+// after it are in.
+func (a *analysis) Apply(l *replay.Lane) (bool, error) {
+	g := l.X.(*gstate)
+	ev := l.Head
+	n := l.NSync - 1
 	var rel *release
 	if ev.Kind == trace.EvSync && ev.Waited && !ev.Blocked && ev.End >= ev.Begin && ev.Op != trace.OpSleep {
 		var due int64
-		rel, due = a.releaser(g, g.nsync-1)
+		rel, due = a.releaser(g, n)
 		// The release that ended the wait was stamped before it, but
 		// clocks and a select's stamp can put it a little after the end:
 		// wait for it up to the slack.
 		if rel == nil && due > 0 && !g.deferred && due <= ev.End+a.opts.Slack {
 			g.deferred = true
-			g.key = max(ev.End, due)
-			return false
+			l.PutOff(max(ev.End, due))
+			return false, nil
 		}
 	}
 	g.deferred = false
-	g.hasHead = false
 	a.epoch++
 	if g.fn >= 0 {
 		a.infos[g.info.ID].fn = g.fn
 	}
 	switch ev.Kind {
-	case trace.EvClock:
-		a.distribute(g, ev.Time)
 	case trace.EvPerturb:
 		if d := ev.End - ev.Begin; d > 0 {
 			g.path.add(stepKey{g.info.ID, g.here(), Perturb}, d)
 			a.perturbNs += d
 		}
-		g.last = max(g.last, ev.End)
 	case trace.EvSync:
 		if ev.Waited {
-			defer a.pairs.Forget(trace.SyncRef{G: g.info.ID, N: g.nsync - 1})
+			defer a.pairs.Forget(trace.SyncRef{G: g.info.ID, N: n})
 		}
 		switch {
 		case ev.Blocked:
 			// It never ended: no waiting time, no releaser; listed apart.
-			a.distribute(g, ev.Begin)
 			a.blocked++
-			return true
+			return true, nil
 		case ev.Waited:
-			a.distribute(g, ev.Begin)
 			a.wait(g, ev, rel)
-			g.last = max(g.last, ev.End)
-		default:
-			a.distribute(g, ev.End)
 		}
-		a.recordRelease(g, ev, g.nsync-1)
+		a.recordRelease(g, ev, n)
 	}
-	return true
+	return true, nil
 }
 
 // wait explains one wait of g: characterization, expansion into g's path,
@@ -248,7 +194,14 @@ func (a *analysis) wait(g *gstate, ev trace.Event, rel *release) {
 	if rel == nil {
 		s.unmatched++
 		s.unmatchedNs += w
-		why := a.pairs.Why(trace.SyncRef{G: g.info.ID, N: g.nsync - 1})
+		ref := trace.SyncRef{G: g.info.ID, N: g.lane.NSync - 1}
+		why := a.pairs.Why(ref)
+		// A wait the pairing named but whose release the merge had not
+		// kept (it came more than the slack after the wait: a send that
+		// itself waited is stamped when its goroutine resumes) still
+		// names its releaser, as the Perfetto export does; it is not
+		// explained, having no path of the releaser to compare.
+		named, isNamed := a.pairs.Of(ref)
 		if why == trace.Named {
 			why = trace.WhyLate
 		}
@@ -259,8 +212,12 @@ func (a *analysis) wait(g *gstate, ev trace.Event, rel *release) {
 		g.path.add(stepKey{g.info.ID, int32(ev.Site), stateOf(ev.Op)}, w)
 		wokenBy := a.woken(s, g, ev, w)
 		if a.opts.KeepWaits {
-			s.instances = append(s.instances, Wait{GID: g.info.ID, Block: int(ev.Block), Site: int(ev.Site), Op: ev.Op.String(),
-				Begin: ev.Begin, End: ev.End, Class: -1, Why: why.String(), WokenBy: wokenBy})
+			in := Wait{GID: g.info.ID, Block: int(ev.Block), Site: int(ev.Site), Op: ev.Op.String(),
+				Begin: ev.Begin, End: ev.End, Class: -1, Why: why.String(), WokenBy: wokenBy}
+			if isNamed {
+				in.Releaser, in.ReleaseOp, in.ReleaseBlock, in.ReleaseSite, in.ReleaseTime = named.G, named.Op.String(), int(named.Block), int(named.Site), named.Time
+			}
+			s.instances = append(s.instances, in)
 		}
 		return
 	}
@@ -448,24 +405,6 @@ func (a *analysis) chain(id uint64) []uint64 {
 	return out
 }
 
-// pairAhead is how far the pairing of releasers runs ahead of the
-// analysis's merge, beyond the slack: a channel or Cond release is kept
-// (with a snapshot of its goroutine's path) only for the waits the pairing
-// has named when the analysis reaches it, and those are named by the time
-// the pairing passes the release. Mutex, WaitGroup and Once waits are named
-// by the latest release before their end: their objects keep their last
-// few releases (ringSize). What the pairing holds is the waits of this much
-// of the run.
-const pairAhead = 1_000_000
-
-// satAdd is a+b, at most the largest int64.
-func satAdd(a, b int64) int64 {
-	if a > math.MaxInt64-b {
-		return math.MaxInt64
-	}
-	return a + b
-}
-
 // maxChain bounds spawn chains, so a corrupt parent cycle ends.
 const maxChain = 1000
 
@@ -493,29 +432,5 @@ func (a *analysis) maybeFree(g *gstate) {
 		p.kids--
 		a.maybeFree(p)
 	}
-	g.path, g.snaps, g.spawnSnaps, g.holders, g.pending, g.runIdx, g.recs, g.rep = nil, nil, nil, nil, nil, nil, nil, nil
-}
-
-// queue is a min-heap of goroutines by the time of their head event; at
-// equal times release-side events come before waits, and lower ids first.
-type queue []*gstate
-
-func (q queue) Len() int { return len(q) }
-func (q queue) Less(i, j int) bool {
-	x, y := q[i], q[j]
-	if x.key != y.key {
-		return x.key < y.key
-	}
-	if x.late != y.late {
-		return !x.late
-	}
-	return x.info.ID < y.info.ID
-}
-func (q queue) Swap(i, j int) { q[i], q[j] = q[j], q[i]; q[i].pos = i; q[j].pos = j }
-func (q *queue) Push(x any)   { g := x.(*gstate); g.pos = len(*q); *q = append(*q, g) }
-func (q *queue) Pop() any {
-	old := *q
-	g := old[len(old)-1]
-	*q = old[:len(old)-1]
-	return g
+	g.path, g.snaps, g.spawnSnaps, g.holders, g.recs = nil, nil, nil, nil, nil
 }

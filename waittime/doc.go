@@ -56,18 +56,18 @@
 // distributed over the blocks it executed in that interval in proportion to
 // their instruction counts ([tbb.Block.Instrs], at least 1 per block), so a
 // block executed twice as often or twice as long in instructions gets twice
-// the time. docs/FORMAT.md states the same rule for the trace format. The
-// blocks executed include the implied ones, which have no probe: they are
-// put back between the recorded blocks as compare puts them back
-// (internal/replay), so a loop whose head and post are implied still has
-// its time on them, and steps and explanations name them. A wait
-// ends the running interval at its Begin; the time from Begin to End is the
-// waiting time. An interval in which no block began (the statements after a
-// lock, up to the unlock in the same block) belongs to the block the
-// goroutine is in. The time is spread when the interval's first timestamp
-// is applied in the merge, not its last: a go statement inside it takes its
-// snapshot of the parent's path there, before the child can start, wait and
-// be released.
+// the time. The blocks executed include the implied ones, which have no
+// probe: they are put back between the recorded blocks as compare puts them
+// back (internal/replay), so a loop whose head and post are implied still
+// has its time on them, and steps and explanations name them. A wait ends
+// the running interval at its Begin; the time from Begin to End is the
+// waiting time. The rule, with what an interval in which no block began
+// gives its time to, is stated once in docs/FORMAT.md ("Durations") and
+// implemented once, replay.Stretch, which the Perfetto export uses too: its
+// frames hold the time waittime gives their blocks, to the nanosecond. The
+// time is spread when the interval's first timestamp is applied in the
+// merge, not its last: a go statement inside it takes its snapshot of the
+// parent's path there, before the child can start, wait and be released.
 //
 // Under DIVERGO_PERTURB the runtime records each of its delays as a perturb
 // event (docs/FORMAT.md, "Perturbation"); the delay is a step of state
@@ -76,8 +76,9 @@
 //
 // # Expansion
 //
-// Events of all goroutines are processed merged by time (a heap over
-// per-goroutine iterators), so when a wait ends, every wait on the paths being
+// Events of all goroutines are processed merged by time (replay.Timeline,
+// the order every reader uses, docs/FORMAT.md, "Reading order"), so when a
+// wait ends, every wait on the paths being
 // compared has ended before and has its characterization. Instead of a waiting
 // step, the waiter's path receives that characterization (the releaser's steps
 // added, the waiter's own steps subtracted), so characterizations are in terms
@@ -141,7 +142,7 @@
 // before a wg.wait's end; the Signal of a Cond, FIFO, or a Broadcast; the
 // Once that ran the function. The pairing is a merge of its own over the
 // sync events, by the time each operation was attempted, run a little
-// ahead of the analysis's merge (pairAhead), so waittime, the Perfetto
+// ahead of the analysis's merge (replay.PairAhead), so waittime, the Perfetto
 // export and the tests against Go's execution tracer name the same
 // releasers, and memory stays bounded by what is in flight. During the
 // analysis a channel or Cond release keeps a snapshot of its goroutine's

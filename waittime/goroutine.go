@@ -1,8 +1,6 @@
 package waittime
 
 import (
-	"fmt"
-
 	"github.com/divergo/divergo/internal/replay"
 	"github.com/divergo/divergo/internal/trace"
 )
@@ -10,36 +8,13 @@ import (
 // gstate is the analysis state of one goroutine.
 type gstate struct {
 	info trace.GoroutineInfo
-	it   trace.EventIter // nil until the merge reaches the goroutine's start
-	n    int             // events read, for messages
-	// nsync counts the sync events read: the head's number is nsync-1
-	// (trace.SyncRef).
-	nsync uint64
-
-	head    trace.Event // the next timestamped event, not yet applied
-	hasHead bool
-	key     int64 // heap key: the time head is applied at
-	late    bool  // head is a wait: applied after release-side events of the same time
+	// lane is the goroutine in the merge (replay.Timeline), from the
+	// merge's reaching its start to the end of its events: its head, the
+	// number of its sync events and the block it is in.
+	lane *replay.Lane
 	// deferred: head is a wait put off to the end of the slack because no
 	// release was timestamped before its end.
 	deferred bool
-	pos      int // index in the heap
-
-	last int64 // time of the last timestamp (the start at first)
-	// lastBlock is the last block the goroutine ran: perturbation steps
-	// are keyed by it, so that classes tell apart delays at different
-	// places (reports name no line for them).
-	lastBlock int32
-
-	// Blocks executed since the last timestamp, as (block, count) runs
-	// deduplicated within a stretch; marks split the stretches at go
-	// statements so the parent's path can be snapshotted there.
-	pending []run
-	runIdx  map[int32]int32
-	marks   []mark
-	// rep puts back the implied blocks between the recorded ones, as
-	// compare does, so that each executed block gets its share of time.
-	rep *replay.Replayer
 
 	path  *cpath
 	snaps map[uint64]*snap // partner → snapshot of path at their last common sync
@@ -59,18 +34,15 @@ type gstate struct {
 	fn      int  // function of its first block, for names; -1 unknown
 }
 
+// run is a block's time within a stretch, summed over its executions
+// between two go statements.
 type run struct {
 	block int32
-	count int64
-}
-
-type mark struct {
-	at    int    // len(pending) when the go statement ran
-	child uint64 // the goroutine it started
+	ns    int64
 }
 
 func newGState(info trace.GoroutineInfo) *gstate {
-	return &gstate{info: info, last: info.Start, pruneAt: minPrune, fn: -1, lastBlock: -1}
+	return &gstate{info: info, pruneAt: minPrune, fn: -1}
 }
 
 // alloc gives g its maps and path on first use: goroutines that have not
@@ -80,150 +52,64 @@ func (g *gstate) alloc(a *analysis) {
 	if g.path != nil {
 		return
 	}
-	g.runIdx = make(map[int32]int32)
-	g.rep = replay.NewReplayer(a.paths)
 	g.path = newPath(clock)
 	g.snaps = make(map[uint64]*snap)
 	g.spawnSnaps = make(map[uint64]*snap)
 	g.holders = make(map[uint64]struct{})
 }
 
-// advance reads events up to the next timestamped one, which becomes head,
-// and spreads the time up to it over the blocks read on the way. It returns
-// false at the end of the goroutine's events.
+// Ran adds the time of the blocks g ran since its last timestamp, spread
+// by the timeline (replay.Stretch.Spread, the rule of docs/FORMAT.md,
+// "Durations"), to its path, and takes the snapshots of go statements on
+// the way, at their interpolated instants.
 //
-// The time is spread now, when the previous timestamp has just been
-// applied, rather than when head is: a go statement among those blocks
-// takes its snapshot of g's path there (spawned), and the goroutine it
-// started, which began after the previous timestamp, may wait and be
-// released before head's time comes in the merge. Spreading later left
-// such a wait without the snapshot, comparing whole paths from the
+// The timeline spreads a stretch as soon as it has read the timestamp
+// that ends it, when the previous timestamp has just been applied, rather
+// than when that timestamp is: a go statement among those blocks takes
+// its snapshot of g's path there (spawned), and the goroutine it started,
+// which began after the previous timestamp, may wait and be released
+// before the next timestamp's time comes in the merge. Spreading later
+// left such a wait without the snapshot, comparing whole paths from the
 // goroutines' starts (issue 12: "go A; spin; go B; <-done" was explained
 // at -770785%). No other goroutine reads g's path between two of g's
 // timestamps except through snapshots taken at g's own events, so
 // spreading early changes nothing else.
-func (a *analysis) advance(g *gstate) (bool, error) {
-	for {
-		if !g.it.Next() {
-			if err := g.it.Err(); err != nil {
-				return false, fmt.Errorf("reading goroutine %d after event %d: %w", g.info.ID, g.n, err)
+func (a *analysis) Ran(l *replay.Lane) error {
+	g := l.X.(*gstate)
+	for _, it := range l.Items() {
+		switch it.Step.Kind {
+		case 0:
+			if ev := l.Event(it); ev.Kind == trace.EvSpawn {
+				a.flushRuns(g)
+				a.spawned(g, ev.Child, it.At)
 			}
-			return false, nil
-		}
-		ev := g.it.Event()
-		g.n++
-		switch ev.Kind {
-		case trace.EvBlock:
-			b := a.graph.Block(int(ev.Block))
-			if b == nil {
-				return false, fmt.Errorf("goroutine %d event %d: block %d is not in the graph", g.info.ID, g.n, ev.Block)
-			}
-			if g.fn < 0 {
+		case replay.Block, replay.Call:
+			if b := a.graph.Block(int(it.Step.Block)); g.fn < 0 && b != nil {
 				g.fn = b.Func
 			}
-			a.steps = g.rep.Block(int32(ev.Block), a.steps[:0])
-			g.ran(a.steps)
-		case trace.EvExit:
-			// The blocks from the last one recorded to the return.
-			a.steps = g.rep.Exit(int32(ev.Block), a.steps[:0])
-			g.ran(a.steps)
-		case trace.EvSpawn:
-			g.marks = append(g.marks, mark{len(g.pending), ev.Child})
-			clear(g.runIdx) // blocks after the go statement form a new stretch
-		case trace.EvSync:
-			g.nsync++
-			if a.graph.Block(int(ev.Block)) == nil {
-				return false, fmt.Errorf("goroutine %d event %d: %s at block %d, which is not in the graph", g.info.ID, g.n, ev.Op, ev.Block)
+			if i, ok := a.runIdx[it.Step.Block]; ok {
+				a.runs[i].ns += it.Dur
+			} else {
+				a.runIdx[it.Step.Block] = int32(len(a.runs))
+				a.runs = append(a.runs, run{it.Step.Block, it.Dur})
 			}
-			g.head, g.hasHead = ev, true
-			g.key, g.late = ev.End, ev.Waited && ev.Op != trace.OpSleep
-			if ev.Blocked { // still blocked when the trace ended
-				g.key, g.late = ev.Begin, false
-			}
-			ran := ev.End
-			if ev.Waited {
-				ran = ev.Begin
-			}
-			a.distribute(g, ran)
-			return true, nil
-		case trace.EvClock:
-			g.head, g.hasHead = ev, true
-			g.key, g.late = ev.Time, false
-			a.distribute(g, ev.Time)
-			return true, nil
-		case trace.EvPerturb:
-			// Up to Begin the goroutine ran its blocks; from Begin to End
-			// divergo delayed it (applied as a step of its own).
-			g.head, g.hasHead = ev, true
-			g.key, g.late = max(ev.End, ev.Begin), false
-			a.distribute(g, ev.Begin)
-			return true, nil
-		case trace.EvOutcome:
-			// It takes no time of its own and does not synchronize.
-		default:
-			return false, fmt.Errorf("goroutine %d event %d: unknown event kind %d", g.info.ID, g.n, ev.Kind)
 		}
 	}
+	a.flushRuns(g)
+	return nil
 }
 
-// ran adds the blocks of replayed steps to the pending ones.
-func (g *gstate) ran(steps []replay.Step) {
-	for _, st := range steps {
-		if st.Kind == replay.Exit {
-			continue
-		}
-		g.lastBlock = st.Block
-		if i, ok := g.runIdx[st.Block]; ok {
-			g.pending[i].count++
-		} else {
-			g.runIdx[st.Block] = int32(len(g.pending))
-			g.pending = append(g.pending, run{st.Block, 1})
+// flushRuns adds the summed runs to g's path, in the order the blocks first
+// ran, and empties them.
+func (a *analysis) flushRuns(g *gstate) {
+	for _, r := range a.runs {
+		g.path.add(stepKey{g.info.ID, r.block, Running}, r.ns)
+		if a.opts.OnRunning != nil {
+			a.opts.OnRunning(g.info.ID, int(r.block), r.ns)
 		}
 	}
-}
-
-// distribute spreads the time from the last timestamp to now over the
-// pending blocks in proportion to count × instructions, and takes the
-// snapshots of go statements on the way.
-func (a *analysis) distribute(g *gstate, now int64) {
-	elapsed := int64(0)
-	if g.last >= 0 && now > g.last {
-		elapsed = now - g.last
-	}
-	var total float64
-	for _, r := range g.pending {
-		total += float64(r.count) * a.weight[r.block]
-	}
-	if total == 0 && elapsed > 0 && g.lastBlock >= 0 {
-		// No block began since the last timestamp: the goroutine ran the
-		// rest of the block it was in (the statements after a lock, up
-		// to the unlock in the same block). Dropping the time made the
-		// goroutine's path shorter than its life, and explanations that
-		// compare paths since a common point did not add up.
-		g.pending = append(g.pending, run{g.lastBlock, 1})
-		total = a.weight[g.lastBlock]
-	}
-	var cum float64
-	var given int64
-	m := 0
-	for i, r := range g.pending {
-		for m < len(g.marks) && g.marks[m].at == i {
-			a.spawned(g, g.marks[m].child, g.last+given)
-			m++
-		}
-		cum += float64(r.count) * a.weight[r.block]
-		d := int64(float64(elapsed)*cum/total+0.5) - given
-		given += d
-		g.path.add(stepKey{g.info.ID, r.block, Running}, d)
-	}
-	for ; m < len(g.marks); m++ {
-		a.spawned(g, g.marks[m].child, g.last+given)
-	}
-	g.pending, g.marks = g.pending[:0], g.marks[:0]
-	clear(g.runIdx)
-	if now > g.last {
-		g.last = now
-	}
+	a.runs = a.runs[:0]
+	clear(a.runIdx)
 }
 
 // spawned records the go statement of parent that started child, at time
@@ -239,7 +125,7 @@ func (a *analysis) spawned(parent *gstate, child uint64, at int64) {
 	parent.snaps[child] = parent.path.snapshot(parent.snaps[child])
 	parent.spawnSnaps[child] = parent.path.snapshot(parent.spawnSnaps[child])
 	c.holders[parent.info.ID] = struct{}{}
-	if parent.last >= 0 && c.info.Start > at && a.graph.Block(int(c.info.SiteBlock)) != nil {
+	if c.info.Start > at && a.graph.Block(int(c.info.SiteBlock)) != nil {
 		c.path.add(stepKey{child, int32(c.info.Site), Runnable}, c.info.Start-at)
 	}
 }
@@ -288,8 +174,8 @@ func (a *analysis) prune(g *gstate) {
 // comes before its first block). Reports name no line for them.
 func (g *gstate) here() int32 {
 	switch {
-	case g.lastBlock >= 0:
-		return g.lastBlock
+	case g.lane != nil && g.lane.Last() != replay.NoBlock:
+		return g.lane.Last()
 	case g.info.HasFirst:
 		return int32(g.info.FirstBlock)
 	}

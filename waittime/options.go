@@ -33,6 +33,12 @@ type Options struct {
 	// DIVERGO_RUNTIME_TRACE), nil for none: the waits without a releaser
 	// in the divergo trace then name who woke them (Site.WokenBy).
 	GoTrace *gotrace.Trace
+	// OnRunning, when not nil, is told every running time the analysis
+	// gives a block of a goroutine (summed per block between two go
+	// statements of one stretch between timestamps): the times
+	// replay.Stretch spreads, which the Perfetto export draws too. The
+	// end-to-end test that the two agree reads them here.
+	OnRunning func(gid uint64, block int, ns int64)
 }
 
 // Defaults.

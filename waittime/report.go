@@ -115,7 +115,7 @@ type Wait struct {
 	ReleasePos   string `json:"release_pos,omitempty"`
 	ReleaseTime  int64  `json:"release_time,omitempty"`
 	Class        int    `json:"class"`              // index in the site's classes; -1 when unmatched
-	Why          string `json:"why,omitempty"`      // when unmatched: why there is no releaser
+	Why          string `json:"why,omitempty"`      // when unmatched: why there is no releaser, or why the one named could not explain it
 	WokenBy      string `json:"woken_by,omitempty"` // when unmatched: who woke it, says Go's execution trace
 }
 

@@ -57,6 +57,9 @@ func (r *Report) WriteText(w io.Writer, maxSteps int) error {
 			fmt.Fprintf(bw, "   wait %s %s..%s", in.Goroutine, FormatNs(in.Begin), FormatNs(in.End))
 			if in.ReleaserName != "" {
 				fmt.Fprintf(bw, " released by %s %s at %s (%s)", in.ReleaserName, in.ReleaseOp, in.ReleasePos, FormatNs(in.ReleaseTime))
+				if in.Why != "" {
+					fmt.Fprintf(bw, ", not explained: %s", in.Why)
+				}
 			} else if in.Why != "" {
 				fmt.Fprintf(bw, " no releaser: %s", in.Why)
 				if in.WokenBy != "" {

@@ -53,7 +53,7 @@ func TestReadWake(t *testing.T) {
 		}()
 		<-got
 		time.Sleep(20 * time.Millisecond) // the receiver blocks
-		ch <- 1                          // the wake-up, at this line
+		ch <- 1                           // the wake-up, at this line
 		<-got
 	})
 	tr, err := Read(bytes.NewReader(data))

@@ -18,8 +18,9 @@
 //     timestamps is spread over the blocks executed in between by their
 //     instruction counts (docs/FORMAT.md, "Durations"). Implied blocks
 //     (those without a probe) are put back between the recorded ones as
-//     compare puts them back (internal/replay), so their instructions take
-//     their share of the time, as in waittime. Frames say "estimated" in
+//     compare puts them back, and the time is spread by replay.Stretch,
+//     the code waittime spreads with: a function's frames hold the time
+//     waittime gives its blocks, to the nanosecond. Frames say "estimated" in
 //     their args. Frames shorter than [Options.MinFrame] that hold nothing
 //     else worth drawing are left out, to keep the file small;
 //   - waits as complete slices named "op @ file:line", from the time the
@@ -56,12 +57,13 @@
 // # Memory
 //
 // The JSON is written as the traces are read. The goroutines of a run are
-// merged in time order (a heap over per-goroutine event iterators, each
-// holding one chunk) so that a wait meets its releaser without holding the
-// trace; what is kept is, per live goroutine, its open frames and the events
-// since its last timestamp (at most a chunk), and the pairing of releasers
-// ([trace.Releasers]), a merge of its own over the sync events run the
-// pairing's slack ahead of this one, which holds the waits in flight.
+// merged in time order by replay.Timeline, the merge waittime reads too
+// (docs/FORMAT.md, "Reading order"; each goroutine holds one chunk), so
+// that a wait meets its releaser without holding the trace; what is kept
+// is, per live goroutine, its open frames and the steps since its last
+// timestamp (at most a chunk), and the pairing of releasers
+// ([trace.Releasers]), a merge of its own over the sync events run ahead
+// of the timeline, which holds the waits in flight.
 //
 // # Checking the output
 //

@@ -8,19 +8,13 @@ import (
 	"github.com/divergo/divergo/internal/trace"
 )
 
-// maxPending bounds the events kept while waiting for the next timestamp.
-// The runtime stamps every chunk, so real traces stay far below it; a trace
-// that does not gets the excess drawn at the last timestamp.
-const maxPending = 1 << 16
-
-// pend is a step seen since the goroutine's last timestamp: a step of the
-// replay (a block, probed or implied, a call or a return) when st.Kind is
-// set, else the event ev (outcome, spawn).
+// pend is a token to draw: a step of the replay (a block, probed or
+// implied, a call or a return) when st.Kind is set, else the event ev
+// (outcome, spawn, sync).
 type pend struct {
 	st  replay.Step
 	ev  trace.Event
 	tok int64 // index among the goroutine's tokens, as compare counts them
-	cum int64 // instructions of the blocks before it since the timestamp
 }
 
 // frame is an open function call.
@@ -44,23 +38,13 @@ type gstate struct {
 	info trace.GoroutineInfo
 	tid  int
 
-	it     trace.EventIter
-	loaded bool
-	ev     trace.Event // the next event, when loaded
-	key    int64       // heap order: time of the next event
-	prio   uint8       // 0 for releases, so that they precede waits at equal times
-
-	nsync   uint64 // sync events drawn (trace.SyncRef)
-	t0      int64  // last timestamp
-	cum     int64
-	pending []pend
-	ntok    int64
-
-	// rep puts the implied blocks back and follows calls, as compare does,
-	// so that their instructions take their share of time and tokens are
-	// counted alike on both sides of a diff.
-	rep   *replay.Replayer
-	steps []replay.Step // scratch for one event's steps
+	// lane is the goroutine in the merge (replay.Timeline), which replays
+	// its blocks (implied ones put back and calls followed, as compare
+	// does, so that tokens are counted alike on both sides of a diff) and
+	// gives them their times.
+	lane  *replay.Lane
+	nsync uint64 // sync events drawn (trace.SyncRef)
+	ntok  int64
 
 	frames []frame
 	out    []slot
@@ -72,7 +56,7 @@ type gstate struct {
 
 // begin starts the goroutine's track.
 func (g *gstate) begin() {
-	g.t0 = max(g.info.Start, 0)
+	t0 := g.lane.T0()
 	g.marks = g.rs.marks[g.info.ID]
 	args := []arg{num("goroutine", int64(g.info.ID)), num("goid", int64(g.info.GoID)), str("path", g.info.Path)}
 	if p, ok := g.rs.gs[g.info.Parent]; ok {
@@ -81,70 +65,8 @@ func (g *gstate) begin() {
 	if !g.info.Ended {
 		args = append(args, boolean("ended", false))
 	}
-	g.rs.w.enc.emit(&event{ph: 'B', name: fmt.Sprintf("goroutine %d", g.info.ID), cat: "goroutine", pid: g.rs.pid, tid: g.tid, ts: g.t0, args: args})
+	g.rs.w.enc.emit(&event{ph: 'B', name: fmt.Sprintf("goroutine %d", g.info.ID), cat: "goroutine", pid: g.rs.pid, tid: g.tid, ts: t0, args: args})
 	g.out = append(g.out, slot{kind: 'g', cat: "goroutine"})
-}
-
-// step takes the goroutine's next event.
-func (g *gstate) step(ev trace.Event) {
-	switch ev.Kind {
-	case trace.EvClock:
-		g.stamp(ev.Time)
-	case trace.EvPerturb:
-		// The delay is divergo's: it ends the blocks before it, and no
-		// block gets its time.
-		g.stamp(ev.Begin)
-		g.stamp(ev.End)
-	case trace.EvSync:
-		t := ev.End
-		if ev.Waited {
-			t = ev.Begin
-		}
-		g.stamp(t)
-		tok := g.ntok
-		g.ntok++
-		g.apply(&pend{ev: ev, tok: tok}, g.t0)
-	case trace.EvBlock, trace.EvExit:
-		if ev.Kind == trace.EvBlock {
-			g.steps = g.rep.Block(int32(ev.Block), g.steps[:0])
-		} else {
-			g.steps = g.rep.Exit(int32(ev.Block), g.steps[:0])
-		}
-		for _, st := range g.steps {
-			g.pend(pend{st: st})
-			if st.Kind != replay.Exit {
-				g.cum += g.rs.block[st.Block].instrs
-			}
-		}
-	default:
-		g.pend(pend{ev: ev})
-	}
-}
-
-// pend keeps a token until the next timestamp.
-func (g *gstate) pend(p pend) {
-	if len(g.pending) == maxPending {
-		g.stamp(g.t0)
-	}
-	p.tok, p.cum = g.ntok, g.cum
-	g.pending = append(g.pending, p)
-	g.ntok++
-}
-
-// stamp spreads the time from the last timestamp to t over the events seen
-// since, by instruction counts, and draws them.
-func (g *gstate) stamp(t int64) {
-	t = max(t, g.t0)
-	span := float64(t - g.t0)
-	for i := range g.pending {
-		p := &g.pending[i]
-		at := g.t0
-		if g.cum > 0 {
-			at += int64(math.Round(span * float64(p.cum) / float64(g.cum)))
-		}
-		g.apply(p, min(at, t))
-	}
-	g.pending, g.cum, g.t0 = g.pending[:0], 0, t
 }
 
 // apply draws token p at time at.
@@ -277,9 +199,8 @@ func (g *gstate) sync(ev trace.Event, at int64) {
 	ref := trace.SyncRef{G: g.info.ID, N: g.nsync}
 	g.nsync++
 	if ev.Waited {
-		end := max(ev.End, at)
-		g.wait(ev, ref, at, end)
-		g.t0 = end
+		// The timeline resumes the goroutine's time at the same end.
+		g.wait(ev, ref, at, max(ev.End, at))
 	}
 }
 
@@ -340,11 +261,9 @@ func (g *gstate) wait(ev trace.Event, ref trace.SyncRef, begin, end int64) {
 // finish ends the goroutine's track at its end, or at its last timestamp
 // when it did not end.
 func (g *gstate) finish() {
-	end := g.t0
-	if g.info.Ended {
-		end = max(end, g.info.End)
-	}
-	g.stamp(end)
+	// The timeline has spread the last stretch up to the end, or to the
+	// last timestamp when the goroutine did not end.
+	end := g.lane.T0()
 	g.marksAt(math.MaxInt64, end)
 	for len(g.frames) > 0 {
 		g.popFrame(end)
@@ -352,6 +271,5 @@ func (g *gstate) finish() {
 	for len(g.out) > 0 {
 		g.endSlot(end)
 	}
-	g.it = nil
-	g.pending = nil
+	g.lane = nil
 }

@@ -98,8 +98,7 @@ func write(out io.Writer, opts Options, runs []Run) error {
 
 // binfo is what the drawing needs of one block.
 type binfo struct {
-	fn     int32
-	instrs int64
+	fn int32
 }
 
 // runState draws one run.
@@ -130,7 +129,7 @@ func newRunState(w *writer, r *trace.Reader, pid int, name string, tid *int) *ru
 	rs.block = make([]binfo, len(g.Blocks))
 	rs.paths = replay.NewPaths(replay.NewProgram(g))
 	for i, b := range g.Blocks {
-		rs.block[i] = binfo{fn: int32(b.Func), instrs: int64(max(b.Instrs, 1))}
+		rs.block[i] = binfo{fn: int32(b.Func)}
 	}
 	rs.short = make([]string, len(g.Funcs))
 	for i, f := range g.Funcs {
@@ -138,7 +137,7 @@ func newRunState(w *writer, r *trace.Reader, pid int, name string, tid *int) *ru
 	}
 	for _, gi := range treeOrder(g, r.Goroutines()) {
 		*tid++
-		gs := &gstate{rs: rs, info: gi, tid: *tid, open: -1, rep: replay.NewReplayer(rs.paths)}
+		gs := &gstate{rs: rs, info: gi, tid: *tid, open: -1}
 		rs.gs[gi.ID] = gs
 		rs.order = append(rs.order, gs)
 	}

@@ -22,4 +22,10 @@
 // open frame, a block of an outer frame without exits of the frames above)
 // is replayed as well as it can be and counted in [Replayer.Anomalies];
 // two streams with the same events are always replayed alike.
+//
+// Readers that look across goroutines read a run through a [Timeline]:
+// the goroutines' streams merged in one time order, the pairing of
+// releasers run ahead of it, and the blocks between two timestamps of a
+// goroutine timed by [Stretch.Spread]. The order and the rule are stated in
+// docs/FORMAT.md ("Reading order", "Durations").
 package replay

@@ -16,6 +16,9 @@ type info struct {
 	// it, so seeing it always means a new frame.
 	call  bool
 	succs []int32
+	// instrs is the block's weight in the spreading of time (Spread):
+	// its instruction count, at least 1.
+	instrs int64
 }
 
 // Program is a graph prepared for replaying. It is read-only and can be
@@ -46,6 +49,7 @@ func NewProgram(g *tbb.Graph) *Program {
 			continue
 		}
 		bi.fn = int32(b.Func)
+		bi.instrs = int64(max(b.Instrs, 1))
 		bi.probe = b.Probe
 		bi.exit = b.Exit
 		bi.succs = make([]int32, 0, len(b.Succs))
@@ -64,6 +68,20 @@ func NewProgram(g *tbb.Graph) *Program {
 
 // Len is the number of blocks of the graph.
 func (p *Program) Len() int { return len(p.blocks) }
+
+// Instrs is block b's instruction count, at least 1: its weight when time
+// is spread over blocks ([Stretch.Spread]); 1 for a block not in the graph.
+func (p *Program) Instrs(b int32) int64 {
+	if b < 0 || int(b) >= len(p.blocks) || p.blocks[b].instrs == 0 {
+		return 1
+	}
+	return p.blocks[b].instrs
+}
+
+// Has reports whether b is a block of the graph.
+func (p *Program) Has(b int32) bool {
+	return b >= 0 && int(b) < len(p.blocks) && p.blocks[b].fn >= 0
+}
 
 // Probed reports whether block b carries a probe: whether it is an event of
 // the stream when it runs as a block of its frame.

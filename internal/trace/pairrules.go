@@ -131,7 +131,7 @@ func (pr *pairing) apply(g *pgor, s *sev) {
 			pr.waits[s.ref] = WhyUnfinished
 		case ev.End < ev.Begin:
 			pr.waits[s.ref] = WhyUnfinished
-			return // it released no one and nothing released it
+			return
 		case ev.Op == OpSleep:
 			pr.waits[s.ref] = WhySleep
 			return
