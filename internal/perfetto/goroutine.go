@@ -215,6 +215,12 @@ func (g *gstate) wait(ev trace.Event, ref trace.SyncRef, begin, end int64) {
 	rel, ok := rs.pairs.Of(ref)
 	why := rs.pairs.Why(ref)
 	rs.pairs.Forget(ref)
+	if ev.Blocked {
+		// Still blocked when the trace ended: drawn to the end with no
+		// arrow, as wait lists it apart, even when a receive stamped
+		// later took its value (it had not run again).
+		ok, why = false, trace.WhyUnfinished
+	}
 	r := rs.gs[rel.G]
 	switch {
 	case ok && r != nil:
