@@ -235,11 +235,14 @@ func (r *rewriter) selectStmt(s *ast.SelectStmt) {
 		site, ok = r.site(s.Pos(), "select")
 	}
 	if ok {
+		hoisted := r.hoistCases(s)
 		r.buf.insert(r.off(r.stmtStart(s.Pos())), prioSelect, "_dvg_t = _dvg_r.SelectBegin("+site+"); ")
 		for _, c := range s.Body.List {
 			cc := c.(*ast.CommClause)
 			end := "_dvg_r.SelectEnd(" + site + ", _dvg_t); "
-			if ch, sends, ok := r.caseChan(cc); ok {
+			if ch, sends, _ := commOf(cc); ch != nil && hoisted[ch] != "" {
+				end = fmt.Sprintf("_dvg.SelectEndOn(_dvg_r, %s, _dvg_t, %s, %t); ", site, hoisted[ch], sends)
+			} else if ch, sends, ok := r.caseChan(cc); ok {
 				end = fmt.Sprintf("_dvg.SelectEndOn(_dvg_r, %s, _dvg_t, %s, %t); ", site, r.text(ch), sends)
 			}
 			r.buf.insert(r.off(cc.Colon)+1, prioSelectEnd, end)
@@ -265,19 +268,7 @@ func (r *rewriter) selectStmt(s *ast.SelectStmt) {
 // assign or redeclare a variable it uses (case ch = <-ch). Then the select
 // event names the channel, and with it the select's releaser.
 func (r *rewriter) caseChan(cc *ast.CommClause) (ch ast.Expr, sends, ok bool) {
-	var lhs []ast.Expr
-	switch c := cc.Comm.(type) {
-	case *ast.SendStmt:
-		ch, sends = c.Chan, true
-	case *ast.ExprStmt:
-		if u, isRecv := ast.Unparen(c.X).(*ast.UnaryExpr); isRecv && u.Op == token.ARROW {
-			ch = u.X
-		}
-	case *ast.AssignStmt:
-		if u, isRecv := ast.Unparen(c.Rhs[0]).(*ast.UnaryExpr); isRecv && u.Op == token.ARROW {
-			ch, lhs = u.X, c.Lhs
-		}
-	}
+	ch, sends, lhs := commOf(cc)
 	// The expression is copied as written: one that spans lines or holds a
 	// comment would shift the lines after it in the generated file.
 	if ch == nil || !r.pure(ch, true) || strings.ContainsAny(r.text(ch), "\n/") {
@@ -305,6 +296,117 @@ func (r *rewriter) caseChan(cc *ast.CommClause) (ch ast.Expr, sends, ok bool) {
 		return ok
 	})
 	return ch, sends, ok
+}
+
+// commOf returns the channel operand of a select case's communication,
+// whether it sends, and the expressions a receive assigns to; nil for the
+// default case.
+func commOf(cc *ast.CommClause) (ch ast.Expr, sends bool, lhs []ast.Expr) {
+	switch c := cc.Comm.(type) {
+	case *ast.SendStmt:
+		return c.Chan, true, nil
+	case *ast.ExprStmt:
+		if u, isRecv := ast.Unparen(c.X).(*ast.UnaryExpr); isRecv && u.Op == token.ARROW {
+			return u.X, false, nil
+		}
+	case *ast.AssignStmt:
+		if u, isRecv := ast.Unparen(c.Rhs[0]).(*ast.UnaryExpr); isRecv && u.Op == token.ARROW {
+			return u.X, false, c.Lhs
+		}
+	}
+	return nil, false, nil
+}
+
+// hoistCases evaluates the channel operands and send values of a select's
+// cases into variables just before it, in a block around it, when a case's
+// channel is an expression its end record could not evaluate again (a
+// call: case <-ctx.Done()). The spec evaluates exactly these expressions
+// exactly once, in source order, on entering the select, so evaluating
+// them in that order just before it changes nothing; the select's end then
+// names the case's channel, and with it its releaser. It returns the name
+// given to each channel operand, nil when nothing is hoisted: a labeled
+// select (a block would take its label's place for break and continue), an
+// expression over several lines, with a comment or a function literal (it
+// is copied as written), or a send value whose type its context gives
+// (typedAlone).
+func (r *rewriter) hoistCases(s *ast.SelectStmt) map[ast.Expr]string {
+	if r.stmtStart(s.Pos()) != s.Pos() {
+		return nil
+	}
+	var exprs []ast.Expr
+	need := false
+	for _, c := range s.Body.List {
+		cc := c.(*ast.CommClause)
+		ch, sends, _ := commOf(cc)
+		if ch == nil {
+			continue
+		}
+		exprs = append(exprs, ch)
+		need = need || !r.pure(ch, true)
+		if sends {
+			v := cc.Comm.(*ast.SendStmt).Value
+			tv, ok := r.info.Types[v]
+			switch {
+			case !ok:
+				return nil
+			case tv.Value != nil:
+				// A constant: nothing to evaluate, and its type comes
+				// from the channel.
+			case tv.IsNil() || !typedAlone(v):
+				return nil
+			default:
+				exprs = append(exprs, v)
+			}
+		}
+	}
+	if !need {
+		return nil
+	}
+	for _, e := range exprs {
+		if strings.ContainsAny(r.text(e), "\n/") || containsFuncLit(e) {
+			return nil
+		}
+	}
+	names := make(map[ast.Expr]string, len(exprs))
+	var decl strings.Builder
+	decl.WriteString("{ ")
+	for i, e := range exprs {
+		name := fmt.Sprintf("_dvg_s%d", i)
+		names[e] = name
+		fmt.Fprintf(&decl, "%s := %s; ", name, r.text(e))
+		r.buf.replace(r.off(e.Pos()), r.off(e.End()), name)
+	}
+	r.buf.insert(r.off(s.Pos()), prioHoist, decl.String())
+	r.buf.insert(r.off(s.End()), prioHoistEnd, " }")
+	return names
+}
+
+// typedAlone reports whether e has the same type on its own as where it
+// stands: not an expression whose type its context gives (a comparison or
+// a logical operator, bool or a named boolean; a shift of an untyped
+// constant, int or the channel's element type). A variable declared from
+// such a value would take the default type and might not fit the channel.
+func typedAlone(e ast.Expr) bool {
+	switch e := ast.Unparen(e).(type) {
+	case *ast.Ident, *ast.SelectorExpr, *ast.CallExpr, *ast.IndexExpr, *ast.IndexListExpr,
+		*ast.StarExpr, *ast.CompositeLit, *ast.SliceExpr, *ast.TypeAssertExpr:
+		return true
+	case *ast.UnaryExpr:
+		return e.Op == token.AND
+	}
+	return false
+}
+
+// containsFuncLit reports whether e holds a function literal, whose body
+// the rewriter instruments in place.
+func containsFuncLit(e ast.Expr) bool {
+	found := false
+	ast.Inspect(e, func(n ast.Node) bool {
+		_, isLit := n.(*ast.FuncLit)
+		found = found || isLit
+		return !found
+	})
+	return found
 }
 
 // rangeStmt records the key of each iteration of a range over a map, first

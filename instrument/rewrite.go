@@ -22,7 +22,9 @@ const (
 	prioSelectEnd = -2000
 	prioProbe     = -1000
 	prioOutcome   = -950
+	prioHoist     = -920 // a select's hoisted case operands, before its begin
 	prioSelect    = -900
+	prioHoistEnd  = 4000 // the block around a select with hoisted operands
 	prioAfter     = 5000 // probes after a statement, after its closers
 )
 

@@ -74,11 +74,28 @@ loop:
 	out := make(chan int, 1)
 	select {
 	case out <- 5:
-	case <-time.After(time.Minute): // a call, evaluated by the select alone
+	case <-time.After(time.Minute): // a call: evaluated before the select, in a block around it, and named
 	}
 	select {
 	case <-( /* a comment: the case is not copied */ out):
 	default:
+	}
+	<-out
+	flags := make(chan bool, 1)
+	select {
+	case flags <- sum > 0: // a comparison, typed by the channel: nothing is hoisted
+	case <-time.After(time.Minute):
+	}
+	<-flags
+	select {
+	case out <- len(m0()): // a send value evaluated before the select, in order
+	case <-time.After(time.Minute):
+	}
+	<-out
+labeled:
+	select {
+	case <-time.After(time.Millisecond): // a labeled select: left in place
+		break labeled
 	}
 	m := map[int]string{7: "seven"}
 	for k := range m {
@@ -98,3 +115,6 @@ again:
 		os.Exit(3)
 	}
 }
+
+// m0 is a call whose result a select sends.
+func m0() map[int]bool { return map[int]bool{1: true} }
