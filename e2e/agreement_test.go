@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/divergo/divergo/internal/tbb"
 	"github.com/divergo/divergo/internal/gotrace"
+	"github.com/divergo/divergo/internal/tbb"
 	"github.com/divergo/divergo/internal/trace"
 )
 
