@@ -35,7 +35,9 @@
 // The trace goes to the path in the DIVERGO_TRACE environment variable, or
 // by default to divergo-<program>-<pid>.dvt in the working directory, where
 // <program> is the base name of os.Args[0]. DIVERGO_TRACE=off records
-// nothing: every probe then costs one untaken branch and a call that returns.
+// nothing: a probe then costs two loads and two untaken branches, and a
+// function's entry and return a test each and the deferred call, with no
+// call into this package.
 //
 // The file is complete (index written) when main.main returns, when the
 // program calls [OsExit], when a goroutine started through [G.Spawn] or
@@ -73,8 +75,9 @@
 //
 //   - Main and Enter record the entry block they are given: do not add a
 //     B(entry) probe after them.
-//   - Exit is deferred right after Main or Enter, directly (so that the one
-//     of main.main can recover a panic, flush, and panic again).
+//   - Exit is deferred right after Main or Enter, so that it runs last,
+//     after any deferred call that recovers a panic (main.main's completes
+//     the trace also when main panics; the panic then goes on).
 //   - Spawn is called in the parent just before the go statement; the new
 //     goroutine calls Start first and defers Done directly.
 //   - Block ids must be below 1<<31.

@@ -13,8 +13,10 @@ type G struct {
 	// Hot: the probe touches only these.
 	buf []uint32 // len is the usable part; cap keeps room for a closing clock
 	n   int
+	lim int  // len(buf), kept beside it: the probe's room test costs the inliner one node less
+	rec bool // !off: the probe's test (a negated field costs the inliner one node more)
 
-	off      bool // the shared recorder of DIVERGO_TRACE=off
+	off      bool // the shared recorder of DIVERGO_TRACE=off, or a goroutine's that ended
 	id       uint64
 	goid     uint64
 	parent   uint64
@@ -74,25 +76,37 @@ const (
 const maxEventWords = 8
 
 // offG is the recorder handed out when recording is off: its empty buffer
-// sends every probe to the slow path, which returns at once. It is never
+// fails the probe's room test and its rec field skips the slow path, so a
+// probe is two loads and two untaken branches, no call. It is never
 // written, so sharing it between goroutines is safe.
 var offG = &G{off: true}
 
 func newG(id, goid uint64) *G {
-	return &G{id: id, goid: goid, buf: make([]uint32, minWords-reserve, minWords), floor: math.MinInt64}
+	g := &G{id: id, goid: goid, rec: true, floor: math.MinInt64}
+	g.setBuf(make([]uint32, minWords-reserve, minWords))
+	return g
+}
+
+// setBuf gives g the buffer b, empty.
+func (g *G) setBuf(b []uint32) {
+	g.buf, g.n, g.lim = b, 0, len(b)
 }
 
 // B records that block id began; id < outBit (the instrumenter numbers a
 // program's blocks from 0). It must stay small enough to inline
-// (go build -gcflags=-m reports "can inline (*G).B with cost 79"): a
-// reworded check can cost the inlining.
+// (go build -gcflags=-m reports "can inline (*G).B with cost 80", the
+// budget): a reworded check can cost the inlining, which TestProbeInlines
+// guards. The room test reads lim, not len(buf), and the off test a
+// positive field, rec, because each of the other forms costs a node more
+// (PERFORMANCE.md, "Session 6"); with recording off the probe then makes no
+// call, where it made one per block before.
 func (g *G) B(id uint32) {
-	if g.n >= len(g.buf) {
+	if g.n < g.lim {
+		g.buf[g.n] = id
+		g.n++
+	} else if g.rec {
 		g.slowB(id)
-		return
 	}
-	g.buf[g.n] = id
-	g.n++
 }
 
 //go:noinline
@@ -119,7 +133,7 @@ func (g *G) room(k int) {
 			nb = make([]uint32, 2*c-reserve, 2*c)
 		}
 		copy(nb, g.buf[:g.n])
-		g.buf = nb
+		g.buf, g.lim = nb, len(nb)
 		return
 	}
 	g.flush(false)
@@ -147,18 +161,20 @@ func (g *G) clock() int64 {
 }
 
 // Exit records the return of the function whose entry block is entry,
-// normal or by panic. For main.main it also completes the trace; if main
-// panics, it flushes everything and panics again with the same value.
+// normal or by panic. For main.main it also completes the trace, whether
+// main returns or panics: a panic that nothing recovered goes on after the
+// deferred Exit, with its own message and stack. Exit inlines into the
+// deferred call, so that with recording off a function's return costs that
+// call and a test, not a second call; that is why it does not recover.
 func (g *G) Exit(entry uint32) {
-	if g.off {
-		return
+	if !g.off {
+		g.exit(entry)
 	}
+}
+
+func (g *G) exit(entry uint32) {
 	g.putExit(entry)
 	if g.isMain && entry == sess.mainEntry {
-		if r := recover(); r != nil {
-			finish(g, true)
-			panic(r)
-		}
 		finish(g, true)
 	}
 }
@@ -181,6 +197,9 @@ func (g *G) Outcome(v uint64) {
 // hash does not inline, and Outcome does not either), for the commonest
 // outcome of map loops.
 func (g *G) OutcomeString(s string) {
+	if g.off {
+		return // not even the hash
+	}
 	h := HashString(s)
 	if g.n < len(g.buf) {
 		g.buf[g.n] = outBit | uint32(h) // h < outBit

@@ -148,8 +148,16 @@ func Main(graphJSON string, entry uint32) *G {
 }
 
 // Enter finds the calling goroutine's recorder and records the entry block
-// of the function it entered.
+// of the function it entered. Its test of DIVERGO_TRACE=off inlines, so
+// that with recording off a function's entry makes no call.
 func Enter(entry uint32) *G {
+	if sess.state.Load() == stateOff {
+		return offG
+	}
+	return enter(entry)
+}
+
+func enter(entry uint32) *G {
 	if sess.state.Load() != stateRunning && !begin() {
 		return offG
 	}

@@ -60,15 +60,16 @@ func (g *G) queueLocked(words []uint32, final bool, end int64) {
 		// is unmapped, mem_linux.go) once written, so g must not write to
 		// it again: g records nothing more, as after Done it would be
 		// dropped anyway (writeChunk).
-		g.buf, g.off = nil, true
+		g.setBuf(nil)
+		g.off, g.rec = true, false
 	} else if k := len(sess.free); k > 0 && cap(g.buf) == maxWords {
-		g.buf, sess.free = sess.free[k-1], sess.free[:k-1]
+		g.setBuf(sess.free[k-1])
+		sess.free = sess.free[:k-1]
 	} else if cap(g.buf) == maxWords {
-		g.buf = bigWords()
+		g.setBuf(bigWords())
 	} else {
-		g.buf = make([]uint32, cap(g.buf)-reserve, cap(g.buf))
+		g.setBuf(make([]uint32, cap(g.buf)-reserve, cap(g.buf)))
 	}
-	g.n = 0
 }
 
 // writeJobs is the writer goroutine.
