@@ -35,8 +35,15 @@ type job struct {
 // goroutines' current buffers.
 const maxQueued = 8 * maxWords
 
-// maxFree bounds the full-size buffers kept for reuse.
-const maxFree = 8
+// maxFree bounds the full-size buffers kept for reuse: as many as can be
+// queued and in flight (queueLocked waits only once more than maxQueued
+// words are queued), so that a goroutine filling buffers faster than the
+// writer empties them reuses the same ones, run after run of the queue.
+// With fewer, each time the writer caught up it unmapped the surplus and the
+// next burst mapped it again, and a fresh buffer costs the producer a page
+// fault per 4 KiB (the switch loop of PERFORMANCE.md, "Session 6": 30-45
+// unmaps and maps per run with 8, and a third of its CPU time).
+const maxFree = maxQueued/maxWords + 2
 
 // queueLocked hands g's words to the writer and gives g an empty buffer.
 // sess.mu is held.
