@@ -125,9 +125,7 @@ func goWorker(g *G, body func(w *G)) <-chan struct{} {
 // far.
 func waitWritten() {
 	sess.mu.Lock()
-	for len(sess.jobs) > 0 || sess.inflight {
-		sess.idle.Wait()
-	}
+	awaitWrittenLocked()
 	sess.mu.Unlock()
 }
 

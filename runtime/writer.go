@@ -17,7 +17,8 @@ import "github.com/divergo/divergo/internal/trace"
 // chunk, a queued job or its current buffer.
 //
 // The writer goroutine is started by the first full buffer (a program that
-// never fills one never has it), then waits on sess.work for more, and
+// never fills one never has it), then waits on sess.work until half the
+// queue is full (wakeWords), or a checkpoint needs the queue written, and
 // returns when the trace is complete.
 
 // job is a buffer waiting for the writer.
@@ -34,6 +35,16 @@ type job struct {
 // SIGKILL or a fatal error loses at most this much more than its
 // goroutines' current buffers.
 const maxQueued = 8 * maxWords
+
+// wakeWords is how many words must be queued before a full buffer wakes
+// the writer goroutine, which goes on until the queue is empty. Waking it
+// for every buffer cost the producer a futex call and both cores two
+// context switches per buffer, more than encoding it (the switch loop of
+// PERFORMANCE.md, "Session 6": 1,800-2,000 context switches per run, about
+// 750 with this); half the queue leaves the writer the other half to wake up in
+// before the producer waits for room. Full buffers wait longer in memory,
+// never more than maxQueued words of them, as before.
+const wakeWords = maxQueued / 2
 
 // maxFree bounds the full-size buffers kept for reuse: as many as can be
 // queued and in flight (queueLocked waits only once more than maxQueued
@@ -61,7 +72,9 @@ func (g *G) queueLocked(words []uint32, final bool, end int64) {
 		sess.writing = true
 		go writeJobs()
 	}
-	sess.work.Signal()
+	if sess.queued >= wakeWords {
+		sess.work.Signal()
+	}
 	if final {
 		// The goroutine ended. Its buffer goes on to another goroutine (or
 		// is unmapped, mem_linux.go) once written, so g must not write to
@@ -122,6 +135,16 @@ func writeJobs() {
 	}
 	sess.writing = false
 	sess.idle.Broadcast()
+}
+
+// awaitWrittenLocked waits until the writer goroutine has written every
+// queued job, waking it: below wakeWords it would not wake by itself.
+// sess.mu is held.
+func awaitWrittenLocked() {
+	for (len(sess.jobs) > 0 || sess.inflight) && !sess.closed && !sess.failed {
+		sess.work.Signal()
+		sess.idle.Wait()
+	}
 }
 
 // drainLocked waits for the job in flight and writes the queued ones, in
