@@ -13,8 +13,6 @@ type G struct {
 	// Hot: the probe touches only these.
 	buf []uint32 // len is the usable part; cap keeps room for a closing clock
 	n   int
-	lim int  // len(buf), kept beside it: the probe's room test costs the inliner one node less
-	rec bool // !off: the probe's test (a negated field costs the inliner one node more)
 
 	off      bool // the shared recorder of DIVERGO_TRACE=off, or a goroutine's that ended
 	id       uint64
@@ -77,38 +75,42 @@ const (
 const maxEventWords = 8
 
 // offG is the recorder handed out when recording is off: its empty buffer
-// fails the probe's room test and its rec field skips the slow path, so a
-// probe is two loads and two untaken branches, no call. It is never
+// fails the probe's room test and its off field skips the slow path, so a
+// probe is three loads and two untaken branches, no call. It is never
 // written, so sharing it between goroutines is safe.
 var offG = &G{off: true}
 
 func newG(id, goid uint64) *G {
-	g := &G{id: id, goid: goid, rec: true, floor: math.MinInt64}
+	g := &G{id: id, goid: goid, floor: math.MinInt64}
 	g.setBuf(make([]uint32, minWords-reserve, minWords))
 	return g
 }
 
 // setBuf gives g the buffer b, empty.
 func (g *G) setBuf(b []uint32) {
-	g.buf, g.n, g.lim = b, 0, len(b)
+	g.buf, g.n = b, 0
 }
 
 // B records that block id began; id < outBit (the instrumenter numbers a
-// program's blocks from 0). It must stay small enough to inline
-// (go build -gcflags=-m reports "can inline (*G).B with cost 80", the
-// budget): a reworded check can cost the inlining, which TestProbeInlines
-// guards. The room test reads lim, not len(buf), and the off test a
-// positive field, rec, because each of the other forms costs a node more
-// (PERFORMANCE.md, "Session 6"); with recording off the probe then makes no
-// call, where it made one per block before.
+// program's blocks from 0). It must stay small enough to inline, which
+// TestProbeInlines checks (go build -gcflags=-m=2 reports "can inline
+// (*G).B with cost 47"). The slow path is called through call, because the
+// inliner charges a call of a function parameter 17 where it charges a
+// direct call 57: B cost 79 of the budget of 80 with a direct call, and
+// no form of the off test fitted (PERFORMANCE.md, "Session 6"). Once call
+// is inlined its f is a constant, and the code of the fast path is what it
+// was; the slow path is an indirect call.
 func (g *G) B(id uint32) {
-	if g.n < g.lim {
+	if g.n < len(g.buf) {
 		g.buf[g.n] = id
 		g.n++
-	} else if g.rec {
-		g.slowB(id)
+	} else if !g.off {
+		call(g, id, (*G).slowB)
 	}
 }
+
+// call calls f(g, id): see B.
+func call(g *G, id uint32, f func(*G, uint32)) { f(g, id) }
 
 //go:noinline
 func (g *G) slowB(id uint32) {
@@ -134,7 +136,7 @@ func (g *G) room(k int) {
 			nb = make([]uint32, 2*c-reserve, 2*c)
 		}
 		copy(nb, g.buf[:g.n])
-		g.buf, g.lim = nb, len(nb)
+		g.buf = nb
 		return
 	}
 	g.flush(false)
@@ -183,19 +185,23 @@ func (g *G) exit(entry uint32) {
 // Outcome records the outcome of the TCP of the last block: an index
 // value, a map key hash, a lock ticket or whether a Once.Do ran its
 // function. Values below outBit (hashed keys, HashString; most indexes
-// and tickets) take one word, others three.
+// and tickets) take one word, others three. Like B it inlines, its slow
+// path called through call64 (it cost 86 with a direct call).
 func (g *G) Outcome(v uint64) {
 	if v < outBit && g.n < len(g.buf) {
 		g.buf[g.n] = outBit | uint32(v)
 		g.n++
-		return
+	} else if !g.off {
+		call64(g, v, (*G).slowOutcome)
 	}
-	g.slowOutcome(v)
 }
 
+// call64 calls f(g, v): see B.
+func call64(g *G, v uint64, f func(*G, uint64)) { f(g, v) }
+
 // OutcomeString records the outcome of a string index or map key: its
-// HashString. It is Outcome(HashString(s)) in one call instead of two (the
-// hash does not inline, and Outcome does not either), for the commonest
+// HashString. It is Outcome(HashString(s)) in one call instead of a call
+// and an inlined Outcome (the hash does not inline), for the commonest
 // outcome of map loops.
 func (g *G) OutcomeString(s string) {
 	if g.off {

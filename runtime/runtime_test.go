@@ -134,8 +134,8 @@ func TestOff(t *testing.T) {
 	if g != offG || TracePath() != "" {
 		t.Error("recording is on")
 	}
-	if offG.n != 0 || offG.lim != 0 || offG.rec || offG.buf != nil {
-		t.Errorf("the shared recorder was written: n %d, lim %d, rec %v, %d words", offG.n, offG.lim, offG.rec, len(offG.buf))
+	if offG.n != 0 || !offG.off || offG.buf != nil {
+		t.Errorf("the shared recorder was written: n %d, off %v, %d words", offG.n, offG.off, len(offG.buf))
 	}
 	if ents, _ := os.ReadDir(dir); len(ents) != 0 {
 		t.Errorf("files written: %v", ents)

@@ -91,7 +91,7 @@ func (g *G) queueLocked(words []uint32, final bool, end int64) {
 		// it again: g records nothing more, as after Done it would be
 		// dropped anyway (writeChunk).
 		g.setBuf(nil)
-		g.off, g.rec = true, false
+		g.off = true
 	} else if k := len(sess.free); k > 0 && cap(g.buf) == maxWords {
 		g.setBuf(sess.free[k-1])
 		sess.free = sess.free[:k-1]
