@@ -49,9 +49,9 @@ const maxQueued = 8 * maxWords
 // the writer goroutine, which goes on until the queue is empty. Waking it
 // for every buffer cost the producer a futex call and both cores two
 // context switches per buffer, more than encoding it (the switch loop of
-// PERFORMANCE.md, "Session 6": 1,800-2,000 context switches per run, about
-// 750 with this); half the queue leaves the writer the other half to wake up in
-// before the producer waits for room. Full buffers wait longer in memory,
+// PERFORMANCE.md, "Session 6": 1,600-2,000 context switches per run,
+// 730-1,000 with this); half the queue leaves the writer the other half to
+// wake up in before the producer waits for room. Full buffers wait longer in memory,
 // never more than maxQueued words of them, as before.
 const wakeWords = maxQueued / 2
 
