@@ -104,8 +104,9 @@ func (g *G) queueLocked(words []uint32, final bool, end int64) {
 
 // writeJobs is the writer goroutine.
 func writeJobs() {
-	c := trace.Chunk{Frame: bigFrame()}
-	defer dropFrame(c.Frame)
+	f := bigFrame()
+	c := trace.Chunk{Frame: f}
+	defer dropFrame(f) // not c.Frame: if f is nil, encode allocates one on the heap
 	sess.mu.Lock()
 	defer sess.mu.Unlock()
 	for !sess.closed {
@@ -165,12 +166,13 @@ func (g *G) writeOwnLocked(words []uint32, end int64) bool {
 	if !writeOwn || sess.w == nil || sess.failed || sess.closed || g.jobs > 0 {
 		return false
 	}
-	var c trace.Chunk
+	var f []byte // a mapped frame (mem_linux.go), nil if none could be
 	if k := len(sess.frames); k > 0 {
-		c.Frame, sess.frames = sess.frames[k-1], sess.frames[:k-1]
+		f, sess.frames = sess.frames[k-1], sess.frames[:k-1]
 	} else {
-		c.Frame = bigFrame()
+		f = bigFrame()
 	}
+	c := trace.Chunk{Frame: f}
 	cv := newStampConv(g.floor) // g.floor is written under sess.mu
 	sess.mu.Unlock()
 	encode(words, &c, &cv)
@@ -181,10 +183,14 @@ func (g *G) writeOwnLocked(words []uint32, end int64) bool {
 	// If finish ran meanwhile, it wrote these words from g's buffer and
 	// closed the trace: writeChunk then writes nothing.
 	writeChunk(g, &c, words, false, end, &cv)
-	if len(sess.frames) < maxFrames {
-		sess.frames = append(sess.frames, c.Frame[:0])
-	} else {
-		dropFrame(c.Frame)
+	// Only f goes back: a frame encode had to allocate (f nil) is the
+	// collector's, and must never reach dropFrame's munmap.
+	switch {
+	case f == nil:
+	case len(sess.frames) < maxFrames:
+		sess.frames = append(sess.frames, f[:0])
+	default:
+		dropFrame(f)
 	}
 	g.n = 0
 	return true
