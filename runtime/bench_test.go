@@ -37,6 +37,32 @@ func BenchmarkProbeOff(b *testing.B) {
 	}
 }
 
+// BenchmarkOutcome is the per-outcome cost: g.Outcome inlined, a one-word
+// value, including the amortized cost of encoding and writing.
+func BenchmarkOutcome(b *testing.B) {
+	startSession(b)
+	g := Main(testGraphJSON(b), bMain)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		g.Outcome(uint64(i & 1023))
+	}
+	b.StopTimer()
+	g.Exit(bMain)
+}
+
+// BenchmarkEnterOff is a function entry and exit with DIVERGO_TRACE=off:
+// Enter's test and the deferred Exit's, inlined.
+func BenchmarkEnterOff(b *testing.B) {
+	resetSession()
+	b.Cleanup(resetSession)
+	b.Setenv("DIVERGO_TRACE", "off")
+	m := Main(testGraphJSON(b), bMain)
+	for i := 0; i < b.N; i++ {
+		enterExit()
+	}
+	m.Exit(bMain)
+}
+
 // BenchmarkEnter is a function entry and exit: goroutine id, table lookup,
 // entry block, deferred exit.
 func BenchmarkEnter(b *testing.B) {

@@ -206,9 +206,7 @@ func checkpoint() bool {
 	defer sess.mu.Unlock()
 	// The queued buffers come first, in order: the writer goroutine
 	// writes them.
-	for (len(sess.jobs) > 0 || sess.inflight) && !sess.closed && !sess.failed {
-		sess.idle.Wait()
-	}
+	awaitWrittenLocked()
 	if sess.closed || sess.failed {
 		return false
 	}

@@ -15,13 +15,15 @@
 // outcomes, spawns, sync operations, clocks) are an opcode word and
 // payload words in the same buffer. Full-size buffers live outside the Go
 // heap on Linux (mem_linux.go), where they would make the collector run
-// more often for the program's own garbage. A full buffer is handed to a
-// writer goroutine, which
-// encodes it into one chunk of the trace file (internal/trace,
-// docs/FORMAT.md), behind room for the chunk's header, and writes it with
-// one write call and without holding the session's lock; the goroutine that
-// filled it goes on at once with an empty buffer (writer.go says why and
-// how order is kept).
+// more often for the program's own garbage. A full buffer of the largest
+// size is encoded into one chunk of the trace file (internal/trace,
+// docs/FORMAT.md), behind room for the chunk's header, by the goroutine
+// that filled it, which writes it with one write call and fills the same
+// buffer again: handed to another core, the buffer's cache lines would
+// cross between the cores twice. Smaller buffers, a goroutine's last one and
+// those filled before the file is open are handed to a writer goroutine,
+// which encodes and writes them without holding the session's lock
+// (writer.go says why and how order is kept).
 //
 // Time is taken at goroutine start and end, at every chunk, and around
 // every sync operation; never per block. The trace holds nanoseconds since
@@ -35,7 +37,9 @@
 // The trace goes to the path in the DIVERGO_TRACE environment variable, or
 // by default to divergo-<program>-<pid>.dvt in the working directory, where
 // <program> is the base name of os.Args[0]. DIVERGO_TRACE=off records
-// nothing: every probe then costs one untaken branch and a call that returns.
+// nothing: a probe then costs two loads and two untaken branches, and a
+// function's entry and return a test each and the deferred call, with no
+// call into this package.
 //
 // The file is complete (index written) when main.main returns, when the
 // program calls [OsExit], when a goroutine started through [G.Spawn] or
@@ -73,8 +77,9 @@
 //
 //   - Main and Enter record the entry block they are given: do not add a
 //     B(entry) probe after them.
-//   - Exit is deferred right after Main or Enter, directly (so that the one
-//     of main.main can recover a panic, flush, and panic again).
+//   - Exit is deferred right after Main or Enter, so that it runs last,
+//     after any deferred call that recovers a panic (main.main's completes
+//     the trace also when main panics; the panic then goes on).
 //   - Spawn is called in the parent just before the go statement; the new
 //     goroutine calls Start first and defers Done directly.
 //   - Block ids must be below 1<<31.

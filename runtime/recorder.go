@@ -14,7 +14,7 @@ type G struct {
 	buf []uint32 // len is the usable part; cap keeps room for a closing clock
 	n   int
 
-	off      bool // the shared recorder of DIVERGO_TRACE=off
+	off      bool // the shared recorder of DIVERGO_TRACE=off, or a goroutine's that ended
 	id       uint64
 	goid     uint64
 	parent   uint64
@@ -23,6 +23,7 @@ type G struct {
 	start    int64  // stamp (clock.go)
 	floor    int64  // latest time in ns written for this goroutine; guarded like seq
 	seq      uint64 // next chunk's sequence number; guarded by sess.mu
+	jobs     int    // chunks queued for the writer or in flight; guarded by sess.mu
 	wrote    bool   // first chunk written; guarded by sess.mu
 	ended    bool   // final chunk written; guarded by sess.mu
 	isMain   bool
@@ -74,26 +75,42 @@ const (
 const maxEventWords = 8
 
 // offG is the recorder handed out when recording is off: its empty buffer
-// sends every probe to the slow path, which returns at once. It is never
+// fails the probe's room test and its off field skips the slow path, so a
+// probe is three loads and two untaken branches, no call. It is never
 // written, so sharing it between goroutines is safe.
 var offG = &G{off: true}
 
 func newG(id, goid uint64) *G {
-	return &G{id: id, goid: goid, buf: make([]uint32, minWords-reserve, minWords), floor: math.MinInt64}
+	g := &G{id: id, goid: goid, floor: math.MinInt64}
+	g.setBuf(make([]uint32, minWords-reserve, minWords))
+	return g
+}
+
+// setBuf gives g the buffer b, empty.
+func (g *G) setBuf(b []uint32) {
+	g.buf, g.n = b, 0
 }
 
 // B records that block id began; id < outBit (the instrumenter numbers a
-// program's blocks from 0). It must stay small enough to inline
-// (go build -gcflags=-m reports "can inline (*G).B with cost 79"): a
-// reworded check can cost the inlining.
+// program's blocks from 0). It must stay small enough to inline, which
+// TestProbeInlines checks (go build -gcflags=-m=2 reports "can inline
+// (*G).B with cost 47"). The slow path is called through call, because the
+// inliner charges a call of a function parameter 17 where it charges a
+// direct call 57: B cost 79 of the budget of 80 with a direct call, and
+// no form of the off test fitted (PERFORMANCE.md, "Session 6"). Once call
+// is inlined its f is a constant, and the code of the fast path is what it
+// was; the slow path is an indirect call.
 func (g *G) B(id uint32) {
-	if g.n >= len(g.buf) {
-		g.slowB(id)
-		return
+	if g.n < len(g.buf) {
+		g.buf[g.n] = id
+		g.n++
+	} else if !g.off {
+		call(g, id, (*G).slowB)
 	}
-	g.buf[g.n] = id
-	g.n++
 }
+
+// call calls f(g, id): see B.
+func call(g *G, id uint32, f func(*G, uint32)) { f(g, id) }
 
 //go:noinline
 func (g *G) slowB(id uint32) {
@@ -147,18 +164,20 @@ func (g *G) clock() int64 {
 }
 
 // Exit records the return of the function whose entry block is entry,
-// normal or by panic. For main.main it also completes the trace; if main
-// panics, it flushes everything and panics again with the same value.
+// normal or by panic. For main.main it also completes the trace, whether
+// main returns or panics: a panic that nothing recovered goes on after the
+// deferred Exit, with its own message and stack. Exit inlines into the
+// deferred call, so that with recording off a function's return costs that
+// call and a test, not a second call; that is why it does not recover.
 func (g *G) Exit(entry uint32) {
-	if g.off {
-		return
+	if !g.off {
+		g.exit(entry)
 	}
+}
+
+func (g *G) exit(entry uint32) {
 	g.putExit(entry)
 	if g.isMain && entry == sess.mainEntry {
-		if r := recover(); r != nil {
-			finish(g, true)
-			panic(r)
-		}
 		finish(g, true)
 	}
 }
@@ -166,21 +185,28 @@ func (g *G) Exit(entry uint32) {
 // Outcome records the outcome of the TCP of the last block: an index
 // value, a map key hash, a lock ticket or whether a Once.Do ran its
 // function. Values below outBit (hashed keys, HashString; most indexes
-// and tickets) take one word, others three.
+// and tickets) take one word, others three. Like B it inlines, its slow
+// path called through call64 (it cost 86 with a direct call).
 func (g *G) Outcome(v uint64) {
 	if v < outBit && g.n < len(g.buf) {
 		g.buf[g.n] = outBit | uint32(v)
 		g.n++
-		return
+	} else if !g.off {
+		call64(g, v, (*G).slowOutcome)
 	}
-	g.slowOutcome(v)
 }
 
+// call64 calls f(g, v): see B.
+func call64(g *G, v uint64, f func(*G, uint64)) { f(g, v) }
+
 // OutcomeString records the outcome of a string index or map key: its
-// HashString. It is Outcome(HashString(s)) in one call instead of two (the
-// hash does not inline, and Outcome does not either), for the commonest
+// HashString. It is Outcome(HashString(s)) in one call instead of a call
+// and an inlined Outcome (the hash does not inline), for the commonest
 // outcome of map loops.
 func (g *G) OutcomeString(s string) {
+	if g.off {
+		return // not even the hash
+	}
 	h := HashString(s)
 	if g.n < len(g.buf) {
 		g.buf[g.n] = outBit | uint32(h) // h < outBit

@@ -115,7 +115,15 @@ func TestOff(t *testing.T) {
 	go func() {
 		cg := c.Start()
 		defer c.Done()
-		Enter(bWorker).B(bWorkerL)
+		w := Enter(bWorker)
+		w.B(bWorkerL)
+		w.Outcome(7)
+		w.Outcome(1 << 40)
+		w.OutcomeString("key")
+		w.Exit(bWorker)
+		if cg != offG || w != offG {
+			t.Error("a goroutine got a recorder of its own")
+		}
 		var mu sync.Mutex
 		cg.Lock(bWorker, &mu)
 		cg.Unlock(bWorker, &mu)
@@ -125,6 +133,9 @@ func TestOff(t *testing.T) {
 	g.Exit(bMain)
 	if g != offG || TracePath() != "" {
 		t.Error("recording is on")
+	}
+	if offG.n != 0 || !offG.off || offG.buf != nil {
+		t.Errorf("the shared recorder was written: n %d, off %v, %d words", offG.n, offG.off, len(offG.buf))
 	}
 	if ents, _ := os.ReadDir(dir); len(ents) != 0 {
 		t.Errorf("files written: %v", ents)

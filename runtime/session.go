@@ -55,6 +55,7 @@ type session struct {
 	work     sync.Cond  // on mu: a job was queued, or the trace closed
 	idle     sync.Cond  // on mu: a job was written, or the trace closed
 	free     [][]uint32 // full-size buffers to reuse
+	frames   [][]byte   // frames for goroutines that encode their own buffers (writeOwnLocked)
 
 	regMu sync.Mutex
 	live  map[*G]struct{} // recorders whose goroutine may still run
@@ -148,8 +149,16 @@ func Main(graphJSON string, entry uint32) *G {
 }
 
 // Enter finds the calling goroutine's recorder and records the entry block
-// of the function it entered.
+// of the function it entered. Its test of DIVERGO_TRACE=off inlines, so
+// that with recording off a function's entry makes no call.
 func Enter(entry uint32) *G {
+	if sess.state.Load() == stateOff {
+		return offG
+	}
+	return enter(entry)
+}
+
+func enter(entry uint32) *G {
 	if sess.state.Load() != stateRunning && !begin() {
 		return offG
 	}
@@ -334,15 +343,19 @@ func chunkHead(g *G, c *trace.Chunk, words []uint32, final bool, end int64, cv *
 	}
 }
 
-// flush closes g's buffer with a clock event and hands it to the writer
-// (writer.go); g goes on with an empty buffer. Only g's goroutine calls it.
+// flush closes g's buffer with a clock event and writes it out, or hands
+// it to the writer goroutine (writer.go); g goes on with an empty buffer.
+// Only g's goroutine calls it.
 func (g *G) flush(final bool) {
 	t := now()
 	full := g.buf[:cap(g.buf)]
 	n := g.n
 	full[n], full[n+1], full[n+2] = opBit|opClock<<16, lo(uint64(t)), hi(uint64(t))
 	sess.mu.Lock()
-	g.queueLocked(full[:n+3], final, t) // g.n = 0 under the mutex: finish reads n under it too
+	// g.n = 0 under the mutex: finish reads n under it too.
+	if final || cap(full) < maxWords || !g.writeOwnLocked(full[:n+3], t) {
+		g.queueLocked(full[:n+3], final, t)
+	}
 	sess.mu.Unlock()
 }
 

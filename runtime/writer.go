@@ -2,22 +2,32 @@ package runtime
 
 import "github.com/divergo/divergo/internal/trace"
 
-// Full buffers are encoded and written by a writer goroutine, not by the
-// goroutine that filled them. Encoding and writing are most of what
-// recording costs beyond the probes themselves, and on the program's own
-// goroutines they lengthen whichever of them is the critical path (the
-// producer of a pipeline, testdata/wordcount's main) while the other core
-// is often idle. The goroutine hands its buffer over under sess.mu with
-// one slice append and goes on with an empty buffer.
+// A full buffer of the largest size is encoded and written by the goroutine
+// that filled it (writeOwnLocked), which then fills the same buffer again;
+// smaller buffers, the last one of a goroutine, and those filled before the
+// file is open go to a writer goroutine. Handing every buffer to the writer
+// goroutine, as sessions 3-5 did (PERFORMANCE.md), took encoding off the
+// program's goroutines, but on this machine a cache line written on one
+// core and read on the other costs about 80 ns each way: the writer's
+// encoding pulled every line of the buffer to its core, and the program's
+// next stores into a reused buffer pulled them back, which made the
+// switch loop of "Session 6" slower on two cores than pinned to one
+// (3.7x against 3.0x the plain program) and wordcount no faster. Encoding
+// a buffer that is still in the goroutine's own cache costs about 0.5-1.2
+// ns per word, less than the two transfers.
 //
 // Order: jobs are written in the order they were queued, one at a time, so
-// a goroutine's chunks stay in sequence. finish waits for the job in
-// flight, writes the queued ones itself, and only then reads the live
+// a goroutine's chunks stay in sequence; a goroutine with jobs queued or in
+// flight (g.jobs) queues its next full buffer too. finish waits for the job
+// in flight, writes the queued ones itself, and only then reads the live
 // buffers: every word a goroutine recorded is in exactly one of a written
-// chunk, a queued job or its current buffer.
+// chunk, a queued job or its current buffer (a buffer being encoded by its
+// own goroutine is still its current buffer, and once finish has read it
+// its goroutine writes nothing).
 //
 // The writer goroutine is started by the first full buffer (a program that
-// never fills one never has it), then waits on sess.work for more, and
+// never fills one never has it), then waits on sess.work until half the
+// queue is full (wakeWords), or a checkpoint needs the queue written, and
 // returns when the trace is complete.
 
 // job is a buffer waiting for the writer.
@@ -35,8 +45,25 @@ type job struct {
 // goroutines' current buffers.
 const maxQueued = 8 * maxWords
 
-// maxFree bounds the full-size buffers kept for reuse.
-const maxFree = 8
+// wakeWords is how many words must be queued before a full buffer wakes
+// the writer goroutine, which goes on until the queue is empty. Waking it
+// for every buffer cost the producer a futex call and both cores two
+// context switches per buffer, more than encoding it (the switch loop of
+// PERFORMANCE.md, "Session 6": 1,600-2,000 context switches per run,
+// 730-1,000 with this); half the queue leaves the writer the other half to
+// wake up in before the producer waits for room. Full buffers wait longer in memory,
+// never more than maxQueued words of them, as before.
+const wakeWords = maxQueued / 2
+
+// maxFree bounds the full-size buffers kept for reuse: as many as can be
+// queued and in flight (queueLocked waits only once more than maxQueued
+// words are queued), so that a goroutine filling buffers faster than the
+// writer empties them reuses the same ones, run after run of the queue.
+// With fewer, each time the writer caught up it unmapped the surplus and the
+// next burst mapped it again, and a fresh buffer costs the producer a page
+// fault per 4 KiB (the switch loop of PERFORMANCE.md, "Session 6": 30-45
+// unmaps and maps per run with 8, and a third of its CPU time).
+const maxFree = maxQueued/maxWords + 2
 
 // queueLocked hands g's words to the writer and gives g an empty buffer.
 // sess.mu is held.
@@ -50,31 +77,36 @@ func (g *G) queueLocked(words []uint32, final bool, end int64) {
 	}
 	sess.jobs = append(sess.jobs, job{g, words, final, end})
 	sess.queued += len(words)
+	g.jobs++
 	if !sess.writing {
 		sess.writing = true
 		go writeJobs()
 	}
-	sess.work.Signal()
+	if sess.queued >= wakeWords {
+		sess.work.Signal()
+	}
 	if final {
 		// The goroutine ended. Its buffer goes on to another goroutine (or
 		// is unmapped, mem_linux.go) once written, so g must not write to
 		// it again: g records nothing more, as after Done it would be
 		// dropped anyway (writeChunk).
-		g.buf, g.off = nil, true
+		g.setBuf(nil)
+		g.off = true
 	} else if k := len(sess.free); k > 0 && cap(g.buf) == maxWords {
-		g.buf, sess.free = sess.free[k-1], sess.free[:k-1]
+		g.setBuf(sess.free[k-1])
+		sess.free = sess.free[:k-1]
 	} else if cap(g.buf) == maxWords {
-		g.buf = bigWords()
+		g.setBuf(bigWords())
 	} else {
-		g.buf = make([]uint32, cap(g.buf)-reserve, cap(g.buf))
+		g.setBuf(make([]uint32, cap(g.buf)-reserve, cap(g.buf)))
 	}
-	g.n = 0
 }
 
 // writeJobs is the writer goroutine.
 func writeJobs() {
-	c := trace.Chunk{Frame: bigFrame()}
-	defer dropFrame(c.Frame)
+	f := bigFrame()
+	c := trace.Chunk{Frame: f}
+	defer dropFrame(f) // not c.Frame: if f is nil, encode allocates one on the heap
 	sess.mu.Lock()
 	defer sess.mu.Unlock()
 	for !sess.closed {
@@ -100,6 +132,7 @@ func writeJobs() {
 		sess.mu.Lock()
 		sess.inflight = false
 		sess.queued -= len(j.words)
+		j.g.jobs--
 		if !open {
 			writeChunk(j.g, &c, j.words, j.final, j.end, &cv)
 		}
@@ -116,6 +149,63 @@ func writeJobs() {
 	sess.idle.Broadcast()
 }
 
+// writeOwn lets goroutines write their own full buffers; tests turn it
+// off to queue every buffer for the writer goroutine.
+var writeOwn = true
+
+// maxFrames bounds the frames kept for goroutines that encode their own
+// buffers: one per goroutine encoding at the same time is enough.
+const maxFrames = 4
+
+// writeOwnLocked encodes and writes words, a full buffer of g that ends at
+// the stamp end, on g's own goroutine, and reports whether it did; g then
+// goes on with the same buffer, empty. It declines while the file is not
+// open and while g has chunks queued, which must be written first.
+// sess.mu is held, and released while encoding.
+func (g *G) writeOwnLocked(words []uint32, end int64) bool {
+	if !writeOwn || sess.w == nil || sess.failed || sess.closed || g.jobs > 0 {
+		return false
+	}
+	var f []byte // a mapped frame (mem_linux.go), nil if none could be
+	if k := len(sess.frames); k > 0 {
+		f, sess.frames = sess.frames[k-1], sess.frames[:k-1]
+	} else {
+		f = bigFrame()
+	}
+	c := trace.Chunk{Frame: f}
+	cv := newStampConv(g.floor) // g.floor is written under sess.mu
+	sess.mu.Unlock()
+	encode(words, &c, &cv)
+	sess.mu.Lock()
+	for sess.inflight { // the writer goroutine writes without the lock
+		sess.idle.Wait()
+	}
+	// If finish ran meanwhile, it wrote these words from g's buffer and
+	// closed the trace: writeChunk then writes nothing.
+	writeChunk(g, &c, words, false, end, &cv)
+	// Only f goes back: a frame encode had to allocate (f nil) is the
+	// collector's, and must never reach dropFrame's munmap.
+	switch {
+	case f == nil:
+	case len(sess.frames) < maxFrames:
+		sess.frames = append(sess.frames, f[:0])
+	default:
+		dropFrame(f)
+	}
+	g.n = 0
+	return true
+}
+
+// awaitWrittenLocked waits until the writer goroutine has written every
+// queued job, waking it: below wakeWords it would not wake by itself.
+// sess.mu is held.
+func awaitWrittenLocked() {
+	for (len(sess.jobs) > 0 || sess.inflight) && !sess.closed && !sess.failed {
+		sess.work.Signal()
+		sess.idle.Wait()
+	}
+}
+
 // drainLocked waits for the job in flight and writes the queued ones, in
 // order, on the caller's goroutine. sess.mu is held. The writer takes no
 // job after the one in flight: goroutines that go on filling buffers would
@@ -130,6 +220,7 @@ func drainLocked() {
 		cv := newStampConv(j.g.floor)
 		encode(j.words, &c, &cv)
 		writeChunk(j.g, &c, j.words, j.final, j.end, &cv)
+		j.g.jobs--
 		if cap(j.words) == maxWords {
 			dropWords(j.words)
 		}

@@ -2,22 +2,32 @@
 # Measures the cost of divergo's instrumentation against the plain program,
 # with go's coverage counters (count, atomic) and the runtime execution
 # tracer as reference points, on (a) a branch-heavy CPU loop
-# (testdata/cpuloop) and (b) a concurrent workload (testdata/wordcount).
-# All variants are built and timed in the same run; each time is the best of
-# RUNS rounds that run the variants in turn, and every ratio is against the
-# plain build of that run (the divergo columns also give the ratio of
-# medians). Also reports trace bytes per recorded block execution.
+# (testdata/cpuloop), (b) a concurrent workload (testdata/wordcount), (c)
+# issue 15's switch in a counting loop, one probe per iteration
+# (scripts/testdata/switchloop) and (d) a recursive Fibonacci, a function
+# entry and return every few instructions (scripts/testdata/calls).
+#
+# Each instrumented build is timed three ways: recording on both cores,
+# recording pinned to one core (taskset -c 0, which also makes GOMAXPROCS
+# 1), and with DIVERGO_TRACE=off. All variants are built and timed in the
+# same run, in turn, RUNS rounds, so that a change of load on a shared
+# machine hits all of them alike; every ratio is the variant's median time
+# over the plain build's median time in the same rounds. Also reports trace
+# bytes per recorded block execution.
 #
 # Usage: scripts/bench-overhead.sh [RUNS]   (default 5)
 #        BASE=REV scripts/bench-overhead.sh [RUNS]
+#        PROGS="switchloop calls" scripts/bench-overhead.sh [RUNS]
 # With BASE, divergo as of git revision REV instruments the same programs
-# too, and its build is timed in the same rounds: a before/after pair whose
-# ratios share one plain baseline.
+# too, and its build is timed the same three ways in the same rounds: each
+# divergo column then reads "before → after", both against one plain
+# baseline.
 # Output: a Markdown table for docs/PERFORMANCE.md.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
 runs="${1:-5}"
+progs="${PROGS:-cpuloop wordcount switchloop calls}"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 export GOFLAGS= GOWORK=off
@@ -29,46 +39,66 @@ if [[ -n $base ]]; then
 	git archive "$base" | tar -x -C "$tmp/base"
 	(cd "$tmp/base" && go build -o "$tmp/basebin/divergo" ./cmd/divergo)
 fi
+pin=()
+if command -v taskset >/dev/null && [[ $(nproc) -gt 1 ]]; then pin=(taskset -c 0); fi
 
-# module DIR PROG ROOT: a module in DIR holding testdata/PROG, requiring
+# srcdir PROG: where the program's source is.
+srcdir() {
+	if [[ -d testdata/$1 ]]; then echo "testdata/$1"; else echo "scripts/testdata/$1"; fi
+}
+
+# module DIR PROG ROOT: a module in DIR holding PROG's source, requiring
 # divergo from the tree at ROOT.
 module() {
 	mkdir -p "$1"
-	cp testdata/$2/*.go "$1/"
+	cp "$(srcdir "$2")"/*.go "$1/"
 	printf 'module example.com/%s\n\ngo 1.26.8\n\nrequire github.com/divergo/divergo v0.0.0\n\nreplace github.com/divergo/divergo => %s\n' "$2" "$3" >"$1/go.mod"
 	cp go.sum "$1/"
 }
 
-# timeit CMD...: the wall time of one run, in microseconds.
+# run VARIANT: one run of a variant, in the program's module directory.
+run() {
+	case $1 in
+	plain | count | atomic | rttrace) "./$1" "${args[@]}" ;;
+	dvg | dvgbase) DIVERGO_TRACE="$PWD/$1.dvt" "./$1" "${args[@]}" ;;
+	pin | pinbase)
+		if [[ ${#pin[@]} -eq 0 ]]; then return; fi
+		DIVERGO_TRACE="$PWD/$1.dvt" "${pin[@]}" "./dvg${1#pin}" "${args[@]}"
+		;;
+	off | offbase) DIVERGO_TRACE=off "./dvg${1#off}" "${args[@]}" ;;
+	esac
+}
+
+# timeit VARIANT: the wall time of one run, in microseconds.
 timeit() {
 	local s e
+	if [[ $1 == pin* && ${#pin[@]} -eq 0 ]]; then echo 0; return; fi
 	s=$(date +%s%N)
-	"$@" >/dev/null 2>"$tmp/stderr" || { cat "$tmp/stderr" >&2; exit 1; }
+	run "$1" >/dev/null 2>"$tmp/stderr" || { cat "$tmp/stderr" >&2; exit 1; }
 	e=$(date +%s%N)
 	echo $(( (e - s) / 1000 ))
 }
 
-# bestof RUNS VARIANT...: runs the variants in turn, RUNS rounds, so that a
-# change of load on the machine hits all of them alike, and prints the best
-# time of each (seconds), in order; then, on a second line, the median time
-# of each, the same ratios seen through the noise rather than past it.
-bestof() {
+# medians RUNS VARIANT...: runs the variants in turn, RUNS rounds, and
+# prints the median time of each (seconds), in order; then, on a second
+# line, the best time of each.
+medians() {
 	local n=$1; shift
 	local -A all=()
 	local v t
 	for ((i = 0; i < n; i++)); do
 		for v in "$@"; do
-			t=$(DIVERGO_TRACE="$PWD/$v.dvt" timeit "./$v" "${args[@]}")
+			t=$(timeit "$v")
 			all[$v]+="$t "
 		done
 	done
-	for v in "$@"; do tr ' ' '\n' <<<"${all[$v]}" | grep . | sort -n | awk '{t[NR]=$1} END{printf "%.4f ", t[1]/1e6}'; done
-	echo
 	for v in "$@"; do tr ' ' '\n' <<<"${all[$v]}" | grep . | sort -n | awk '{t[NR]=$1} END{printf "%.4f ", t[int((NR+1)/2)]/1e6}'; done
+	echo
+	for v in "$@"; do tr ' ' '\n' <<<"${all[$v]}" | grep . | sort -n | awk '{t[NR]=$1} END{printf "%.4f ", t[1]/1e6}'; done
 	echo
 }
 
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN{printf "%.2f×", a/b}'; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN{ if (a > 0) printf "%.2f×", a/b; else printf "n/a" }'; }
 
 # runtime/trace as a reference: a file added through an overlay starts the
 # execution tracer in init and never stops it (its cost is in the recording).
@@ -90,19 +120,14 @@ func init() {
 }
 '
 
-if [[ -n $base ]]; then
-	echo "| program | plain | divergo $base | divergo | cover count | cover atomic | runtime/trace | trace bytes / block |"
-	echo "|---|---|---|---|---|---|---|---|"
-else
-	echo "| program | plain | divergo | cover count | cover atomic | runtime/trace | trace bytes / block |"
-	echo "|---|---|---|---|---|---|---|"
-fi
-declare -A progArgs=([cpuloop]="-n 300000" [wordcount]="-lines 100000")
-for prog in cpuloop wordcount; do
+echo "| program | plain (median, best) | divergo | divergo, one core | DIVERGO_TRACE=off | cover count | cover atomic | runtime/trace | trace bytes / block |"
+echo "|---|---|---|---|---|---|---|---|---|"
+declare -A progArgs=([cpuloop]="-n 300000" [wordcount]="-lines 100000" [switchloop]="-n 25000000" [calls]="-n 32")
+for prog in $progs; do
 	read -r -a args <<<"${progArgs[$prog]}"
 	mod="$tmp/$prog"
 	module "$mod" "$prog" "$root"
-	variants=(plain dvg count atomic rttrace)
+	variants=(plain dvg pin off count atomic rttrace)
 	if [[ -n $base ]]; then
 		module "$tmp/$prog-base" "$prog" "$tmp/base"
 		(
@@ -110,7 +135,7 @@ for prog in cpuloop wordcount; do
 			PATH="$tmp/basebin:$PATH" go generate ./... >/dev/null
 			go build -overlay="$tmp/$prog-base/.divergo/overlay.json" -o "$mod/dvgbase" .
 		)
-		variants+=(dvgbase)
+		variants+=(dvgbase pinbase offbase)
 	fi
 	(
 		cd "$mod"
@@ -122,15 +147,18 @@ for prog in cpuloop wordcount; do
 		go build -overlay=rt.json -o rttrace .
 		go generate ./... >/dev/null
 		go build -overlay="$mod/.divergo/overlay.json" -o dvg .
-		export GOCOVERDIR="$mod/cov" RT_TRACE="$mod/rt.out" # each variant's DIVERGO_TRACE is VARIANT.dvt
+		export GOCOVERDIR="$mod/cov" RT_TRACE="$mod/rt.out"
 		mkdir -p cov
-		{ read -r p d c a r db; read -r mp md _ _ _ mdb; } < <(bestof "$runs" "${variants[@]}")
+		{ read -r p d pn o c a r db pb ob; read -r bp _; } < <(medians "$runs" "${variants[@]}")
 		size=$(stat -c %s dvg.dvt)
 		[[ -s rt.out ]] || { echo "runtime/trace wrote nothing" >&2; exit 1; }
 		blocks=$(divergo show --json dvg.dvt | python3 -c 'import json,sys; print(sum(g["blocks"] for g in json.load(sys.stdin)["goroutines"]))' 2>/dev/null || echo 0)
 		bpb=$(awk -v s="$size" -v b="$blocks" 'BEGIN{ if (b > 0) printf "%.2f (%d B / %d blocks)", s/b, s, b; else printf "n/a (%d B)", s }')
-		before=
-		if [[ -n $base ]]; then before=" $(ratio "$db" "$p") (median $(ratio "$mdb" "$mp")) |"; fi
-		printf '| %s | %s s (median %s s) |%s %s (median %s) | %s | %s | %s | %s |\n' "$prog" "$p" "$mp" "$before" "$(ratio "$d" "$p")" "$(ratio "$md" "$mp")" "$(ratio "$c" "$p")" "$(ratio "$a" "$p")" "$(ratio "$r" "$p")" "$bpb"
+		col() { # col AFTER BEFORE: a ratio, or "before → after" with BASE
+			if [[ -n $base ]]; then echo "$(ratio "$2" "$p") → **$(ratio "$1" "$p")**"; else ratio "$1" "$p"; fi
+		}
+		printf '| %s | %s s, %s s | %s | %s | %s | %s | %s | %s | %s |\n' "$prog" "$p" "$bp" \
+			"$(col "$d" "${db:-0}")" "$(col "$pn" "${pb:-0}")" "$(col "$o" "${ob:-0}")" \
+			"$(ratio "$c" "$p")" "$(ratio "$a" "$p")" "$(ratio "$r" "$p")" "$bpb"
 	)
 done
