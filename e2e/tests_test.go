@@ -124,7 +124,7 @@ TestSkipped skip
 	expect(t, "a failing test", results(r), "TestFails fail\nTestFails > Count$1@counter.go:17#1\nTestFails > Count$1@counter.go:17#2\n")
 	r = runTests("panic", "-test.run", "^TestFails$")
 	expect(t, "a panicking test", results(r), "TestFails panic\n")
-	r = runTests("hang", "-test.run", "^TestHangs$", "-test.timeout", "300ms")
+	r = runTests("hang", "-test.run", "^TestHangs$", "-test.timeout", "1s")
 	expect(t, "a test that timed out", results(r), "TestHangs timeout\n")
 
 	// A TestMain of the user's that returns (Go 1.15+): its return

@@ -30,8 +30,11 @@ func Tests(graphJSON string) {
 	if d := testTimeout(os.Args[1:]); d > 0 {
 		// testing's alarm panics in a goroutine of its own when the
 		// timeout expires, and nothing of ours runs after it: complete the
-		// trace a little before, with the tests then running marked.
-		time.AfterFunc(d-min(max(d/100, 10*time.Millisecond), time.Second, d/2), timeUp)
+		// trace a little before, with the tests then running marked. At
+		// least 100 ms before (half of a shorter timeout): with 10 ms, a
+		// loaded machine fired the timer and wrote the trace too late, and
+		// the trace was cut short.
+		time.AfterFunc(d-min(max(d/100, 100*time.Millisecond), time.Second, d/2), timeUp)
 	}
 }
 
