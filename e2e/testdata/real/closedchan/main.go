@@ -1,5 +1,5 @@
 // divergo end-to-end copy of $GOROOT/test/closedchan.go from Go 1.26.8
-// (go1.26.8 source distribution), unchanged below this header.
+// (go1.26.8 source distribution), unchanged below this header but for gofmt (three spots).
 // License: BSD-style, Copyright The Go Authors; see $GOROOT/LICENSE.
 
 // run
@@ -22,7 +22,7 @@ var failed bool
 type Chan interface {
 	Send(int)
 	Nbsend(int) bool
-	Recv() (int)
+	Recv() int
 	Nbrecv() (int, bool)
 	Recv2() (int, bool)
 	Nbrecv2() (int, bool, bool)
@@ -218,7 +218,6 @@ func (c SSChan) Impl() string {
 	return "(select)"
 }
 
-
 func shouldPanic(f func()) {
 	defer func() {
 		if recover() == nil {
@@ -322,13 +321,13 @@ func closedasync() chan int {
 	return c
 }
 
-var mks = []func(chan int) Chan {
+var mks = []func(chan int) Chan{
 	func(c chan int) Chan { return XChan(c) },
 	func(c chan int) Chan { return SChan(c) },
 	func(c chan int) Chan { return SSChan(c) },
 }
 
-var testcloseds = []func(Chan) {
+var testcloseds = []func(Chan){
 	testasync1,
 	testasync2,
 	testasync3,
@@ -339,18 +338,18 @@ func main() {
 	for _, mk := range mks {
 		test1(mk(closedsync()))
 	}
-	
+
 	for _, testclosed := range testcloseds {
 		for _, mk := range mks {
 			testclosed(mk(closedasync()))
 		}
 	}
-	
-	var ch chan int	
+
+	var ch chan int
 	shouldPanic(func() {
 		close(ch)
 	})
-	
+
 	ch = make(chan int)
 	close(ch)
 	shouldPanic(func() {
