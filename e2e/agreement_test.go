@@ -240,12 +240,18 @@ func barged(bs []gotrace.Wake, edge *gotrace.Wake, ev trace.Event, rel trace.Rel
 	if !woke {
 		return false
 	}
+	return !blockedAgain(bs, edge, ev)
+}
+
+// blockedAgain reports whether the waiter blocked again between the wake
+// edge and the end of its wait ev, among its wake-ups bs.
+func blockedAgain(bs []gotrace.Wake, edge *gotrace.Wake, ev trace.Event) bool {
 	for _, b := range bs {
 		if b.Blocked > edge.At && b.Blocked < ev.End {
-			return false
+			return true
 		}
 	}
-	return true
+	return false
 }
 
 // lateWake reports whether the tracer's events show that the mutex wait
@@ -276,12 +282,7 @@ func lateWake(bs []gotrace.Wake, edge *gotrace.Wake, ev trace.Event, rel trace.R
 	if last < 0 || last >= rel.Time {
 		return false
 	}
-	for _, b := range bs {
-		if b.Blocked > edge.At && b.Blocked < ev.End {
-			return false
-		}
-	}
-	return true
+	return !blockedAgain(bs, edge, ev)
 }
 
 // sitePos names a sync operation by its statement (its site), or by its
@@ -318,6 +319,21 @@ type agreementProg struct {
 	args []string
 }
 
+// build instruments and builds the program and returns its directory and
+// binary.
+func (p agreementProg) build(t *testing.T) (dir, bin string) {
+	t.Helper()
+	if !p.real {
+		pr := prepare(t, p.name, false)
+		return pr.dir, pr.bin
+	}
+	dir = setupReal(t, p.name)
+	goCmd(t, dir, "generate", "./...")
+	bin = filepath.Join(t.TempDir(), "prog")
+	goCmd(t, dir, "build", "-overlay="+filepath.Join(dir, ".divergo", "overlay.json"), "-o", bin, ".")
+	return dir, bin
+}
+
 // agreementProgs is every program of the end-to-end suite.
 func agreementProgs() []agreementProg {
 	ps := []agreementProg{
@@ -347,16 +363,7 @@ func TestReleasersAgreeWithTracer(t *testing.T) {
 	unnamed := map[trace.Why]int{}
 	for _, p := range agreementProgs() {
 		t.Run(p.name, func(t *testing.T) {
-			var dir, bin string
-			if p.real {
-				dir = setupReal(t, p.name)
-				goCmd(t, dir, "generate", "./...")
-				bin = filepath.Join(t.TempDir(), "prog")
-				goCmd(t, dir, "build", "-overlay="+filepath.Join(dir, ".divergo", "overlay.json"), "-o", bin, ".")
-			} else {
-				pr := prepare(t, p.name, false)
-				dir, bin = pr.dir, pr.bin
-			}
+			dir, bin := p.build(t)
 			dvt, gt := recordBoth(t, dir, bin, p.args)
 			a := compareReleasers(t, dvt, gt)
 			kinds := make([]string, 0, len(a.byKind))

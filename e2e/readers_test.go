@@ -46,16 +46,7 @@ func TestReadersAgree(t *testing.T) {
 		{name: "sieve1", real: true}, {name: "powser1", real: true, args: []string{"print"}}, {name: "fifo", real: true},
 	} {
 		t.Run(p.name, func(t *testing.T) {
-			var dir, bin string
-			if p.real {
-				dir = setupReal(t, p.name)
-				goCmd(t, dir, "generate", "./...")
-				bin = filepath.Join(t.TempDir(), "prog")
-				goCmd(t, dir, "build", "-overlay="+filepath.Join(dir, ".divergo", "overlay.json"), "-o", bin, ".")
-			} else {
-				pr := prepare(t, p.name, false)
-				dir, bin = pr.dir, pr.bin
-			}
+			dir, bin := p.build(t)
 			dvt := filepath.Join(t.TempDir(), "run.dvt")
 			execProg(t, dir, bin, p.args, "DIVERGO_TRACE="+dvt)
 			checkReadersAgree(t, dvt)
