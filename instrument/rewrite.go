@@ -271,6 +271,7 @@ func (r *rewriter) walkChildren(b *ast.BlockStmt) {
 func (r *rewriter) enter(body *ast.BlockStmt) {
 	f := r.fn
 	r.res.changed = true
+	r.offCopy(f.Node, body)
 	var b strings.Builder
 	switch t := r.testParam(f.Node); {
 	case f.Main:

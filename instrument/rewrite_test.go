@@ -182,6 +182,12 @@ func TestRewrite(t *testing.T) {
 				t.Errorf("generated file does not start with the header")
 			}
 			events := run(t, mod, res.Overlay)
+			// With recording off, every function runs the copy of its
+			// original body: the program prints what it printed, and the
+			// fake runtime has nothing to dump.
+			if off := run(t, mod, res.Overlay, "FAKE_DIVERGO_OFF=1"); off != plain {
+				t.Errorf("output with recording off differs from the plain program's:\nplain:\n%s\noff:\n%s", plain, off)
+			}
 			if now, _ := os.ReadFile(filepath.Join(mod, "main.go")); !bytes.Equal(now, orig) {
 				t.Errorf("the user's main.go changed")
 			}
@@ -197,9 +203,9 @@ func TestRewrite(t *testing.T) {
 	}
 }
 
-// run builds the module at dir (with the overlay if not "") and runs it,
-// returning its standard output.
-func run(t *testing.T, dir, overlay string) string {
+// run builds the module at dir (with the overlay if not "") and runs it
+// with env added to its environment, returning its standard output.
+func run(t *testing.T, dir, overlay string, env ...string) string {
 	t.Helper()
 	bin := filepath.Join(dir, "prog")
 	args := []string{"build", "-o", bin}
@@ -212,6 +218,7 @@ func run(t *testing.T, dir, overlay string) string {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
 	cmd = exec.Command(bin)
+	cmd.Env = append(os.Environ(), env...)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	err := cmd.Run()

@@ -126,6 +126,22 @@ func begin() bool {
 	return true
 }
 
+// Off reports whether nothing is recorded in this run (DIVERGO_TRACE=off).
+// Every instrumented function asks it first and then runs a copy of its
+// original body, which records nothing and costs what the plain program
+// does (docs/INSTRUMENT.md, "Recording off"). It inlines: with recording
+// on, a call pays one load and a compare. The first call starts the
+// session, as Enter would have.
+func Off() bool {
+	s := sess.state.Load()
+	return s == stateOff || s == stateIdle && idleOff()
+}
+
+// idleOff starts the session and reports whether recording is off.
+//
+//go:noinline
+func idleOff() bool { return !begin() && sess.state.Load() == stateOff }
+
 // Main starts recording at the first statement of main.main: it opens the
 // trace file with the program's graph (tbb.Marshal output), installs the
 // flushes, and records main's entry block.

@@ -64,6 +64,10 @@ func cur() *G {
 	return g
 }
 
+// Off is the real runtime's test of DIVERGO_TRACE=off: instrumented
+// functions then run the copies of their original bodies.
+func Off() bool { return os.Getenv("FAKE_DIVERGO_OFF") != "" }
+
 func Main(graphJSON string, entry uint32) *G {
 	graph, mainEntry = graphJSON, entry
 	g := &G{name: "main"}
