@@ -81,6 +81,8 @@ func write(moduleDir, out string, graphJSON []byte, pkgs []*Package) (*Result, e
 	}
 	sawMain := false
 	tests := testGlues(pkgs)
+	glues := map[[2]string]*glueJob{}
+	var glueOrder []*glueJob
 	for _, p := range pkgs {
 		funcs := map[ast.Node]*Func{}
 		for _, f := range p.Funcs {
@@ -125,14 +127,32 @@ func write(moduleDir, out string, graphJSON []byte, pkgs []*Package) (*Result, e
 		}
 		isMain := p.Name == "main" && hasMain(funcs)
 		if needHash || isMain {
-			name := glueName(p.Dir, "divergo_glue.go")
-			if err := put(filepath.Join(p.Dir, name), glue(p.Name, needHash, isMain, graphJSON)); err != nil {
-				return nil, err
+			// A package and its test variant share one glue, with what
+			// either needs; an external test package gets a _test.go
+			// file of its own (a plain .go file would join the package
+			// under test and clash with its package clause).
+			k := [2]string{p.Dir, p.Name}
+			gj := glues[k]
+			if gj == nil {
+				gj = &glueJob{dir: p.Dir, pkg: p.Name}
+				glues[k] = gj
+				glueOrder = append(glueOrder, gj)
 			}
+			gj.hash, gj.main = gj.hash || needHash, gj.main || isMain
+		}
+	}
+	for _, gj := range glueOrder {
+		base := "divergo_glue.go"
+		if strings.HasSuffix(gj.pkg, "_test") {
+			base = "divergo_glue_test.go"
+		}
+		name := glueName(gj.dir, base, replace)
+		if err := put(filepath.Join(gj.dir, name), glue(gj.pkg, gj.hash, gj.main, graphJSON)); err != nil {
+			return nil, err
 		}
 	}
 	for _, tg := range tests {
-		name := glueName(tg.dir, "divergo_glue_test.go")
+		name := glueName(tg.dir, "divergo_glue_test.go", replace)
 		if err := put(filepath.Join(tg.dir, name), testGlue(tg.pkg, !tg.testMain, graphJSON)); err != nil {
 			return nil, err
 		}
@@ -185,13 +205,25 @@ func skipReason(f *ast.File) string {
 	return ""
 }
 
-// glueName picks a file name for the package's glue that no file of the
-// package has.
-func glueName(dir, base string) string {
+// glueJob is the glue of one package of one directory.
+type glueJob struct {
+	dir, pkg   string
+	hash, main bool // it defines _dvg_hash, _dvg_graph
+}
+
+// glueName picks a file name for a glue file that no file of the
+// directory has and no other glue of this run took (written, the keys of
+// the overlay so far).
+func glueName(dir, base string, written map[string]string) string {
 	taken := map[string]bool{}
 	if ents, err := os.ReadDir(dir); err == nil {
 		for _, e := range ents {
 			taken[e.Name()] = true
+		}
+	}
+	for orig := range written {
+		if filepath.Dir(orig) == dir {
+			taken[filepath.Base(orig)] = true
 		}
 	}
 	stem, ext := strings.TrimSuffix(base, ".go"), ".go"
