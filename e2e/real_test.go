@@ -71,8 +71,8 @@ var realProgs = []realProg{
 const checkRuns = 4
 
 // TestRealPrograms takes each program through the whole workflow: go
-// generate (divergo instrument), the overlay build, one recorded run whose
-// output must be the plain build's, divergo check under checkRuns
+// generate (divergo instrument), the overlay build, one recorded run and
+// one with recording off whose outputs must be the plain build's, divergo check under checkRuns
 // perturbed schedules with no unflagged divergence, divergo diff of two of
 // its runs and divergo wait of one.
 func TestRealPrograms(t *testing.T) {
@@ -120,6 +120,19 @@ func (rp realProg) test(t *testing.T) {
 	// Goroutines started by library code (errgroup's) have no recorded
 	// go statement, so the spawn tree is not checked here.
 	readRun(t, tr, "")
+	// With recording off every function runs its copy of the original
+	// body (INSTRUMENT.md, "Recording off"): the program still does what
+	// it did, and writes no trace.
+	off := execProg(t, dir, bin, rp.args, "DIVERGO_TRACE=off")
+	if rp.output != nil {
+		off = rp.output(off)
+	}
+	if off != plain {
+		t.Errorf("with DIVERGO_TRACE=off the program does something else:\nplain:\n%s\noff:\n%s", plain, off)
+	}
+	if dvts, _ := filepath.Glob(filepath.Join(dir, "*.dvt")); len(dvts) > 0 {
+		t.Errorf("DIVERGO_TRACE=off wrote %v", dvts)
+	}
 
 	// check: no unflagged divergence, so status 0. Goroutines the programs
 	// leave running at exit (the sieves' filters, select6's blocked
