@@ -24,6 +24,31 @@ func TestRunLibrary(t *testing.T) {
 	}
 }
 
+// TestTestsRunThemselves runs divergo test on a test that runs its own
+// binary again (testdata/reexec, after x/sync's singleflight, whose two
+// such tests divergo test called failed in every run): the child inherits
+// DIVERGO_TRACE, and its trace used to replace the parent's. The parent's
+// trace must say the test passed, and the child's go beside it.
+func TestTestsRunThemselves(t *testing.T) {
+	dir := setup(t, "reexec", false)
+	out := t.TempDir()
+	status, stdout, stderr := divergo(t, dir, "test", "-n", "2", "-o", out, ".")
+	if status != 0 || !strings.Contains(stdout, "no flaky test") || strings.Contains(stdout, "failed in every run") {
+		t.Fatalf("divergo test: status %d, want 0 and every test passing\n%s%s", status, stdout, stderr)
+	}
+	_, show, _ := divergo(t, dir, "show", filepath.Join(out, "run-1.dvt"))
+	if !strings.Contains(show, "TestPanicInChild pass") {
+		t.Errorf("the parent's trace does not say TestPanicInChild passed:\n%s", show)
+	}
+	children, _ := filepath.Glob(filepath.Join(out, "run-1.child-*.dvt"))
+	if len(children) != 1 {
+		t.Fatalf("traces of run 1's child: %v, want one beside run-1.dvt", children)
+	}
+	if status, show, stderr := divergo(t, dir, "show", children[0]); status != 0 || !strings.Contains(show, "TestPanicInChild") {
+		t.Errorf("divergo show of the child's trace: status %d\n%s%s", status, show, stderr)
+	}
+}
+
 // TestCgo checks that a module with one file importing "C" instruments
 // (that file left as it is, one warning), builds and records: the two
 // goroutines that call into C are recorded under main, and the program's

@@ -37,6 +37,9 @@ func runtimeTracePath() string {
 	case "1", "on":
 		return strings.TrimSuffix(sess.path, ".dvt") + ".gotrace"
 	}
+	if sess.child { // the parent writes v (child.go)
+		return childPath(v, strconv.Itoa(os.Getpid()))
+	}
 	return v
 }
 

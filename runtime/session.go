@@ -31,6 +31,7 @@ type session struct {
 	k       atomic.Uint64 // float64 bits: ns per stamp unit, measured over 1 ms or more; 0 before
 	wall    time.Time
 	path    string
+	child   bool // a parent process records into DIVERGO_TRACE: path is beside it (child.go)
 	nextID  atomic.Uint64
 
 	mainEntry uint32
@@ -99,7 +100,7 @@ func begin() bool {
 		sess.state.Store(stateOff)
 		return false
 	}
-	sess.path = tracePath()
+	sess.path, sess.child = ownTracePath()
 	readPerturb()
 	sess.live = map[*G]struct{}{}
 	sess.nextID.Store(1) // 1 is main's
