@@ -340,6 +340,7 @@ func agreementProgs() []agreementProg {
 		{name: "releasers"}, {name: "pipeline"}, {name: "pool"}, {name: "contention"},
 		{name: "fig1a"}, {name: "fig2"}, {name: "panics"}, {name: "stress"},
 		{name: "cpuloop", args: []string{"-n", "20000"}}, {name: "wordcount", args: []string{"-lines", "5000"}},
+		{name: "rwhammer"},
 	}
 	for _, rp := range realProgs {
 		ps = append(ps, agreementProg{name: rp.name, real: true, args: rp.args})

@@ -85,6 +85,24 @@ func TestPair(t *testing.T) {
 		src  memSource
 		want []string
 	}{{
+		// A reader waits for a writer; ten other readers take and free
+		// the read lock between the writer's unlock and the reader's
+		// wake (as in the RWMutex hammer tests): the writer's unlock is
+		// still its releaser, whatever came between.
+		name: "reader after many readers",
+		src: func() memSource {
+			src := memSource{
+				{ID: 1, Events: []Event{wait(OpRLock, mu, 100, 2000)}},
+				{ID: 2, Events: []Event{op(OpUnlock, mu, 500)}},
+			}
+			for i := range 10 {
+				at := int64(600 + 100*i)
+				src = append(src, GoroutineEvents{ID: uint64(3 + i), Events: []Event{op(OpRLock, mu, at), op(OpRUnlock, mu, at+50)}})
+			}
+			return src
+		}(),
+		want: []string{"1.0<-2.0"},
+	}, {
 		// The ticker scenario: a burst of three sends at 1000, received at
 		// once; the fourth receive waits from 1300 until the next burst,
 		// whose first send is stamped 100 ns after the receiver woke

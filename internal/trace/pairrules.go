@@ -24,6 +24,13 @@ type pobj struct {
 	ch    *pchan
 	cond  queue // Cond waiters not yet signalled, oldest first
 	first *sev  // Once: the first Do that did not wait (it ran the function)
+	// unlock is the latest write unlock, kept apart from ring: a reader
+	// waits for a writer, and the readers' RUnlocks since it unlocked
+	// (x/sync's and the standard library's RWMutex hammer tests: ten
+	// readers) pushed it out of the ring, leaving the reader without
+	// its releaser.
+	unlock    sev
+	hasUnlock bool
 }
 
 // clockEps is how far apart two goroutines' stamps of one moment can be:
@@ -179,6 +186,9 @@ func (pr *pairing) apply(g *pgor, s *sev) {
 		}
 	case OpUnlock, OpRUnlock, OpWGDone:
 		o.remember(s)
+		if s.op == OpUnlock {
+			o.unlock, o.hasUnlock = *s, true
+		}
 	}
 }
 
@@ -380,6 +390,9 @@ func (o *pobj) latest(w *sev) *sev {
 		if r.ref.G != w.ref.G && r.at <= w.end && CanRelease(w.op, r.op) {
 			return r
 		}
+	}
+	if r := &o.unlock; o.hasUnlock && r.ref.G != w.ref.G && r.at <= w.end && CanRelease(w.op, r.op) {
+		return r
 	}
 	return nil
 }
