@@ -35,7 +35,7 @@ func Traces(a, b Trace, opts Options) (*Report, error) {
 	}
 
 	type result struct {
-		sections         []Section
+		sections         sectionList
 		locks            []LockOrder
 		blocksA, blocksB int64
 		tcps             int64
@@ -93,16 +93,21 @@ func Traces(a, b Trace, opts Options) (*Report, error) {
 	wg.Wait()
 
 	w := opts.Weights
-	rep := &Report{Goroutines: Goroutines{Matched: []Pair{}, OnlyA: []Lone{}, OnlyB: []Lone{}}, Sections: []Section{}, LockOrder: []LockOrder{}}
-	for i, r := range results {
+	nsecs := 0
+	for _, r := range results {
 		if r.err != nil {
 			return nil, r.err
 		}
+		nsecs += r.sections.n
+	}
+	rep := &Report{Goroutines: Goroutines{Matched: []Pair{}, OnlyA: []Lone{}, OnlyB: []Lone{}}, Sections: make([]Section, 0, nsecs), LockOrder: []LockOrder{}}
+	for i := range results {
+		r := &results[i]
 		switch {
 		case i < nPairs:
 			pr := pairs[i]
-			rep.Goroutines.Matched = append(rep.Goroutines.Matched, Pair{A: pr.a, B: pr.b, Spawn: pr.spawn, BlocksA: r.blocksA, BlocksB: r.blocksB, Sections: len(r.sections)})
-			rep.Sections = append(rep.Sections, r.sections...)
+			rep.Goroutines.Matched = append(rep.Goroutines.Matched, Pair{A: pr.a, B: pr.b, Spawn: pr.spawn, BlocksA: r.blocksA, BlocksB: r.blocksB, Sections: r.sections.n})
+			rep.Sections = r.sections.appendTo(rep.Sections)
 			sort.Slice(r.locks, func(i, j int) bool { return r.locks[i].TCP.Block < r.locks[j].TCP.Block })
 			rep.LockOrder = append(rep.LockOrder, r.locks...)
 			rep.Summary.BlocksA += r.blocksA

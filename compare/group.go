@@ -71,7 +71,12 @@ func GroupSections(secs []Section) []Group {
 	var gs []Group
 	gor := []map[string]map[string]bool{} // collapsed path -> paths
 	took := []map[[2]string]int{}
-	for i, s := range secs {
+	// A loop's worth of sections share a few spawn paths: each is
+	// collapsed once (a regexp per section was most of a dense pair's
+	// grouping).
+	collapsed := map[string]string{}
+	for i := range secs {
+		s := &secs[i]
 		k := key{s.TCP.Kind, s.TCP.Pos, s.TCP.Func, s.CutOff, s.Unflagged}
 		j, ok := index[k]
 		if !ok {
@@ -94,7 +99,11 @@ func GroupSections(secs []Section) []Group {
 				g.CP += ", " + c
 			}
 		}
-		c := collapse(s.Spawn)
+		c, ok := collapsed[s.Spawn]
+		if !ok {
+			c = collapse(s.Spawn)
+			collapsed[s.Spawn] = c
+		}
 		if gor[j][c] == nil {
 			gor[j][c] = map[string]bool{}
 		}
@@ -163,7 +172,7 @@ func counts(m map[string]int) []Count {
 	return out
 }
 
-func cpText(s Section) string {
+func cpText(s *Section) string {
 	switch {
 	case s.Unresolved:
 		return "never"

@@ -33,8 +33,38 @@ type pairCmp struct {
 	lock bool
 
 	ma, mb   sideMeasure
-	sections []Section
+	sections sectionList
 	locks    map[int32]int64
+}
+
+// sectionList keeps a pair's sections in chunks that never move, because
+// a pair with thousands of sections spent most of its time growing one
+// slice of 344-byte sections: Traces copies them once, into the report.
+type sectionList struct {
+	chunks [][]Section
+	n      int
+}
+
+// sectionChunk is how many sections a chunk holds.
+const sectionChunk = 256
+
+// add keeps sec and returns where it is kept.
+func (l *sectionList) add(sec *Section) *Section {
+	if k := len(l.chunks); k == 0 || len(l.chunks[k-1]) == sectionChunk {
+		l.chunks = append(l.chunks, make([]Section, 0, sectionChunk))
+	}
+	last := &l.chunks[len(l.chunks)-1]
+	*last = append(*last, *sec)
+	l.n++
+	return &(*last)[len(*last)-1]
+}
+
+// appendTo appends the sections to dst, in order.
+func (l *sectionList) appendTo(dst []Section) []Section {
+	for _, ch := range l.chunks {
+		dst = append(dst, ch...)
+	}
+	return dst
 }
 
 var tokNames = [...]string{tBlock: "block", tCall: "call", tExit: "exit", tOutcome: "outcome", tSpawn: "spawn", tSync: "sync", tEnd: "end"}
@@ -229,13 +259,13 @@ func (c *pairCmp) record(at int32, t *tbb.TCP, cp int32, unresolved bool) {
 		StepsA:     steps.Span{From: c.ma.from, To: c.a.taken},
 		StepsB:     steps.Span{From: c.mb.from, To: c.b.taken},
 	}
-	sec.TCP = c.p.point(at)
+	sec.TCP = c.a.c.point(c.p, at)
 	sec.TCP.Kind = "none"
 	if t != nil {
 		sec.TCP.Kind = string(t.Kind)
 		sec.TCP.Pos = t.Pos.FileLine()
 	}
-	sec.CP = c.p.point(cp)
+	sec.CP = c.a.c.point(c.p, cp)
 	if cp == noBlock {
 		sec.CP.Func = sec.TCP.Func
 	}
@@ -252,9 +282,9 @@ func (c *pairCmp) record(at int32, t *tbb.TCP, cp int32, unresolved bool) {
 	sec.TCPDistance = abs64(c.ma.tcps - c.mb.tcps)
 	sec.TCPFreqDistance = math.Abs(freq(&c.ma) - freq(&c.mb))
 	sec.Distance = c.w.D + float64(sec.Fanout)*c.w.ND + float64(sec.TCPDistance)*c.w.TR
-	c.sections = append(c.sections, sec)
+	kept := c.sections.add(&sec)
 	if c.observe != nil {
-		c.observe(Step{Goroutine: c.ga, Kind: StepSection, Block: int(at), Section: &c.sections[len(c.sections)-1]})
+		c.observe(Step{Goroutine: c.ga, Kind: StepSection, Block: int(at), Section: kept})
 	}
 }
 

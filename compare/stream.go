@@ -126,6 +126,23 @@ type cache struct {
 	bufs  [2][]trace.Event
 	paths *replay.Paths
 	moves [][]move // allocated on first use
+	// points are the report's Points of the blocks met as change and
+	// convergence points: a section names two, and formatting a position
+	// per section was a third of a dense pair's time in record.
+	points map[int32]Point
+}
+
+// point is p.point(b), formatted once per worker.
+func (c *cache) point(p *program, b int32) Point {
+	pt, ok := c.points[b]
+	if !ok {
+		if c.points == nil {
+			c.points = map[int32]Point{}
+		}
+		pt = p.point(b)
+		c.points[b] = pt
+	}
+	return pt
 }
 
 func newCache(p *program) *cache { return &cache{paths: replay.NewPaths(p.replay)} }
