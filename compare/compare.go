@@ -171,12 +171,15 @@ func comparePair(p *program, pc *cache, a, b Trace, pr gPair, opts Options) (*pa
 		return nil, fmt.Errorf("trace b: %w", err)
 	}
 	defer closeReader(rb)
+	lock := opts.Observe == nil && !opts.tokensOnly
+	_, rawA := ra.(rawEvents)
+	_, rawB := rb.(rawEvents)
+	raw := lock && rawA && rawB // only lockstep reads bytes
 	c := &pairCmp{
-		p: p, a: newStream(p, pc, 0, ra), b: newStream(p, pc, 1, rb), w: opts.Weights,
+		p: p, a: newStream(p, pc, 0, ra, raw), b: newStream(p, pc, 1, rb, raw), w: opts.Weights,
 		ga: pr.a, gb: pr.b, spawn: pr.spawn, observe: opts.Observe,
 		unfinA: pr.unfinA, unfinB: pr.unfinB,
-		lock:  opts.Observe == nil && !opts.tokensOnly,
-		locks: map[int32]int64{},
+		lock: lock, locks: map[int32]int64{},
 	}
 	if err := c.run(); err != nil {
 		return nil, err
@@ -191,7 +194,7 @@ func size(p *program, c *cache, t Trace, id uint64) (blocks, tcps int64, err err
 		return 0, 0, err
 	}
 	defer closeReader(r)
-	s := newStream(p, c, 0, r)
+	s := newStream(p, c, 0, r, false)
 	for {
 		tok, err := s.peek()
 		if err != nil {

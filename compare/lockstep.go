@@ -47,6 +47,9 @@ func (c *pairCmp) lockstep() error {
 		if a.bi < a.bn && b.bi < b.bn {
 			c.equalRun()
 		}
+		if a.bi == a.bn && b.bi == b.bn && c.rawRun() {
+			continue
+		}
 		if a.bi < a.bn && b.bi < b.bn {
 			// The common case: a block event on each side, in the batch.
 			ea, eb := &a.buf[a.bi], &b.buf[b.bi]
@@ -59,7 +62,7 @@ func (c *pairCmp) lockstep() error {
 				continue
 			}
 		}
-		ea, err := a.event()
+		ea, err := a.event(refillSize(a, b))
 		if err != nil {
 			return sideErr("a", err)
 		}
@@ -67,7 +70,7 @@ func (c *pairCmp) lockstep() error {
 			// fill reports a bad event, with a's position.
 			return nil
 		}
-		eb, err := b.event()
+		eb, err := b.event(refillSize(b, a))
 		if err != nil {
 			return sideErr("b", err)
 		}
@@ -157,13 +160,134 @@ func (c *pairCmp) equalRun() {
 	if i == 0 {
 		return
 	}
-	a.rp.Moved(prev.end, 0)
+	a.bi += i
+	b.bi += i
+	c.tookRun(int64(i), prev.end, lastOut, nblocks, ntcps, instrs)
+}
+
+// rawRun is equalRun on the undecoded events of both streams, when both
+// batches are used up: a block event whose id is below 8192 is one or two
+// bytes (docs/FORMAT.md), so equal bytes are equal block events, taken
+// without decoding them. It stops at the first byte that differs or is no
+// such event (a clock, an outcome, a sync event: event decodes those), at
+// a move not cached or with anomalies, and at the end of the shorter
+// chunk; it reports whether it took anything.
+func (c *pairCmp) rawRun() bool {
+	a, b := c.a, c.b
+	if a.raw == nil || b.raw == nil || a.c.moves == nil || a.rp.Depth() == 0 {
+		return false
+	}
+	ab, an := a.raw.Raw()
+	bb, bn := b.raw.Raw()
+	n := min(len(ab), len(bb))
+	ab, bb = ab[:n], bb[:n]
+	left := min(an, bn)
+	cur := a.rp.Cur()
+	lastOut := int32(noBlock)
+	var nblocks, ntcps, instrs, outcomes int64
+	var prev *move
+	i, k := 0, uint64(0)
+	for {
+		for ; i < len(ab) && k < left; k++ {
+			c0 := ab[i]
+			if c0 != bb[i] {
+				break
+			}
+			var to int32
+			w := 1
+			if c0&0x81 == 0 { // one byte, even: a block
+				to = int32(c0 >> 1)
+			} else if c0&0x81 == 0x80 && i+1 < len(ab) && ab[i+1] == bb[i+1] && ab[i+1] < 0x80 { // two
+				to, w = int32(c0&0x7f)>>1|int32(ab[i+1])<<6, 2
+			} else {
+				break
+			}
+			// As in equalRun: the guesses, then the moves from the
+			// current block; a block past the graph has no move.
+			var m *move
+			if prev != nil {
+				if m = prev.next; m == nil || m.to != to {
+					m = prev.alt
+				}
+			}
+			if m == nil || m.to != to {
+				from := cur
+				if prev != nil {
+					from = prev.end
+				}
+				if m = findMove(a.c.moves[from], to); m == nil || m.anomalies != 0 {
+					break
+				}
+				if prev != nil {
+					prev.next, prev.alt = m, prev.next
+				}
+			}
+			if m.lastOut != noBlock {
+				lastOut = m.lastOut
+			}
+			nblocks += int64(m.blocks)
+			ntcps += int64(m.tcps)
+			instrs += m.instrs
+			prev = m
+			i += w
+		}
+		// An outcome, out of the loop of blocks so that it keeps its
+		// registers: one token each, in the frame where it is.
+		if i < len(ab) && k < left && ab[i] == outcomeByte && bb[i] == outcomeByte {
+			if w := rawOutcome(ab[i:], bb[i:]); w > 0 {
+				i += w
+				k++
+				outcomes++
+				continue
+			}
+		}
+		break
+	}
+	if k == 0 {
+		return false
+	}
+	a.raw.Skip(i, k)
+	b.raw.Skip(i, k)
+	end := cur
+	if prev != nil {
+		end = prev.end
+	}
+	c.tookRun(int64(k), end, lastOut, nblocks, ntcps, instrs)
+	a.taken += outcomes
+	b.taken += outcomes
+	a.gap, b.gap = rawGap, rawGap
+	return true
+}
+
+// outcomeByte is the first byte of an outcome event (docs/FORMAT.md).
+const outcomeByte = byte(trace.EvOutcome)<<1 | 1
+
+// rawOutcome returns the length of the outcome event at the start of x
+// when y starts with the same bytes, or 0. Values of up to nine bytes
+// (below 2^63) are taken; longer ones are left to the decoder, which
+// checks them.
+func rawOutcome(x, y []byte) int {
+	for j := 1; j < len(x) && j <= 9; j++ {
+		if x[j] != y[j] {
+			return 0
+		}
+		if x[j] < 0x80 {
+			return j + 1
+		}
+	}
+	return 0
+}
+
+// tookRun accounts for a run of n equal events on both sides, the block
+// events among them each a cached move: a's replayer ends at end, the
+// innermost frame's last outcome block is lastOut (unless noBlock), and
+// both sides add the sums.
+func (c *pairCmp) tookRun(n int64, end, lastOut int32, nblocks, ntcps, instrs int64) {
+	a, b := c.a, c.b
+	a.rp.Moved(end, 0)
 	if k := len(a.lastOut); k > 0 && lastOut != noBlock {
 		a.lastOut[k-1] = lastOut
 	}
-	n := int64(i)
-	a.bi += i
-	b.bi += i
 	a.nev += n
 	b.nev += n
 	a.nblocks += nblocks
@@ -269,17 +393,31 @@ func (s *stream) block(b int32) {
 	c.moves[cur] = append(c.moves[cur], m)
 }
 
+// refillSize is how many events s decodes in lockstep when its batch is
+// empty: with raw bytes on both sides, as many as o has left, so that both
+// batches run out together and rawRun can take the bytes after them.
+func refillSize(s, o *stream) int {
+	switch {
+	case s.raw == nil:
+		return len(s.buf)
+	case o.bi < o.bn:
+		return o.bn - o.bi
+	}
+	return rawGap
+}
+
 // event returns the stream's next event that is not a clock or a
-// perturbation, unread, stamping the timestamps before it as fill does. It returns nil at the end of
-// the stream, leaving the end token to fill, which makes it from the
-// stream's state once lockstep has handed it over.
-func (s *stream) event() (*trace.Event, error) {
+// perturbation, unread, stamping the timestamps before it as fill does,
+// decoding up to size events when its batch is empty. It returns nil at
+// the end of the stream, leaving the end token to fill, which makes it
+// from the stream's state once lockstep has handed it over.
+func (s *stream) event(size int) (*trace.Event, error) {
 	for {
 		if s.bi == s.bn {
 			if s.eof {
 				return nil, nil
 			}
-			if err := s.refill(); err != nil {
+			if err := s.refill(size); err != nil {
 				return nil, err
 			}
 			continue
