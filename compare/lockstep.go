@@ -1,6 +1,11 @@
 package compare
 
-import "github.com/divergo/divergo/internal/trace"
+import (
+	"encoding/binary"
+	"math/bits"
+
+	"github.com/divergo/divergo/internal/trace"
+)
 
 // Lockstep: while the two streams of a pair are in the same state (the
 // same call stack, each frame at the same block, the same last outcome
@@ -131,13 +136,13 @@ func (c *pairCmp) equalRun() {
 		// A block id past the graph becomes a negative or unknown to,
 		// which no move has: the run stops there and lockstep reports it.
 		to := int32(ea.Block)
-		var m *move
+		m := noMove
 		if prev != nil {
-			if m = prev.next; m == nil || m.to != to {
+			if m = prev.next; m == noMove || m.to != to {
 				m = prev.alt
 			}
 		}
-		if m == nil || m.to != to {
+		if m == noMove || m.to != to {
 			from := cur
 			if prev != nil {
 				from = prev.end
@@ -168,10 +173,10 @@ func (c *pairCmp) equalRun() {
 // rawRun is equalRun on the undecoded events of both streams, when both
 // batches are used up: a block event whose id is below 8192 is one or two
 // bytes (docs/FORMAT.md), so equal bytes are equal block events, taken
-// without decoding them. It stops at the first byte that differs or is no
-// such event (a clock, an outcome, a sync event: event decodes those), at
-// a move not cached or with anomalies, and at the end of the shorter
-// chunk; it reports whether it took anything.
+// without decoding them; an outcome likewise. It stops at the first byte
+// that differs or is no such event (a clock, a sync event: event decodes
+// those), at a move not cached or with anomalies, and at the end of the
+// shorter chunk; it reports whether it took anything.
 func (c *pairCmp) rawRun() bool {
 	a, b := c.a, c.b
 	if a.raw == nil || b.raw == nil || a.c.moves == nil || a.rp.Depth() == 0 {
@@ -179,98 +184,173 @@ func (c *pairCmp) rawRun() bool {
 	}
 	ab, an := a.raw.Raw()
 	bb, bn := b.raw.Raw()
-	n := min(len(ab), len(bb))
+	// An event takes a byte at least, so the first left bytes hold no
+	// more events than both chunks have.
+	n := int(min(uint64(min(len(ab), len(bb))), an, bn))
 	ab, bb = ab[:n], bb[:n]
-	left := min(an, bn)
-	cur := a.rp.Cur()
-	lastOut := int32(noBlock)
-	var nblocks, ntcps, instrs, outcomes int64
+	sum := runSums{lastOut: noBlock}
 	var prev *move
-	i, k := 0, uint64(0)
-	for {
-		for ; i < len(ab) && k < left; k++ {
-			c0 := ab[i]
-			if c0 != bb[i] {
+	i, events, outcomes := 0, 0, int64(0)
+	for i < n {
+		// The bytes equal on both sides, a window at a time, so that a
+		// run stopped early (at a clock, a sync event) did not compare
+		// the rest of the chunk.
+		from := i
+		lim := min(n, i+rawWindow)
+		eq := i + commonPrefix(ab[i:lim], bb[i:lim])
+		if prev == nil {
+			// The first block: its move from the frame's current block.
+			to, w := blockAt(ab[:eq], i)
+			if w == 0 {
 				break
 			}
-			var to int32
-			w := 1
-			if c0&0x81 == 0 { // one byte, even: a block
-				to = int32(c0 >> 1)
-			} else if c0&0x81 == 0x80 && i+1 < len(ab) && ab[i+1] == bb[i+1] && ab[i+1] < 0x80 { // two
-				to, w = int32(c0&0x7f)>>1|int32(ab[i+1])<<6, 2
-			} else {
+			m := findMove(a.c.moves[a.rp.Cur()], to)
+			if m == nil || m.anomalies != 0 {
 				break
 			}
-			// As in equalRun: the guesses, then the moves from the
-			// current block; a block past the graph has no move.
-			var m *move
-			if prev != nil {
-				if m = prev.next; m == nil || m.to != to {
-					m = prev.alt
-				}
-			}
-			if m == nil || m.to != to {
-				from := cur
-				if prev != nil {
-					from = prev.end
-				}
-				if m = findMove(a.c.moves[from], to); m == nil || m.anomalies != 0 {
-					break
-				}
-				if prev != nil {
-					prev.next, prev.alt = m, prev.next
-				}
-			}
-			if m.lastOut != noBlock {
-				lastOut = m.lastOut
-			}
-			nblocks += int64(m.blocks)
-			ntcps += int64(m.tcps)
-			instrs += m.instrs
+			sum.add(m)
 			prev = m
 			i += w
+			events++
 		}
-		// An outcome, out of the loop of blocks so that it keeps its
-		// registers: one token each, in the frame where it is.
-		if i < len(ab) && k < left && ab[i] == outcomeByte && bb[i] == outcomeByte {
-			if w := rawOutcome(ab[i:], bb[i:]); w > 0 {
+		var used, twos int
+		used, twos, prev, sum = blockBytes(ab[i:eq], prev, a.c.moves, sum)
+		i += used
+		events += used - twos
+		if i < eq && ab[i] == outcomeByte {
+			// An outcome: one token each, in the frame where it is.
+			if w := rawOutcome(ab[i:eq]); w > 0 {
 				i += w
-				k++
+				events++
 				outcomes++
 				continue
 			}
 		}
-		break
+		if i == from || eq < lim || lim == n {
+			break
+		}
+		// The window ended inside a run: the next one.
 	}
-	if k == 0 {
+	if events == 0 {
 		return false
 	}
-	a.raw.Skip(i, k)
-	b.raw.Skip(i, k)
-	end := cur
+	a.raw.Skip(i, uint64(events))
+	b.raw.Skip(i, uint64(events))
+	end := a.rp.Cur()
 	if prev != nil {
 		end = prev.end
 	}
-	c.tookRun(int64(k), end, lastOut, nblocks, ntcps, instrs)
+	c.tookRun(int64(events), end, sum.lastOut, sum.blocks, sum.tcps, sum.instrs)
 	a.taken += outcomes
 	b.taken += outcomes
 	a.gap, b.gap = rawGap, rawGap
 	return true
 }
 
+// rawWindow is how many bytes rawRun compares ahead of what it took.
+const rawWindow = 512
+
+// runSums is what a run of moves adds up to: four fields, which the
+// compiler keeps in registers.
+type runSums struct {
+	blocks, tcps, instrs int64
+	lastOut              int32
+}
+
+func (s *runSums) add(m *move) {
+	if m.lastOut != noBlock {
+		s.lastOut = m.lastOut
+	}
+	s.blocks += int64(m.blocks)
+	s.tcps += int64(m.tcps)
+	s.instrs += m.instrs
+}
+
+// blockAt decodes the block event at x[i] whose id takes one or two bytes
+// of x, and returns its id and length, or a length of 0.
+func blockAt(x []byte, i int) (int32, int) {
+	if i >= len(x) {
+		return 0, 0
+	}
+	c0 := x[i]
+	switch {
+	case c0&0x81 == 0:
+		return int32(c0 >> 1), 1
+	case c0&0x81 == 0x80 && i+1 < len(x) && x[i+1] < 0x80:
+		return int32(c0&0x7f)>>1 | int32(x[i+1])<<6, 2
+	}
+	return 0, 0
+}
+
+// blockBytes takes the block events at the start of x, equal on both
+// sides, whose moves follow from prev (not nil) through its guesses or the
+// cache, and returns the bytes they took, how many of them were two-byte
+// events, the last move and the sums. It is the loop of rawRun on its own,
+// so that its few values stay in registers: the two guesses are loaded
+// both and chosen without a branch (noMove, never nil, makes that safe),
+// since a loop's branch going both ways at random mispredicted half of
+// its turns.
+func blockBytes(x []byte, prev *move, moves [][]move, sum runSums) (int, int, *move, runSums) {
+	i, twos := 0, 0
+	for i < len(x) {
+		c0 := x[i]
+		var to int32
+		w := 1
+		if c0&0x81 == 0 { // one byte, even: a block
+			to = int32(c0 >> 1)
+		} else if c0&0x81 == 0x80 && i+1 < len(x) && x[i+1] < 0x80 { // two
+			to, w = int32(c0&0x7f)>>1|int32(x[i+1])<<6, 2
+		} else {
+			break
+		}
+		m := prev.next
+		if alt := prev.alt; alt.to == to {
+			m = alt
+		}
+		if m.to != to {
+			if m = findMove(moves[prev.end], to); m == nil || m.anomalies != 0 {
+				break
+			}
+			prev.next, prev.alt = m, prev.next
+		}
+		lo := m.lastOut
+		if lo == noBlock {
+			lo = sum.lastOut
+		}
+		sum.lastOut = lo
+		sum.blocks += int64(m.blocks)
+		sum.tcps += int64(m.tcps)
+		sum.instrs += m.instrs
+		prev = m
+		i += w
+		twos += w - 1
+	}
+	return i, twos, prev, sum
+}
+
+// commonPrefix returns how many bytes x and y have equal at their start.
+func commonPrefix(x, y []byte) int {
+	n := min(len(x), len(y))
+	i := 0
+	for ; i+8 <= n; i += 8 {
+		if d := binary.LittleEndian.Uint64(x[i:]) ^ binary.LittleEndian.Uint64(y[i:]); d != 0 {
+			return i + bits.TrailingZeros64(d)/8
+		}
+	}
+	for i < n && x[i] == y[i] {
+		i++
+	}
+	return i
+}
+
 // outcomeByte is the first byte of an outcome event (docs/FORMAT.md).
 const outcomeByte = byte(trace.EvOutcome)<<1 | 1
 
-// rawOutcome returns the length of the outcome event at the start of x
-// when y starts with the same bytes, or 0. Values of up to nine bytes
-// (below 2^63) are taken; longer ones are left to the decoder, which
-// checks them.
-func rawOutcome(x, y []byte) int {
+// rawOutcome returns the length of the outcome event at the start of x,
+// or 0 when x does not hold it whole. Values of up to nine bytes (below
+// 2^63) are taken; longer ones are left to the decoder, which checks them.
+func rawOutcome(x []byte) int {
 	for j := 1; j < len(x) && j <= 9; j++ {
-		if x[j] != y[j] {
-			return 0
-		}
 		if x[j] < 0x80 {
 			return j + 1
 		}
@@ -351,6 +431,11 @@ type move struct {
 	next, alt *move
 }
 
+// noMove is the guess of a move that has none yet: never nil, so that
+// blockBytes loads both guesses without testing them, and never taken,
+// since no block event's id is -1 there (ids of one or two bytes).
+var noMove = &move{to: -1, end: noBlock, lastOut: noBlock}
+
 // block takes a block event in lockstep, where no tokens are needed.
 func (s *stream) block(b int32) {
 	cur, ok := s.rp.Continues(b)
@@ -379,7 +464,7 @@ func (s *stream) block(b int32) {
 	an := s.rp.Anomalies
 	s.steps = s.rp.Block(b, s.steps[:0])
 	s.account(s.steps, nil)
-	m := move{to: b, end: cur, lastOut: noBlock, anomalies: int32(s.rp.Anomalies - an)}
+	m := move{to: b, end: cur, lastOut: noBlock, anomalies: int32(s.rp.Anomalies - an), next: noMove, alt: noMove}
 	for _, st := range s.steps {
 		bi := &s.p.blocks[st.Block]
 		m.end = st.Block
