@@ -51,13 +51,13 @@ type sectionList struct {
 // pair's time with chunks of 256).
 const sectionChunk = 64
 
-// add keeps sec and returns where it is kept.
-func (l *sectionList) add(sec *Section) *Section {
+// next returns where the next section is kept, zero.
+func (l *sectionList) next() *Section {
 	if k := len(l.chunks); k == 0 || len(l.chunks[k-1]) == sectionChunk {
 		l.chunks = append(l.chunks, make([]Section, 0, sectionChunk))
 	}
 	last := &l.chunks[len(l.chunks)-1]
-	*last = append(*last, *sec)
+	*last = (*last)[:len(*last)+1]
 	l.n++
 	return &(*last)[len(*last)-1]
 }
@@ -250,7 +250,9 @@ func (c *pairCmp) record(at int32, t *tbb.TCP, cp int32, unresolved bool) {
 	// section that never converged, or the whole goroutine.
 	cut := (unresolved || at == noBlock) &&
 		((c.unfinA && c.ma.blocks == 0) || (c.unfinB && c.mb.blocks == 0))
-	sec := Section{
+	// Built where it is kept: a section is 344 bytes.
+	sec := c.sections.next()
+	*sec = Section{
 		Goroutine:  c.ga,
 		GoroutineB: c.gb,
 		Spawn:      c.spawn,
@@ -262,12 +264,7 @@ func (c *pairCmp) record(at int32, t *tbb.TCP, cp int32, unresolved bool) {
 		StepsA:     steps.Span{From: c.ma.from, To: c.a.taken},
 		StepsB:     steps.Span{From: c.mb.from, To: c.b.taken},
 	}
-	sec.TCP = c.a.c.point(c.p, at)
-	sec.TCP.Kind = "none"
-	if t != nil {
-		sec.TCP.Kind = string(t.Kind)
-		sec.TCP.Pos = t.Pos.FileLine()
-	}
+	sec.TCP = c.a.c.tcpPoint(c.p, at, t)
 	sec.CP = c.a.c.point(c.p, cp)
 	if cp == noBlock {
 		sec.CP.Func = sec.TCP.Func
@@ -285,9 +282,8 @@ func (c *pairCmp) record(at int32, t *tbb.TCP, cp int32, unresolved bool) {
 	sec.TCPDistance = abs64(c.ma.tcps - c.mb.tcps)
 	sec.TCPFreqDistance = math.Abs(freq(&c.ma) - freq(&c.mb))
 	sec.Distance = c.w.D + float64(sec.Fanout)*c.w.ND + float64(sec.TCPDistance)*c.w.TR
-	kept := c.sections.add(&sec)
 	if c.observe != nil {
-		c.observe(Step{Goroutine: c.ga, Kind: StepSection, Block: int(at), Section: kept})
+		c.observe(Step{Goroutine: c.ga, Kind: StepSection, Block: int(at), Section: sec})
 	}
 }
 

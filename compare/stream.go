@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/divergo/divergo/internal/replay"
+	"github.com/divergo/divergo/internal/tbb"
 	"github.com/divergo/divergo/internal/trace"
 )
 
@@ -139,7 +140,33 @@ type cache struct {
 	// points are the report's Points of the blocks met as change and
 	// convergence points: a section names two, and formatting a position
 	// per section was a third of a dense pair's time in record.
-	points map[int32]Point
+	points    map[int32]Point
+	tcpPoints map[tcpKey]Point
+}
+
+type tcpKey struct {
+	at int32
+	t  *tbb.TCP
+}
+
+// tcpPoint is the Point of a section's change point: block at, deciding
+// TCP t ("none" when nil), formatted once per worker.
+func (c *cache) tcpPoint(p *program, at int32, t *tbb.TCP) Point {
+	k := tcpKey{at, t}
+	pt, ok := c.tcpPoints[k]
+	if !ok {
+		if c.tcpPoints == nil {
+			c.tcpPoints = map[tcpKey]Point{}
+		}
+		pt = c.point(p, at)
+		pt.Kind = "none"
+		if t != nil {
+			pt.Kind = string(t.Kind)
+			pt.Pos = t.Pos.FileLine()
+		}
+		c.tcpPoints[k] = pt
+	}
+	return pt
 }
 
 // point is p.point(b), formatted once per worker.
