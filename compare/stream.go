@@ -128,7 +128,7 @@ const batch = 4096
 // two streams' batches of events, and what streams learn of the program as
 // they go (implied paths, and for lockstep, by current block, what block
 // events that continue their frame add up to). The batches are 300 KB
-// each (80 KB for streams read from their bytes: rawBatch events) and the
+// each (20 KB for streams read from their bytes: rawBatch events) and the
 // rest costs a slice per block of the graph, so a trace of many short
 // goroutines would otherwise spend its time allocating them. The worker's
 // streams are read one pair at a time.
@@ -142,6 +142,11 @@ type cache struct {
 	// per section was a third of a dense pair's time in record.
 	points    map[int32]Point
 	tcpPoints map[tcpKey]Point
+	// The last of each, looked up first: a loop's sections part and meet
+	// at the same two blocks.
+	lastPoint    Point
+	lastTCP      tcpKey
+	lastTCPPoint Point
 }
 
 type tcpKey struct {
@@ -153,6 +158,9 @@ type tcpKey struct {
 // TCP t ("none" when nil), formatted once per worker.
 func (c *cache) tcpPoint(p *program, at int32, t *tbb.TCP) Point {
 	k := tcpKey{at, t}
+	if c.lastTCP == k && c.lastTCPPoint.Pos != "" {
+		return c.lastTCPPoint
+	}
 	pt, ok := c.tcpPoints[k]
 	if !ok {
 		if c.tcpPoints == nil {
@@ -166,11 +174,15 @@ func (c *cache) tcpPoint(p *program, at int32, t *tbb.TCP) Point {
 		}
 		c.tcpPoints[k] = pt
 	}
+	c.lastTCP, c.lastTCPPoint = k, pt
 	return pt
 }
 
 // point is p.point(b), formatted once per worker.
 func (c *cache) point(p *program, b int32) Point {
+	if c.lastPoint.Block == int(b) && c.lastPoint.Pos != "" {
+		return c.lastPoint
+	}
 	pt, ok := c.points[b]
 	if !ok {
 		if c.points == nil {
@@ -178,6 +190,9 @@ func (c *cache) point(p *program, b int32) Point {
 		}
 		pt = p.point(b)
 		c.points[b] = pt
+	}
+	if b != noBlock {
+		c.lastPoint = pt
 	}
 	return pt
 }
@@ -218,7 +233,7 @@ type rawEvents interface {
 // most traces. rawBatch is its batch, for the token walk's long sections.
 const (
 	rawGap   = 16
-	rawBatch = 1024
+	rawBatch = 256
 )
 
 // refillSize is how many events the token walk decodes when the batch is
