@@ -138,9 +138,7 @@ func (c *pairCmp) equalRun() {
 		to := int32(ea.Block)
 		m := noMove
 		if prev != nil {
-			if m = prev.next; m == noMove || m.to != to {
-				m = prev.alt
-			}
+			m = prev.after[uint32(to)%afterSlots]
 		}
 		if m == noMove || m.to != to {
 			from := cur
@@ -151,7 +149,7 @@ func (c *pairCmp) equalRun() {
 				break
 			}
 			if prev != nil {
-				prev.next, prev.alt = m, prev.next
+				prev.after[uint32(to)%afterSlots] = m
 			}
 		}
 		if m.lastOut != noBlock {
@@ -286,10 +284,7 @@ func blockAt(x []byte, i int) (int32, int) {
 // sides, whose moves follow from prev (not nil) through its guesses or the
 // cache, and returns the bytes they took, how many of them were two-byte
 // events, the last move and the sums. It is the loop of rawRun on its own,
-// so that its few values stay in registers: the two guesses are loaded
-// both and chosen without a branch (noMove, never nil, makes that safe),
-// since a loop's branch going both ways at random mispredicted half of
-// its turns.
+// so that its few values stay in registers.
 func blockBytes(x []byte, prev *move, moves [][]move, sum runSums) (int, int, *move, runSums) {
 	i, twos := 0, 0
 	for i < len(x) {
@@ -303,15 +298,12 @@ func blockBytes(x []byte, prev *move, moves [][]move, sum runSums) (int, int, *m
 		} else {
 			break
 		}
-		m := prev.next
-		if alt := prev.alt; alt.to == to {
-			m = alt
-		}
+		m := prev.after[uint32(to)%afterSlots]
 		if m.to != to {
 			if m = findMove(moves[prev.end], to); m == nil || m.anomalies != 0 {
 				break
 			}
-			prev.next, prev.alt = m, prev.next
+			prev.after[uint32(to)%afterSlots] = m
 		}
 		lo := m.lastOut
 		if lo == noBlock {
@@ -423,18 +415,26 @@ type move struct {
 	blocks    int32
 	tcps      int32
 	instrs    int64
-	// next is the move from end that followed this one last time and alt
-	// the one before that (a loop whose branch alternates), guesses
-	// equalRun checks (their to) before it searches. Moves never change
-	// once made, so a guess into a slice since grown elsewhere is a stale
-	// copy with the same content, still right.
-	next, alt *move
+	// after holds the moves from end that followed this one, by their
+	// block id modulo afterSlots, the guess equalRun and blockBytes check
+	// (its to) before they search: one load that depends on the previous
+	// move and on the event, and a test that fails only when two blocks
+	// after this one share a slot. (Two guesses, the last and the one
+	// before, tested in turn, made a loop whose branch goes both ways at
+	// random mispredict about half of its turns.) Moves never change once
+	// made, so a guess into a slice since grown elsewhere is a stale copy
+	// with the same content, still right.
+	after [afterSlots]*move
 }
 
+const afterSlots = 8
+
 // noMove is the guess of a move that has none yet: never nil, so that
-// blockBytes loads both guesses without testing them, and never taken,
-// since no block event's id is -1 there (ids of one or two bytes).
+// blockBytes loads a guess without testing it, and never taken, since no
+// block event's id is -1 there (ids of one or two bytes).
 var noMove = &move{to: -1, end: noBlock, lastOut: noBlock}
+
+var noMoves = [afterSlots]*move{noMove, noMove, noMove, noMove, noMove, noMove, noMove, noMove}
 
 // block takes a block event in lockstep, where no tokens are needed.
 func (s *stream) block(b int32) {
@@ -464,7 +464,7 @@ func (s *stream) block(b int32) {
 	an := s.rp.Anomalies
 	s.steps = s.rp.Block(b, s.steps[:0])
 	s.account(s.steps, nil)
-	m := move{to: b, end: cur, lastOut: noBlock, anomalies: int32(s.rp.Anomalies - an), next: noMove, alt: noMove}
+	m := move{to: b, end: cur, lastOut: noBlock, anomalies: int32(s.rp.Anomalies - an), after: noMoves}
 	for _, st := range s.steps {
 		bi := &s.p.blocks[st.Block]
 		m.end = st.Block
