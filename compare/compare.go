@@ -100,6 +100,7 @@ func Traces(a, b Trace, opts Options) (*Report, error) {
 		}
 		nsecs += r.sections.n
 	}
+	var points pointCache
 	rep := &Report{Goroutines: Goroutines{Matched: []Pair{}, OnlyA: []Lone{}, OnlyB: []Lone{}}, Sections: make([]Section, 0, nsecs), LockOrder: []LockOrder{}}
 	for i := range results {
 		r := &results[i]
@@ -107,7 +108,7 @@ func Traces(a, b Trace, opts Options) (*Report, error) {
 		case i < nPairs:
 			pr := pairs[i]
 			rep.Goroutines.Matched = append(rep.Goroutines.Matched, Pair{A: pr.a, B: pr.b, Spawn: pr.spawn, BlocksA: r.blocksA, BlocksB: r.blocksB, Sections: r.sections.n})
-			rep.Sections = r.sections.appendTo(rep.Sections)
+			rep.Sections = r.sections.appendTo(rep.Sections, &points, p)
 			sort.Slice(r.locks, func(i, j int) bool { return r.locks[i].TCP.Block < r.locks[j].TCP.Block })
 			rep.LockOrder = append(rep.LockOrder, r.locks...)
 			rep.Summary.BlocksA += r.blocksA
@@ -176,10 +177,11 @@ func comparePair(p *program, pc *cache, a, b Trace, pr gPair, opts Options) (*pa
 	_, rawB := rb.(rawEvents)
 	raw := lock && rawA && rawB // only lockstep reads bytes
 	c := &pairCmp{
-		p: p, a: newStream(p, pc, 0, ra, raw), b: newStream(p, pc, 1, rb, raw), w: opts.Weights,
+		p: p, a: newStream(p, pc, 0, ra, raw), b: newStream(p, pc, 1, rb, raw),
 		ga: pr.a, gb: pr.b, spawn: pr.spawn, observe: opts.Observe,
 		unfinA: pr.unfinA, unfinB: pr.unfinB,
 		lock: lock, locks: map[int32]int64{},
+		sections: sectionList{ga: pr.a, gb: pr.b, spawn: pr.spawn, w: opts.Weights},
 	}
 	if err := c.run(); err != nil {
 		return nil, err

@@ -7,7 +7,6 @@ import (
 	"slices"
 
 	"github.com/divergo/divergo/internal/replay"
-	"github.com/divergo/divergo/internal/tbb"
 	"github.com/divergo/divergo/internal/trace"
 )
 
@@ -137,64 +136,8 @@ type cache struct {
 	small [2][]trace.Event // rawBatch events each
 	paths *replay.Paths
 	moves [][]move // allocated on first use
-	// points are the report's Points of the blocks met as change and
-	// convergence points: a section names two, and formatting a position
-	// per section was a third of a dense pair's time in record.
-	points    map[int32]Point
-	tcpPoints map[tcpKey]Point
-	// The last of each, looked up first: a loop's sections part and meet
-	// at the same two blocks.
-	lastPoint    Point
-	lastTCP      tcpKey
-	lastTCPPoint Point
-}
-
-type tcpKey struct {
-	at int32
-	t  *tbb.TCP
-}
-
-// tcpPoint is the Point of a section's change point: block at, deciding
-// TCP t ("none" when nil), formatted once per worker.
-func (c *cache) tcpPoint(p *program, at int32, t *tbb.TCP) Point {
-	k := tcpKey{at, t}
-	if c.lastTCP == k && c.lastTCPPoint.Pos != "" {
-		return c.lastTCPPoint
-	}
-	pt, ok := c.tcpPoints[k]
-	if !ok {
-		if c.tcpPoints == nil {
-			c.tcpPoints = map[tcpKey]Point{}
-		}
-		pt = c.point(p, at)
-		pt.Kind = "none"
-		if t != nil {
-			pt.Kind = string(t.Kind)
-			pt.Pos = t.Pos.FileLine()
-		}
-		c.tcpPoints[k] = pt
-	}
-	c.lastTCP, c.lastTCPPoint = k, pt
-	return pt
-}
-
-// point is p.point(b), formatted once per worker.
-func (c *cache) point(p *program, b int32) Point {
-	if c.lastPoint.Block == int(b) && c.lastPoint.Pos != "" {
-		return c.lastPoint
-	}
-	pt, ok := c.points[b]
-	if !ok {
-		if c.points == nil {
-			c.points = map[int32]Point{}
-		}
-		pt = p.point(b)
-		c.points[b] = pt
-	}
-	if b != noBlock {
-		c.lastPoint = pt
-	}
-	return pt
+	// points: the change and convergence points, for observers.
+	points pointCache
 }
 
 func newCache(p *program) *cache { return &cache{paths: replay.NewPaths(p.replay)} }
