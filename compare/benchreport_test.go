@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"os"
 	"path/filepath"
 	"testing"
 )
@@ -15,29 +16,35 @@ import (
 // with every group and section): their SHA-256 sums were taken from the
 // code before the comparison's work on the read floor (session 7 of
 // docs/PERFORMANCE.md), so that every later speed-up is checked to leave
-// each section, distance and line as it was. The 10M pair is the sparse
-// one ten times longer; the command in PERFORMANCE.md checks it by hand.
+// each section, distance and line as it was. The 10M pair, the sparse one
+// ten times longer, is checked too with COMPARE_BENCH_10M=1 (it takes a
+// few seconds more).
 func TestBenchFilesReport(t *testing.T) {
 	if testing.Short() {
 		t.Skip("writes two 1M-block trace pairs")
 	}
 	f := newFig2(t)
 	dir := t.TempDir()
-	for _, c := range []struct {
-		every      int
-		sections   int
-		json, text string
-	}{
-		{0, 101, "3015f842352962477553a30fd371da65e36264d34e4b2fca1f7a7dfd36ee2c33", "a161c9c804fdad48becebd08104e0898ea1a621ab5438fc9b3f076a5f2df50d3"},
-		{100, 2001, "b265e552630bd3e5e6147162f25e523e441abb3dc7b236468e26e13cfea527ca", "6a09b675cca587151dc7faa908cd46857c5d0351f743c8a646de99adb92b4df0"},
-	} {
-		name := fmt.Sprintf("every=%d", c.every)
-		pa, pb := filepath.Join(dir, name+"-a.dvt"), filepath.Join(dir, name+"-b.dvt")
+	type pair struct {
+		blocks, every int
+		sections      int
+		json, text    string
+	}
+	pairs := []pair{
+		{1_000_000, 0, 101, "3015f842352962477553a30fd371da65e36264d34e4b2fca1f7a7dfd36ee2c33", "a161c9c804fdad48becebd08104e0898ea1a621ab5438fc9b3f076a5f2df50d3"},
+		{1_000_000, 100, 2001, "b265e552630bd3e5e6147162f25e523e441abb3dc7b236468e26e13cfea527ca", "6a09b675cca587151dc7faa908cd46857c5d0351f743c8a646de99adb92b4df0"},
+	}
+	if os.Getenv("COMPARE_BENCH_10M") != "" {
+		pairs = append(pairs, pair{10_000_000, 0, 101, "3e84624cd7e5b61cd40a3aaa521bc2132f2e38cf60abe2e830fb494aa49f06ac", "40a940d6ec53f82fae2edd043c51134ad787b9bfd4b96feacd4f9937db0e6103"})
+	}
+	for _, c := range pairs {
+		name := fmt.Sprintf("blocks=%d/every=%d", c.blocks, c.every)
+		pa, pb := filepath.Join(dir, fmt.Sprintf("%d-%d-a.dvt", c.blocks, c.every)), filepath.Join(dir, fmt.Sprintf("%d-%d-b.dvt", c.blocks, c.every))
 		for _, w := range []struct {
 			path string
 			side uint64
 		}{{pa, 0}, {pb, 1}} {
-			if err := writeTrace(w.path, "", f.g, &loopTrace{f: f, n: 1_000_000 / 5, side: w.side, every: c.every}); err != nil {
+			if err := writeTrace(w.path, "", f.g, &loopTrace{f: f, n: c.blocks / 5, side: w.side, every: c.every}); err != nil {
 				t.Fatal(err)
 			}
 		}
