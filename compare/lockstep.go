@@ -241,9 +241,20 @@ func (c *pairCmp) rawRun() bool {
 	c.tookRun(int64(events), end, sum.lastOut, sum.blocks, sum.tcps, sum.instrs)
 	a.taken += outcomes
 	b.taken += outcomes
-	a.gap, b.gap = rawGap, rawGap
+	// A long run: the bytes pay, decode little before the next. A short
+	// one (a clock or a sync event every few events): decode more, so that
+	// such a trace is read in batches as it was without bytes.
+	gap := rawGap
+	if events < rawLong {
+		gap = min(2*a.gap, len(a.buf))
+	}
+	a.gap, b.gap = gap, gap
 	return true
 }
+
+// rawLong is the run of events from bytes that sends a stream back to
+// decoding rawGap events at a time.
+const rawLong = 64
 
 // rawWindow is how many bytes rawRun compares ahead of what it took.
 const rawWindow = 512
@@ -480,7 +491,8 @@ func (s *stream) block(b int32) {
 
 // refillSize is how many events s decodes in lockstep when its batch is
 // empty: with raw bytes on both sides, as many as o has left, so that both
-// batches run out together and rawRun can take the bytes after them.
+// batches run out together and rawRun can take the bytes after them, or
+// gap events when o's batch is empty too.
 func refillSize(s, o *stream) int {
 	switch {
 	case s.raw == nil:
@@ -488,7 +500,7 @@ func refillSize(s, o *stream) int {
 	case o.bi < o.bn:
 		return o.bn - o.bi
 	}
-	return rawGap
+	return s.gap
 }
 
 // event returns the stream's next event that is not a clock or a

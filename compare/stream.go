@@ -72,8 +72,9 @@ type stream struct {
 	// lockstep then takes equal runs of block and outcome events as equal
 	// bytes (rawRun), and events are decoded a few at a time, so that both
 	// sides run out of decoded events together and go back to the bytes:
-	// gap events at first, twice as many at each refill of the token walk
-	// up to the batch, rawGap again once lockstep took bytes.
+	// gap events at a time, twice as many at each refill of the token walk
+	// and after each short run of bytes, up to the batch, and rawGap again
+	// once lockstep took a long run of bytes.
 	raw rawEvents
 	gap int
 
