@@ -68,6 +68,9 @@ type stream struct {
 	bn  int
 	nev int64 // events read, for error messages
 	eof bool
+	// rerr is the reader's error after the events of the batch, returned
+	// once they are taken.
+	rerr error
 	// raw is r's undecoded bytes, when it hands them out (a trace file):
 	// lockstep then takes equal runs of block and outcome events as equal
 	// bytes (rawRun), and events are decoded a few at a time, so that both
@@ -341,6 +344,9 @@ func (s *stream) fill() error {
 // stream it leaves the batch empty with eof set, for fill to emit the end
 // token.
 func (s *stream) refill(size int) error {
+	if s.rerr != nil {
+		return s.rerr
+	}
 	size = min(size, len(s.buf))
 	n, err := s.r.Read(s.buf[:size])
 	if n < 0 || n > size {
@@ -350,7 +356,14 @@ func (s *stream) refill(size int) error {
 	if errors.Is(err, io.EOF) {
 		s.eof = true
 	} else if err != nil {
-		return fmt.Errorf("reading events after event %d: %w", s.nev, err)
+		// The events before the error come first, so that a stream
+		// reports its first defect whatever the size of its batches.
+		err = fmt.Errorf("reading events after event %d: %w", s.nev+int64(n), err)
+		if n == 0 {
+			return err
+		}
+		s.rerr = err
+		return nil
 	}
 	if n == 0 && !s.eof {
 		return fmt.Errorf("reading events after event %d: reader returned no events and no error", s.nev)
