@@ -39,10 +39,12 @@ type sectionList struct {
 // hands back to the system once they are free.
 const sectionChunk = 128
 
-// next returns where the next section is kept, zero.
+// next returns where the next section is kept, zero. Chunks start at 8
+// sections and double up to sectionChunk, so that a pair of one section
+// (a worker pool's goroutines) does not take 23 KB.
 func (l *sectionList) next() *keptSection {
-	if k := len(l.chunks); k == 0 || len(l.chunks[k-1]) == sectionChunk {
-		l.chunks = append(l.chunks, make([]keptSection, 0, sectionChunk))
+	if k := len(l.chunks); k == 0 || len(l.chunks[k-1]) == cap(l.chunks[k-1]) {
+		l.chunks = append(l.chunks, make([]keptSection, 0, min(8<<k, sectionChunk)))
 	}
 	last := &l.chunks[len(l.chunks)-1]
 	*last = (*last)[:len(*last)+1]
