@@ -35,7 +35,7 @@ func Traces(a, b Trace, opts Options) (*Report, error) {
 	}
 
 	type result struct {
-		sections         []Section
+		sections         sectionList
 		locks            []LockOrder
 		blocksA, blocksB int64
 		tcps             int64
@@ -93,16 +93,22 @@ func Traces(a, b Trace, opts Options) (*Report, error) {
 	wg.Wait()
 
 	w := opts.Weights
-	rep := &Report{Goroutines: Goroutines{Matched: []Pair{}, OnlyA: []Lone{}, OnlyB: []Lone{}}, Sections: []Section{}, LockOrder: []LockOrder{}}
-	for i, r := range results {
+	nsecs := 0
+	for _, r := range results {
 		if r.err != nil {
 			return nil, r.err
 		}
+		nsecs += r.sections.n
+	}
+	var points pointCache
+	rep := &Report{Goroutines: Goroutines{Matched: []Pair{}, OnlyA: []Lone{}, OnlyB: []Lone{}}, Sections: make([]Section, 0, nsecs), LockOrder: []LockOrder{}}
+	for i := range results {
+		r := &results[i]
 		switch {
 		case i < nPairs:
 			pr := pairs[i]
-			rep.Goroutines.Matched = append(rep.Goroutines.Matched, Pair{A: pr.a, B: pr.b, Spawn: pr.spawn, BlocksA: r.blocksA, BlocksB: r.blocksB, Sections: len(r.sections)})
-			rep.Sections = append(rep.Sections, r.sections...)
+			rep.Goroutines.Matched = append(rep.Goroutines.Matched, Pair{A: pr.a, B: pr.b, Spawn: pr.spawn, BlocksA: r.blocksA, BlocksB: r.blocksB, Sections: r.sections.n})
+			rep.Sections = r.sections.appendTo(rep.Sections, &points, p)
 			sort.Slice(r.locks, func(i, j int) bool { return r.locks[i].TCP.Block < r.locks[j].TCP.Block })
 			rep.LockOrder = append(rep.LockOrder, r.locks...)
 			rep.Summary.BlocksA += r.blocksA
@@ -166,12 +172,16 @@ func comparePair(p *program, pc *cache, a, b Trace, pr gPair, opts Options) (*pa
 		return nil, fmt.Errorf("trace b: %w", err)
 	}
 	defer closeReader(rb)
+	lock := opts.Observe == nil && !opts.tokensOnly
+	_, rawA := ra.(rawEvents)
+	_, rawB := rb.(rawEvents)
+	raw := lock && rawA && rawB // only lockstep reads bytes
 	c := &pairCmp{
-		p: p, a: newStream(p, pc, 0, ra), b: newStream(p, pc, 1, rb), w: opts.Weights,
+		p: p, a: newStream(p, pc, 0, ra, raw), b: newStream(p, pc, 1, rb, raw),
 		ga: pr.a, gb: pr.b, spawn: pr.spawn, observe: opts.Observe,
 		unfinA: pr.unfinA, unfinB: pr.unfinB,
-		lock:  opts.Observe == nil && !opts.tokensOnly,
-		locks: map[int32]int64{},
+		lock: lock, locks: map[int32]int64{},
+		sections: sectionList{ga: pr.a, gb: pr.b, spawn: pr.spawn, w: opts.Weights},
 	}
 	if err := c.run(); err != nil {
 		return nil, err
@@ -186,7 +196,7 @@ func size(p *program, c *cache, t Trace, id uint64) (blocks, tcps int64, err err
 		return 0, 0, err
 	}
 	defer closeReader(r)
-	s := newStream(p, c, 0, r)
+	s := newStream(p, c, 0, r, false)
 	for {
 		tok, err := s.peek()
 		if err != nil {

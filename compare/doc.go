@@ -72,7 +72,13 @@
 // At the first pair of events that differ, or at the end of a stream, b
 // takes a's state and the steps take over from that event; lockstep
 // resumes once the states are equal again (after a section converged).
-// The report is the same to the last field either way.
+// From trace files, lockstep compares the undecoded bytes of both streams
+// where it can (trace.EventReader.Raw): a block event whose id is below
+// 8192 is one or two bytes, an outcome its header and value, so equal
+// bytes are equal events, taken without decoding them; clocks, sync
+// events and differences are decoded, a few events at a time so that both
+// sides come back to their bytes together. The report is the same to the
+// last field either way.
 //
 // # Distances
 //

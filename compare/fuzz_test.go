@@ -1,8 +1,13 @@
 package compare
 
 import (
+	"bytes"
+	"os"
+	"path/filepath"
 	"testing"
+	"time"
 
+	"github.com/divergo/divergo/internal/tbb"
 	"github.com/divergo/divergo/internal/trace"
 )
 
@@ -52,5 +57,51 @@ func FuzzCompare(f *testing.F) {
 		if err == nil && !self.Summary.Same {
 			t.Fatalf("a trace differs from itself: %+v", self.Sections)
 		}
+	})
+}
+
+// FuzzCompareFiles: two trace files whose one chunk holds arbitrary bytes
+// (for events, mostly one-byte blocks, which lockstep takes as bytes):
+// Traces returns a report or a one-line error, the same with lockstep as
+// with tokens only, and never panics.
+func FuzzCompareFiles(f *testing.F) {
+	f.Add([]byte{2, 2, 4, 7, 1, 6, 2, 8}, []byte{2, 2, 4, 7, 2, 6, 2, 8}, uint8(8), uint8(8))
+	f.Add([]byte{2, 4, 6, 2, 4, 6, 13, 9, 2}, []byte{2, 4, 6, 2, 4, 6, 2}, uint8(9), uint8(7))
+	fig := newFig1(f)
+	data, err := tbb.Marshal(fig.g)
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Fuzz(func(t *testing.T, a, b []byte, na, nb uint8) {
+		dir := t.TempDir()
+		open := func(name string, body []byte, n uint8) Trace {
+			var file bytes.Buffer
+			w, err := trace.NewWriter(&file, trace.Header{Program: "fuzz", Start: time.Unix(0, 0), Graph: data, Hash: fig.g.Hash})
+			if err != nil {
+				t.Fatal(err)
+			}
+			c := &trace.Chunk{G: 1, Final: true, Events: uint64(min(int(n), len(body))), Body: body}
+			if err := w.WriteChunk(c); err != nil {
+				t.Fatal(err)
+			}
+			if err := w.Close(); err != nil {
+				t.Fatal(err)
+			}
+			path := filepath.Join(dir, name)
+			if err := os.WriteFile(path, file.Bytes(), 0o666); err != nil {
+				t.Fatal(err)
+			}
+			r, err := trace.Open(path)
+			if err != nil {
+				return nil
+			}
+			t.Cleanup(func() { r.Close() })
+			return FromReader(r)
+		}
+		ta, tb := open("a.dvt", a, na), open("b.dvt", b, nb)
+		if ta == nil || tb == nil {
+			return
+		}
+		bothWays(t, "fuzz files", ta, tb)
 	})
 }

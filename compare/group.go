@@ -71,16 +71,28 @@ func GroupSections(secs []Section) []Group {
 	var gs []Group
 	gor := []map[string]map[string]bool{} // collapsed path -> paths
 	took := []map[[2]string]int{}
-	for i, s := range secs {
-		k := key{s.TCP.Kind, s.TCP.Pos, s.TCP.Func, s.CutOff, s.Unflagged}
-		j, ok := index[k]
-		if !ok {
-			j = len(gs)
-			index[k] = j
-			gs = append(gs, Group{Where: s.TCP, CutOff: s.CutOff, Unflagged: s.Unflagged, CP: cpText(s)})
-			gs[j].A.StartNS, gs[j].B.StartNS = s.A.StartNS, s.B.StartNS
-			gor = append(gor, map[string]map[string]bool{})
-			took = append(took, map[[2]string]int{})
+	// A loop's worth of sections share a few spawn paths: each is
+	// collapsed once (a regexp per section was most of a dense pair's
+	// grouping). And sections come in runs of one goroutine parting at
+	// one statement: the previous section's group and spawn path are
+	// checked before the maps are.
+	collapsed := map[string]string{}
+	var prev *Section
+	j := -1
+	for i := range secs {
+		s := &secs[i]
+		if prev == nil || s.TCP != prev.TCP || s.CutOff != prev.CutOff || s.Unflagged != prev.Unflagged {
+			k := key{s.TCP.Kind, s.TCP.Pos, s.TCP.Func, s.CutOff, s.Unflagged}
+			var ok bool
+			if j, ok = index[k]; !ok {
+				j = len(gs)
+				index[k] = j
+				gs = append(gs, Group{Where: s.TCP, CutOff: s.CutOff, Unflagged: s.Unflagged, CP: cpText(s)})
+				gs[j].A.StartNS, gs[j].B.StartNS = s.A.StartNS, s.B.StartNS
+				gor = append(gor, map[string]map[string]bool{})
+				took = append(took, map[[2]string]int{})
+			}
+			prev = nil // the spawn path's set is another group's
 		}
 		g := &gs[j]
 		g.Sections = append(g.Sections, i)
@@ -94,12 +106,19 @@ func GroupSections(secs []Section) []Group {
 				g.CP += ", " + c
 			}
 		}
-		c := collapse(s.Spawn)
-		if gor[j][c] == nil {
-			gor[j][c] = map[string]bool{}
+		if prev == nil || s.Spawn != prev.Spawn {
+			c, ok := collapsed[s.Spawn]
+			if !ok {
+				c = collapse(s.Spawn)
+				collapsed[s.Spawn] = c
+			}
+			if gor[j][c] == nil {
+				gor[j][c] = map[string]bool{}
+			}
+			gor[j][c][s.Spawn] = true
 		}
-		gor[j][c][s.Spawn] = true
 		took[j][[2]string{s.A.Took, s.B.Took}]++
+		prev = s
 	}
 	for j := range gs {
 		n := map[string]int{}
@@ -163,7 +182,7 @@ func counts(m map[string]int) []Count {
 	return out
 }
 
-func cpText(s Section) string {
+func cpText(s *Section) string {
 	switch {
 	case s.Unresolved:
 		return "never"

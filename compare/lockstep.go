@@ -1,6 +1,11 @@
 package compare
 
-import "github.com/divergo/divergo/internal/trace"
+import (
+	"encoding/binary"
+	"math/bits"
+
+	"github.com/divergo/divergo/internal/trace"
+)
 
 // Lockstep: while the two streams of a pair are in the same state (the
 // same call stack, each frame at the same block, the same last outcome
@@ -47,6 +52,9 @@ func (c *pairCmp) lockstep() error {
 		if a.bi < a.bn && b.bi < b.bn {
 			c.equalRun()
 		}
+		if a.bi == a.bn && b.bi == b.bn && c.rawRun() {
+			continue
+		}
 		if a.bi < a.bn && b.bi < b.bn {
 			// The common case: a block event on each side, in the batch.
 			ea, eb := &a.buf[a.bi], &b.buf[b.bi]
@@ -59,7 +67,7 @@ func (c *pairCmp) lockstep() error {
 				continue
 			}
 		}
-		ea, err := a.event()
+		ea, err := a.event(refillSize(a, b))
 		if err != nil {
 			return sideErr("a", err)
 		}
@@ -67,7 +75,7 @@ func (c *pairCmp) lockstep() error {
 			// fill reports a bad event, with a's position.
 			return nil
 		}
-		eb, err := b.event()
+		eb, err := b.event(refillSize(b, a))
 		if err != nil {
 			return sideErr("b", err)
 		}
@@ -128,13 +136,11 @@ func (c *pairCmp) equalRun() {
 		// A block id past the graph becomes a negative or unknown to,
 		// which no move has: the run stops there and lockstep reports it.
 		to := int32(ea.Block)
-		var m *move
+		m := noMove
 		if prev != nil {
-			if m = prev.next; m == nil || m.to != to {
-				m = prev.alt
-			}
+			m = prev.after[uint32(to)%afterSlots]
 		}
-		if m == nil || m.to != to {
+		if m == noMove || m.to != to {
 			from := cur
 			if prev != nil {
 				from = prev.end
@@ -143,7 +149,7 @@ func (c *pairCmp) equalRun() {
 				break
 			}
 			if prev != nil {
-				prev.next, prev.alt = m, prev.next
+				prev.after[uint32(to)%afterSlots] = m
 			}
 		}
 		if m.lastOut != noBlock {
@@ -157,13 +163,214 @@ func (c *pairCmp) equalRun() {
 	if i == 0 {
 		return
 	}
-	a.rp.Moved(prev.end, 0)
+	a.bi += i
+	b.bi += i
+	c.tookRun(int64(i), prev.end, lastOut, nblocks, ntcps, instrs)
+}
+
+// rawRun is equalRun on the undecoded events of both streams, when both
+// batches are used up: a block event whose id is below 8192 is one or two
+// bytes (docs/FORMAT.md), so equal bytes are equal block events, taken
+// without decoding them; an outcome likewise. It stops at the first byte
+// that differs or is no such event (a clock, a sync event: event decodes
+// those), at a move not cached or with anomalies, and at the end of the
+// shorter chunk; it reports whether it took anything.
+func (c *pairCmp) rawRun() bool {
+	a, b := c.a, c.b
+	if a.raw == nil || b.raw == nil || a.c.moves == nil || a.rp.Depth() == 0 {
+		return false
+	}
+	ab, an := a.raw.Raw()
+	bb, bn := b.raw.Raw()
+	// An event takes a byte at least, so the first left bytes hold no
+	// more events than both chunks have.
+	n := int(min(uint64(min(len(ab), len(bb))), an, bn))
+	ab, bb = ab[:n], bb[:n]
+	sum := runSums{lastOut: noBlock}
+	var prev *move
+	i, events, outcomes := 0, 0, int64(0)
+	for i < n {
+		// The bytes equal on both sides, a window at a time, so that a
+		// run stopped early (at a clock, a sync event) did not compare
+		// the rest of the chunk.
+		from := i
+		lim := min(n, i+rawWindow)
+		eq := i + commonPrefix(ab[i:lim], bb[i:lim])
+		if prev == nil {
+			// The first block: its move from the frame's current block.
+			to, w := blockAt(ab[:eq], i)
+			if w == 0 {
+				break
+			}
+			m := findMove(a.c.moves[a.rp.Cur()], to)
+			if m == nil || m.anomalies != 0 {
+				break
+			}
+			sum.add(m)
+			prev = m
+			i += w
+			events++
+		}
+		var used, twos int
+		used, twos, prev, sum = blockBytes(ab[i:eq], prev, a.c.moves, sum)
+		i += used
+		events += used - twos
+		if i < eq && ab[i] == outcomeByte {
+			// An outcome: one token each, in the frame where it is.
+			if w := rawOutcome(ab[i:eq]); w > 0 {
+				i += w
+				events++
+				outcomes++
+				continue
+			}
+		}
+		if i == from || eq < lim || lim == n {
+			break
+		}
+		// The window ended inside a run: the next one.
+	}
+	if events == 0 {
+		return false
+	}
+	a.raw.Skip(i, uint64(events))
+	b.raw.Skip(i, uint64(events))
+	end := a.rp.Cur()
+	if prev != nil {
+		end = prev.end
+	}
+	c.tookRun(int64(events), end, sum.lastOut, sum.blocks, sum.tcps, sum.instrs)
+	a.taken += outcomes
+	b.taken += outcomes
+	// A long run: the bytes pay, decode little before the next. A short
+	// one (a clock or a sync event every few events): decode more, so that
+	// such a trace is read in batches as it was without bytes.
+	gap := rawGap
+	if events < rawLong {
+		gap = min(2*a.gap, len(a.buf))
+	}
+	a.gap, b.gap = gap, gap
+	return true
+}
+
+// rawLong is the run of events from bytes that sends a stream back to
+// decoding rawGap events at a time.
+const rawLong = 64
+
+// rawWindow is how many bytes rawRun compares ahead of what it took.
+const rawWindow = 512
+
+// runSums is what a run of moves adds up to: four fields, which the
+// compiler keeps in registers.
+type runSums struct {
+	blocks, tcps, instrs int64
+	lastOut              int32
+}
+
+func (s *runSums) add(m *move) {
+	if m.lastOut != noBlock {
+		s.lastOut = m.lastOut
+	}
+	s.blocks += int64(m.blocks)
+	s.tcps += int64(m.tcps)
+	s.instrs += m.instrs
+}
+
+// blockAt decodes the block event at x[i] whose id takes one or two bytes
+// of x, and returns its id and length, or a length of 0.
+func blockAt(x []byte, i int) (int32, int) {
+	if i >= len(x) {
+		return 0, 0
+	}
+	c0 := x[i]
+	switch {
+	case c0&0x81 == 0:
+		return int32(c0 >> 1), 1
+	case c0&0x81 == 0x80 && i+1 < len(x) && x[i+1] < 0x80:
+		return int32(c0&0x7f)>>1 | int32(x[i+1])<<6, 2
+	}
+	return 0, 0
+}
+
+// blockBytes takes the block events at the start of x, equal on both
+// sides, whose moves follow from prev (not nil) through its guesses or the
+// cache, and returns the bytes they took, how many of them were two-byte
+// events, the last move and the sums. It is the loop of rawRun on its own,
+// so that its few values stay in registers.
+func blockBytes(x []byte, prev *move, moves [][]move, sum runSums) (int, int, *move, runSums) {
+	i, twos := 0, 0
+	for i < len(x) {
+		c0 := x[i]
+		var to int32
+		w := 1
+		if c0&0x81 == 0 { // one byte, even: a block
+			to = int32(c0 >> 1)
+		} else if c0&0x81 == 0x80 && i+1 < len(x) && x[i+1] < 0x80 { // two
+			to, w = int32(c0&0x7f)>>1|int32(x[i+1])<<6, 2
+		} else {
+			break
+		}
+		m := prev.after[uint32(to)%afterSlots]
+		if m.to != to {
+			if m = findMove(moves[prev.end], to); m == nil || m.anomalies != 0 {
+				break
+			}
+			prev.after[uint32(to)%afterSlots] = m
+		}
+		lo := m.lastOut
+		if lo == noBlock {
+			lo = sum.lastOut
+		}
+		sum.lastOut = lo
+		sum.blocks += int64(m.blocks)
+		sum.tcps += int64(m.tcps)
+		sum.instrs += m.instrs
+		prev = m
+		i += w
+		twos += w - 1
+	}
+	return i, twos, prev, sum
+}
+
+// commonPrefix returns how many bytes x and y have equal at their start.
+func commonPrefix(x, y []byte) int {
+	n := min(len(x), len(y))
+	i := 0
+	for ; i+8 <= n; i += 8 {
+		if d := binary.LittleEndian.Uint64(x[i:]) ^ binary.LittleEndian.Uint64(y[i:]); d != 0 {
+			return i + bits.TrailingZeros64(d)/8
+		}
+	}
+	for i < n && x[i] == y[i] {
+		i++
+	}
+	return i
+}
+
+// outcomeByte is the first byte of an outcome event (docs/FORMAT.md).
+const outcomeByte = byte(trace.EvOutcome)<<1 | 1
+
+// rawOutcome returns the length of the outcome event at the start of x,
+// or 0 when x does not hold it whole. Values of up to nine bytes (below
+// 2^63) are taken; longer ones are left to the decoder, which checks them.
+func rawOutcome(x []byte) int {
+	for j := 1; j < len(x) && j <= 9; j++ {
+		if x[j] < 0x80 {
+			return j + 1
+		}
+	}
+	return 0
+}
+
+// tookRun accounts for a run of n equal events on both sides, the block
+// events among them each a cached move: a's replayer ends at end, the
+// innermost frame's last outcome block is lastOut (unless noBlock), and
+// both sides add the sums.
+func (c *pairCmp) tookRun(n int64, end, lastOut int32, nblocks, ntcps, instrs int64) {
+	a, b := c.a, c.b
+	a.rp.Moved(end, 0)
 	if k := len(a.lastOut); k > 0 && lastOut != noBlock {
 		a.lastOut[k-1] = lastOut
 	}
-	n := int64(i)
-	a.bi += i
-	b.bi += i
 	a.nev += n
 	b.nev += n
 	a.nblocks += nblocks
@@ -219,13 +426,26 @@ type move struct {
 	blocks    int32
 	tcps      int32
 	instrs    int64
-	// next is the move from end that followed this one last time and alt
-	// the one before that (a loop whose branch alternates), guesses
-	// equalRun checks (their to) before it searches. Moves never change
-	// once made, so a guess into a slice since grown elsewhere is a stale
-	// copy with the same content, still right.
-	next, alt *move
+	// after holds the moves from end that followed this one, by their
+	// block id modulo afterSlots, the guess equalRun and blockBytes check
+	// (its to) before they search: one load that depends on the previous
+	// move and on the event, and a test that fails only when two blocks
+	// after this one share a slot. (Two guesses, the last and the one
+	// before, tested in turn, made a loop whose branch goes both ways at
+	// random mispredict about half of its turns.) Moves never change once
+	// made, so a guess into a slice since grown elsewhere is a stale copy
+	// with the same content, still right.
+	after [afterSlots]*move
 }
+
+const afterSlots = 8
+
+// noMove is the guess of a move that has none yet: never nil, so that
+// blockBytes loads a guess without testing it, and never taken, since no
+// block event's id is -1 there (ids of one or two bytes).
+var noMove = &move{to: -1, end: noBlock, lastOut: noBlock}
+
+var noMoves = [afterSlots]*move{noMove, noMove, noMove, noMove, noMove, noMove, noMove, noMove}
 
 // block takes a block event in lockstep, where no tokens are needed.
 func (s *stream) block(b int32) {
@@ -255,7 +475,7 @@ func (s *stream) block(b int32) {
 	an := s.rp.Anomalies
 	s.steps = s.rp.Block(b, s.steps[:0])
 	s.account(s.steps, nil)
-	m := move{to: b, end: cur, lastOut: noBlock, anomalies: int32(s.rp.Anomalies - an)}
+	m := move{to: b, end: cur, lastOut: noBlock, anomalies: int32(s.rp.Anomalies - an), after: noMoves}
 	for _, st := range s.steps {
 		bi := &s.p.blocks[st.Block]
 		m.end = st.Block
@@ -269,17 +489,32 @@ func (s *stream) block(b int32) {
 	c.moves[cur] = append(c.moves[cur], m)
 }
 
+// refillSize is how many events s decodes in lockstep when its batch is
+// empty: with raw bytes on both sides, as many as o has left, so that both
+// batches run out together and rawRun can take the bytes after them, or
+// gap events when o's batch is empty too.
+func refillSize(s, o *stream) int {
+	switch {
+	case s.raw == nil:
+		return len(s.buf)
+	case o.bi < o.bn:
+		return o.bn - o.bi
+	}
+	return s.gap
+}
+
 // event returns the stream's next event that is not a clock or a
-// perturbation, unread, stamping the timestamps before it as fill does. It returns nil at the end of
-// the stream, leaving the end token to fill, which makes it from the
-// stream's state once lockstep has handed it over.
-func (s *stream) event() (*trace.Event, error) {
+// perturbation, unread, stamping the timestamps before it as fill does,
+// decoding up to size events when its batch is empty. It returns nil at
+// the end of the stream, leaving the end token to fill, which makes it
+// from the stream's state once lockstep has handed it over.
+func (s *stream) event(size int) (*trace.Event, error) {
 	for {
 		if s.bi == s.bn {
 			if s.eof {
 				return nil, nil
 			}
-			if err := s.refill(); err != nil {
+			if err := s.refill(size); err != nil {
 				return nil, err
 			}
 			continue

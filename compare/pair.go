@@ -2,7 +2,6 @@ package compare
 
 import (
 	"fmt"
-	"math"
 
 	"github.com/divergo/divergo/internal/steps"
 	"github.com/divergo/divergo/internal/tbb"
@@ -22,7 +21,6 @@ const (
 type pairCmp struct {
 	p       *program
 	a, b    *stream
-	w       Weights
 	ga, gb  uint64
 	spawn   string
 	observe func(Step)
@@ -33,7 +31,7 @@ type pairCmp struct {
 	lock bool
 
 	ma, mb   sideMeasure
-	sections []Section
+	sections sectionList
 	locks    map[int32]int64
 }
 
@@ -217,54 +215,34 @@ func (c *pairCmp) record(at int32, t *tbb.TCP, cp int32, unresolved bool) {
 	// section that never converged, or the whole goroutine.
 	cut := (unresolved || at == noBlock) &&
 		((c.unfinA && c.ma.blocks == 0) || (c.unfinB && c.mb.blocks == 0))
-	sec := Section{
-		Goroutine:  c.ga,
-		GoroutineB: c.gb,
-		Spawn:      c.spawn,
-		Unflagged:  t == nil && !cut,
-		CutOff:     cut,
-		Unresolved: unresolved,
-		A:          side(&c.ma, c.a.clock()),
-		B:          side(&c.mb, c.b.clock()),
-		StepsA:     steps.Span{From: c.ma.from, To: c.a.taken},
-		StepsB:     steps.Span{From: c.mb.from, To: c.b.taken},
+	k := c.sections.next()
+	*k = keptSection{
+		at: at, cp: cp, t: t,
+		unflagged: t == nil && !cut, cut: cut, unresolved: unresolved,
+		a:      side(&c.ma, c.a.clock()),
+		b:      side(&c.mb, c.b.clock()),
+		stepsA: steps.Span{From: c.ma.from, To: c.a.taken},
+		stepsB: steps.Span{From: c.mb.from, To: c.b.taken},
 	}
-	sec.TCP = c.p.point(at)
-	sec.TCP.Kind = "none"
-	if t != nil {
-		sec.TCP.Kind = string(t.Kind)
-		sec.TCP.Pos = t.Pos.FileLine()
-	}
-	sec.CP = c.p.point(cp)
-	if cp == noBlock {
-		sec.CP.Func = sec.TCP.Func
-	}
-	if at == noBlock {
-		// Diverged before any common block: the section is the whole
-		// goroutine.
-		sec.TCP = Point{Pos: "-", Block: -1}
-		sec.CP = Point{Pos: "end", Block: -1}
+	kind := "none"
+	switch {
+	case at == noBlock:
+		kind = "" // the whole goroutine: no change point
+	case t != nil:
+		kind = string(t.Kind)
 	}
 	cutA, cutB := cut && c.unfinA && c.ma.blocks == 0, cut && c.unfinB && c.mb.blocks == 0
-	sec.A.Took = c.p.took(sec.TCP.Kind, &c.ma, cutA, cutB, unresolved, c.a.blockedAt())
-	sec.B.Took = c.p.took(sec.TCP.Kind, &c.mb, cutB, cutA, unresolved, c.b.blockedAt())
-	sec.Fanout = c.ma.maxNest + c.mb.maxNest
-	sec.TCPDistance = abs64(c.ma.tcps - c.mb.tcps)
-	sec.TCPFreqDistance = math.Abs(freq(&c.ma) - freq(&c.mb))
-	sec.Distance = c.w.D + float64(sec.Fanout)*c.w.ND + float64(sec.TCPDistance)*c.w.TR
-	c.sections = append(c.sections, sec)
+	k.a.Took = c.p.took(kind, &c.ma, cutA, cutB, unresolved, c.a.blockedAt())
+	k.b.Took = c.p.took(kind, &c.mb, cutB, cutA, unresolved, c.b.blockedAt())
 	if c.observe != nil {
-		c.observe(Step{Goroutine: c.ga, Kind: StepSection, Block: int(at), Section: &c.sections[len(c.sections)-1]})
+		sec := c.sections.section(k, &c.a.c.points, c.p)
+		c.observe(Step{Goroutine: c.ga, Kind: StepSection, Block: int(at), Section: &sec})
 	}
 }
 
 func side(m *sideMeasure, now int64) Side {
 	return Side{Blocks: m.blocks, TCPs: m.tcps, Depth: m.maxNest, Instrs: m.instrs, TimeNS: max(now-m.t0, 0), StartNS: m.t0}
 }
-
-// freq is the TCP frequency of one side of a section: TCP instances per
-// block execution, counting the diverging block, which both sides share.
-func freq(m *sideMeasure) float64 { return float64(m.tcps) / float64(m.blocks+1) }
 
 func abs64(x int64) int64 {
 	if x < 0 {

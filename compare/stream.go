@@ -68,6 +68,18 @@ type stream struct {
 	bn  int
 	nev int64 // events read, for error messages
 	eof bool
+	// rerr is the reader's error after the events of the batch, returned
+	// once they are taken.
+	rerr error
+	// raw is r's undecoded bytes, when it hands them out (a trace file):
+	// lockstep then takes equal runs of block and outcome events as equal
+	// bytes (rawRun), and events are decoded a few at a time, so that both
+	// sides run out of decoded events together and go back to the bytes:
+	// gap events at a time, twice as many at each refill of the token walk
+	// and after each short run of bytes, up to the batch, and rawGap again
+	// once lockstep took a long run of bytes.
+	raw rawEvents
+	gap int
 
 	rp    *replay.Replayer
 	steps []replay.Step // scratch: the replayer's steps for one event
@@ -119,24 +131,67 @@ const batch = 4096
 // two streams' batches of events, and what streams learn of the program as
 // they go (implied paths, and for lockstep, by current block, what block
 // events that continue their frame add up to). The batches are 300 KB
-// each and the rest costs a slice per block of the graph, so a trace of
-// many short goroutines would otherwise spend its time allocating them.
-// The worker's streams are read one pair at a time.
+// each (20 KB for streams read from their bytes: rawBatch events) and the
+// rest costs a slice per block of the graph, so a trace of many short
+// goroutines would otherwise spend its time allocating them. The worker's
+// streams are read one pair at a time.
 type cache struct {
-	bufs  [2][]trace.Event
+	bufs  [2][]trace.Event // batch events each
+	small [2][]trace.Event // rawBatch events each
 	paths *replay.Paths
 	moves [][]move // allocated on first use
+	// points: the change and convergence points, for observers.
+	points pointCache
 }
 
 func newCache(p *program) *cache { return &cache{paths: replay.NewPaths(p.replay)} }
 
 // newStream reads r with the cache's batch for side (0 or 1: each stream
-// of a pair has its own).
-func newStream(p *program, c *cache, side int, r EventReader) *stream {
+// of a pair has its own). raw says that the pair walks in lockstep and
+// both readers hand out their bytes (rawEvents): r is then read from its
+// bytes where lockstep can, and decoded rawGap events at a time.
+func newStream(p *program, c *cache, side int, r EventReader, raw bool) *stream {
+	s := &stream{p: p, r: r, c: c, rp: replay.NewReplayer(c.paths), q: make([]token, 0, 16)}
+	if raw {
+		s.raw, s.gap = r.(rawEvents), rawGap
+		if c.small[side] == nil {
+			c.small[side] = make([]trace.Event, rawBatch)
+		}
+		s.buf = c.small[side]
+		return s
+	}
 	if c.bufs[side] == nil {
 		c.bufs[side] = make([]trace.Event, batch)
 	}
-	return &stream{p: p, r: r, c: c, buf: c.bufs[side], rp: replay.NewReplayer(c.paths), q: make([]token, 0, 16)}
+	s.buf = c.bufs[side]
+	return s
+}
+
+// rawEvents is an [EventReader] that also hands out its undecoded events,
+// as trace.EventReader's Raw and Skip do.
+type rawEvents interface {
+	Raw() ([]byte, uint64)
+	Skip(n int, events uint64)
+}
+
+// rawGap is how many events a stream that has raw bytes decodes at first:
+// the events lockstep cannot take as bytes (clocks, sync events, spawns,
+// differences) and the token walk's, few between long runs of blocks in
+// most traces. rawBatch is its batch, for the token walk's long sections.
+const (
+	rawGap   = 16
+	rawBatch = 256
+)
+
+// refillSize is how many events the token walk decodes when the batch is
+// empty.
+func (s *stream) refillSize() int {
+	if s.raw == nil {
+		return len(s.buf)
+	}
+	n := s.gap
+	s.gap = min(2*s.gap, len(s.buf))
+	return n
 }
 
 // peek returns the next token without consuming it. The token is valid
@@ -228,7 +283,7 @@ func (s *stream) account(steps []replay.Step, q []token) {
 func (s *stream) fill() error {
 	if s.bi == s.bn {
 		if !s.eof {
-			return s.refill()
+			return s.refill(s.refillSize())
 		}
 		s.emit(token{kind: tEnd, depth: s.depth()})
 		return nil
@@ -285,18 +340,30 @@ func (s *stream) fill() error {
 	return nil
 }
 
-// refill reads the next batch of events. At the end of the stream it
-// leaves the batch empty with eof set, for fill to emit the end token.
-func (s *stream) refill() error {
-	n, err := s.r.Read(s.buf)
-	if n < 0 || n > len(s.buf) {
-		return fmt.Errorf("event reader returned %d events for a buffer of %d", n, len(s.buf))
+// refill reads the next batch of up to size events. At the end of the
+// stream it leaves the batch empty with eof set, for fill to emit the end
+// token.
+func (s *stream) refill(size int) error {
+	if s.rerr != nil {
+		return s.rerr
+	}
+	size = min(size, len(s.buf))
+	n, err := s.r.Read(s.buf[:size])
+	if n < 0 || n > size {
+		return fmt.Errorf("event reader returned %d events for a buffer of %d", n, size)
 	}
 	s.bi, s.bn = 0, n
 	if errors.Is(err, io.EOF) {
 		s.eof = true
 	} else if err != nil {
-		return fmt.Errorf("reading events after event %d: %w", s.nev, err)
+		// The events before the error come first, so that a stream
+		// reports its first defect whatever the size of its batches.
+		err = fmt.Errorf("reading events after event %d: %w", s.nev+int64(n), err)
+		if n == 0 {
+			return err
+		}
+		s.rerr = err
+		return nil
 	}
 	if n == 0 && !s.eof {
 		return fmt.Errorf("reading events after event %d: reader returned no events and no error", s.nev)

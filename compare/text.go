@@ -272,7 +272,7 @@ func sectionsText(bw io.Writer, r *Report, na, nb string, src *sourceCache) {
 		case sec.Unflagged:
 			what = "block " + sec.TCP.Pos + " (no TCP: unflagged, a hole in the analysis)"
 		}
-		fmt.Fprintf(bw, "    %s diverged; converges at %s\n", what, cpText(sec))
+		fmt.Fprintf(bw, "    %s diverged; converges at %s\n", what, cpText(&sec))
 		if line, ok := src.line(sec.TCP.Pos); ok {
 			fmt.Fprintf(bw, "      %s\n", line)
 		}

@@ -34,3 +34,7 @@ func (t readerTrace) Events(id uint64) (EventReader, error) {
 type batchReader struct{ er *trace.EventReader }
 
 func (r batchReader) Read(buf []trace.Event) (int, error) { return r.er.ReadEvents(buf) }
+
+// Raw and Skip hand out the undecoded events (trace.EventReader.Raw).
+func (r batchReader) Raw() ([]byte, uint64)     { return r.er.Raw() }
+func (r batchReader) Skip(n int, events uint64) { r.er.Skip(n, events) }

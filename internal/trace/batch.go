@@ -58,6 +58,34 @@ func (er *EventReader) ReadEvents(buf []Event) (int, error) {
 	return n, nil
 }
 
+// Raw returns the undecoded bytes of the current chunk's events not yet
+// read, loading the next chunk when the current one is done, and how many
+// events they hold at most (a chunk may end in bytes that are no event,
+// which ReadEvents reports: a caller reads no further than that many). It
+// is for a consumer that recognises events by their bytes (a block event
+// whose id is below 64 is one byte, below 8192 two: docs/FORMAT.md), so
+// that equal stretches of two streams are equal bytes, and consumes what
+// it took with [EventReader.Skip] instead of decoding it. At the end of
+// the stream, or after an error, it returns nil and 0; ReadEvents then
+// says which.
+func (er *EventReader) Raw() ([]byte, uint64) {
+	if er.err != nil || !er.more() {
+		return nil, 0
+	}
+	return er.body, er.left
+}
+
+// Skip consumes the first events of what Raw returned, which take its
+// first n bytes: ReadEvents and Raw go on after them. events must be at
+// most what Raw said and n the bytes those events take.
+func (er *EventReader) Skip(n int, events uint64) {
+	if events > er.left || n > len(er.body) {
+		panic("trace: Skip past what Raw returned")
+	}
+	er.body = er.body[n:]
+	er.left -= events
+}
+
 // decodeEvents decodes len(dst) events from the start of b and returns how
 // many it decoded and the bytes they used, stopping at the first error.
 // Block events whose id fits one or two bytes (ids below 64 and 8192: every

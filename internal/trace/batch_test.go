@@ -60,6 +60,54 @@ func readBatches(r *Reader, id uint64, n int) ([]Event, error) {
 	}
 }
 
+// readMixed reads a whole stream taking block events straight from Raw's
+// bytes (up to a few each time, by the seed) and the rest with ReadEvents
+// in batches of size n, as compare's lockstep does.
+func readMixed(r *Reader, id uint64, n int, seed uint64) ([]Event, error) {
+	er, err := r.EventReader(id)
+	if err != nil {
+		return nil, err
+	}
+	var out []Event
+	buf := make([]Event, n)
+	for {
+		seed = seed*6364136223846793005 + 1442695040888963407
+		if seed>>62 != 0 {
+			b, left := er.Raw()
+			want := int(seed>>40) % 50
+			off, k := 0, uint64(0)
+			for k < left && want > 0 && off < len(b) {
+				c0 := b[off]
+				switch {
+				case c0&0x81 == 0:
+					out = append(out, Event{Kind: EvBlock, Block: uint32(c0 >> 1)})
+					off++
+				case c0&0x81 == 0x80 && off+1 < len(b) && b[off+1] < 0x80:
+					out = append(out, Event{Kind: EvBlock, Block: uint32(c0&0x7f)>>1 | uint32(b[off+1])<<6})
+					off += 2
+				default:
+					want = 0
+					continue
+				}
+				k++
+				want--
+			}
+			er.Skip(off, k)
+			if k > 0 {
+				continue
+			}
+		}
+		k, err := er.ReadEvents(buf)
+		out = append(out, buf[:k]...)
+		if err != nil {
+			if errors.Is(err, io.EOF) {
+				err = nil
+			}
+			return out, err
+		}
+	}
+}
+
 // readIter reads a whole stream with EventIter.
 func readIter(r *Reader, id uint64) ([]Event, error) {
 	it, err := r.Events(id)
@@ -91,6 +139,13 @@ func TestEventReaderReadsWhatWasWritten(t *testing.T) {
 			}
 			if !reflect.DeepEqual(got, g.Events) {
 				t.Fatalf("goroutine %d, buffer %d: %d events differ from the %d written", g.ID, n, len(got), len(g.Events))
+			}
+			got, err = readMixed(r, g.ID, n, uint64(n))
+			if err != nil {
+				t.Fatalf("goroutine %d, buffer %d, block events from Raw: %v", g.ID, n, err)
+			}
+			if !reflect.DeepEqual(got, g.Events) {
+				t.Fatalf("goroutine %d, buffer %d, block events from Raw: %d events differ from the %d written", g.ID, n, len(got), len(g.Events))
 			}
 		}
 	}
@@ -158,6 +213,12 @@ func TestEventReaderErrors(t *testing.T) {
 				if !reflect.DeepEqual(got, want) || !reflect.DeepEqual(got, good) {
 					t.Fatalf("buffer %d: events before the error %v, want %v", n, got, want)
 				}
+				for seed := range uint64(8) {
+					got, err := readMixed(r, 1, n, seed)
+					if err == nil || err.Error() != werr.Error() || !reflect.DeepEqual(got, good) {
+						t.Fatalf("buffer %d, block events from Raw (seed %d): %v, %v; want %v, %v", n, seed, got, err, good, werr)
+					}
+				}
 			}
 			er, _ := r.EventReader(1)
 			buf := make([]Event, 100)
@@ -197,7 +258,8 @@ func writeRawChunk(t *testing.T, path string, c *Chunk) {
 
 // FuzzEventReader feeds arbitrary bytes to the reader: for every goroutine,
 // ReadEvents must give exactly the events and the error EventIter gives,
-// whatever the buffer size. Seeds: testdata/fuzz/FuzzEventReader (real
+// whatever the buffer size, also with block events taken from Raw's bytes
+// between the batches. Seeds: testdata/fuzz/FuzzEventReader (real
 // traces written by the runtime, as for FuzzReader).
 func FuzzEventReader(f *testing.F) {
 	f.Add(writeSample(f), uint8(7))
@@ -214,6 +276,13 @@ func FuzzEventReader(f *testing.F) {
 			}
 			if len(got) != len(want) || len(got) > 0 && !reflect.DeepEqual(got, want) {
 				t.Fatalf("goroutine %d: %d events, EventIter reads %d (or they differ)", gi.ID, len(got), len(want))
+			}
+			got, err = readMixed(r, gi.ID, 1+int(size), uint64(size))
+			if (err == nil) != (werr == nil) || err != nil && err.Error() != werr.Error() {
+				t.Fatalf("goroutine %d, block events from Raw: error %v, EventIter says %v", gi.ID, err, werr)
+			}
+			if len(got) != len(want) || len(got) > 0 && !reflect.DeepEqual(got, want) {
+				t.Fatalf("goroutine %d, block events from Raw: %d events, EventIter reads %d (or they differ)", gi.ID, len(got), len(want))
 			}
 		}
 	})

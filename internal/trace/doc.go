@@ -22,7 +22,10 @@
 //
 // Consumers that read every event of long streams (compare) use
 // [Reader.EventReader] instead: its ReadEvents decodes a chunk's events
-// straight into the caller's buffer, one call per batch, not per event.
+// straight into the caller's buffer, one call per batch, not per event,
+// and [EventReader.Raw] hands out the undecoded bytes for a consumer that
+// recognises events by them (two streams' equal bytes are equal events),
+// which consumes what it took with [EventReader.Skip].
 //
 // Memory is proportional to the number of goroutines and chunks, never to the
 // number of events: [Reader.Events] reads one chunk at a time, and several

@@ -1,0 +1,75 @@
+package compare
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// TestBenchFilesReport pins the reports of BenchmarkCompareFiles's 1M
+// pairs, sparse and dense, as "divergo diff" prints them (JSON, and text
+// with every group and section): their SHA-256 sums were taken from the
+// code before the comparison's work on the read floor (session 7 of
+// docs/PERFORMANCE.md), so that every later speed-up is checked to leave
+// each section, distance and line as it was. The 10M pair, the sparse one
+// ten times longer, is checked too with COMPARE_BENCH_10M=1 (it takes a
+// few seconds more).
+func TestBenchFilesReport(t *testing.T) {
+	if testing.Short() {
+		t.Skip("writes two 1M-block trace pairs")
+	}
+	f := newFig2(t)
+	dir := t.TempDir()
+	type pair struct {
+		blocks, every int
+		sections      int
+		json, text    string
+	}
+	pairs := []pair{
+		{1_000_000, 0, 101, "3015f842352962477553a30fd371da65e36264d34e4b2fca1f7a7dfd36ee2c33", "a161c9c804fdad48becebd08104e0898ea1a621ab5438fc9b3f076a5f2df50d3"},
+		{1_000_000, 100, 2001, "b265e552630bd3e5e6147162f25e523e441abb3dc7b236468e26e13cfea527ca", "6a09b675cca587151dc7faa908cd46857c5d0351f743c8a646de99adb92b4df0"},
+	}
+	if os.Getenv("COMPARE_BENCH_10M") != "" {
+		pairs = append(pairs, pair{10_000_000, 0, 101, "3e84624cd7e5b61cd40a3aaa521bc2132f2e38cf60abe2e830fb494aa49f06ac", "40a940d6ec53f82fae2edd043c51134ad787b9bfd4b96feacd4f9937db0e6103"})
+	}
+	for _, c := range pairs {
+		name := fmt.Sprintf("blocks=%d/every=%d", c.blocks, c.every)
+		pa, pb := filepath.Join(dir, fmt.Sprintf("%d-%d-a.dvt", c.blocks, c.every)), filepath.Join(dir, fmt.Sprintf("%d-%d-b.dvt", c.blocks, c.every))
+		for _, w := range []struct {
+			path string
+			side uint64
+		}{{pa, 0}, {pb, 1}} {
+			if err := writeTrace(w.path, "", f.g, &loopTrace{f: f, n: c.blocks / 5, side: w.side, every: c.every}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		rep, err := Traces(openFile(t, pa), openFile(t, pb), Options{Weights: DefaultWeights})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(rep.Sections) != c.sections {
+			t.Errorf("%s: %d sections, want %d", name, len(rep.Sections), c.sections)
+		}
+		var js, text bytes.Buffer
+		enc := json.NewEncoder(&js)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(rep); err != nil {
+			t.Fatal(err)
+		}
+		if err := rep.WriteText(&text, TextOptions{Groups: -1, Sections: true}); err != nil {
+			t.Fatal(err)
+		}
+		sum := func(b []byte) string { h := sha256.Sum256(b); return hex.EncodeToString(h[:]) }
+		if got := sum(js.Bytes()); got != c.json {
+			t.Errorf("%s: JSON report's sha256 is %s, want %s", name, got, c.json)
+		}
+		if got := sum(text.Bytes()); got != c.text {
+			t.Errorf("%s: text report's sha256 is %s, want %s (%d bytes)", name, got, c.text, text.Len())
+		}
+	}
+}
