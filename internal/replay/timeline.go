@@ -4,7 +4,6 @@ import (
 	"container/heap"
 	"fmt"
 	"math"
-	"slices"
 
 	"github.com/divergo/divergo/internal/trace"
 )
@@ -139,16 +138,7 @@ func NewTimeline(src trace.Source, paths *Paths, pairs *trace.Releasers, slack i
 		slack = trace.DefaultPairSlack
 	}
 	t := &Timeline{src: src, paths: paths, pairs: pairs, ahead: max(PairAhead, 2*slack)}
-	infos := slices.Clone(src.Goroutines())
-	slices.SortFunc(infos, func(x, y trace.GoroutineInfo) int {
-		switch {
-		case x.ID < y.ID:
-			return -1
-		case x.ID > y.ID:
-			return 1
-		}
-		return 0
-	})
+	infos := trace.ByID(src.Goroutines())
 	for i, info := range infos {
 		if i > 0 && infos[i-1].ID == info.ID {
 			return nil, fmt.Errorf("goroutine %d is listed twice", info.ID)

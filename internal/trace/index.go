@@ -1,8 +1,10 @@
 package trace
 
 import (
+	"cmp"
 	"encoding/binary"
 	"fmt"
+	"slices"
 )
 
 // GoroutineInfo summarizes one goroutine of a trace.
@@ -25,6 +27,14 @@ type GoroutineInfo struct {
 	End        int64      // valid when Ended
 	Ended      bool       // the goroutine's last chunk was written
 	Chunks     int
+}
+
+// ByID is a copy of gs in recorder-id order: the order the merges of
+// Releasers and replay.Timeline break ties in.
+func ByID(gs []GoroutineInfo) []GoroutineInfo {
+	out := slices.Clone(gs)
+	slices.SortFunc(out, func(x, y GoroutineInfo) int { return cmp.Compare(x.ID, y.ID) })
+	return out
 }
 
 // indexEntry is a goroutine as the writer and the reader keep it.

@@ -4,7 +4,6 @@ import (
 	"container/heap"
 	"fmt"
 	"math"
-	"slices"
 )
 
 // Source is what [Pair] reads: the goroutines of a run and each one's
@@ -165,16 +164,7 @@ func NewReleasers(src Source, slack int64) *Releasers {
 		at:   math.MinInt64,
 	}
 	p.pr = &pairing{slack: slack, objs: make(map[uint64]*pobj), out: p, waits: make(map[SyncRef]Why)}
-	infos := slices.Clone(src.Goroutines())
-	slices.SortFunc(infos, func(x, y GoroutineInfo) int {
-		switch {
-		case x.ID < y.ID:
-			return -1
-		case x.ID > y.ID:
-			return 1
-		}
-		return 0
-	})
+	infos := ByID(src.Goroutines())
 	for _, info := range infos {
 		// Opened when the merge reaches its start: only goroutines alive
 		// at once hold a chunk.
