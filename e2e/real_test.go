@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -123,6 +124,20 @@ func (rp realProg) test(t *testing.T) {
 	// With recording off every function runs its copy of the original
 	// body (INSTRUMENT.md, "Recording off"): the program still does what
 	// it did, and writes no trace.
+	// (Any file: a recorder that took "off" for a path would write one
+	// named off.)
+	files := func() []string {
+		ents, err := os.ReadDir(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var names []string
+		for _, e := range ents {
+			names = append(names, e.Name())
+		}
+		return names
+	}
+	filesBefore := files()
 	off := execProg(t, dir, bin, rp.args, "DIVERGO_TRACE=off")
 	if rp.output != nil {
 		off = rp.output(off)
@@ -130,8 +145,8 @@ func (rp realProg) test(t *testing.T) {
 	if off != plain {
 		t.Errorf("with DIVERGO_TRACE=off the program does something else:\nplain:\n%s\noff:\n%s", plain, off)
 	}
-	if dvts, _ := filepath.Glob(filepath.Join(dir, "*.dvt")); len(dvts) > 0 {
-		t.Errorf("DIVERGO_TRACE=off wrote %v", dvts)
+	if filesAfter := files(); !slices.Equal(filesAfter, filesBefore) {
+		t.Errorf("DIVERGO_TRACE=off wrote files: %v before, %v after", filesBefore, filesAfter)
 	}
 
 	// check: no unflagged divergence, so status 0. Goroutines the programs
