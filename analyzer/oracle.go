@@ -10,6 +10,7 @@ import (
 	"golang.org/x/tools/go/ssa"
 	"golang.org/x/tools/go/types/typeutil"
 
+	"github.com/divergo/divergo/internal/syncop"
 	"github.com/divergo/divergo/internal/tbb"
 )
 
@@ -302,7 +303,11 @@ func (o *oracle) Point(n ast.Node) []*tbb.TCP {
 				break
 			}
 			switch {
-			case isLock(fn):
+			case isLock(fn), syncop.LockerLock(o.info, o.ps.pass.Pkg, x):
+				// A Lock through a sync.Locker (c.L.Lock() on a Cond, a
+				// mutex passed as a Locker) is one too: the runtime
+				// records its acquisition and ticket by the value's
+				// dynamic type, as it does a direct Mutex.Lock's.
 				out = append(out, o.newTCP(tbb.Lock, x.Pos(), fnName(fn)+" on "+recvString(x)+": the acquisition order"))
 			case isOnceDo(fn):
 				out = append(out, o.newTCP(tbb.Once, x.Pos(), fnName(fn)+" on "+recvString(x)+": whether this goroutine runs the function"))

@@ -25,6 +25,11 @@ type sideMeasure struct {
 	dec    nest
 	first  int32
 	nfirst int64
+	// lead is the first token this side walked in the section, when led:
+	// what a side that executed no block of the deciding frame did instead
+	// (a call, an event, a recorded outcome), for the report's words.
+	lead token
+	led  bool
 	// pend holds the TCPs of the blocks being executed, one per frame at
 	// most: a TCP nests what follows its decision, not the calls its own
 	// block makes before deciding, so it is pushed when its frame moves on.
@@ -42,6 +47,9 @@ func (m *sideMeasure) start(decider nest, flagged bool, now, from int64) {
 
 // token accounts for one token walked in the section.
 func (m *sideMeasure) token(p *program, t token) {
+	if !m.led {
+		m.lead, m.led = t, true
+	}
 	switch t.kind {
 	case tBlock:
 		m.settle(t.depth)

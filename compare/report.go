@@ -131,7 +131,9 @@ type Side struct {
 	// the start of the trace (0 without timestamps).
 	StartNS int64 `json:"start_ns"`
 	// Took says in plain words what this side did at the change point:
-	// "took the else branch", "4 iterations", "another map order".
+	// "took the else branch", "4 iterations", "another map order"; at a
+	// block without one, where it went or, when it stayed in the block,
+	// what it did there instead ("called example.com/m.f").
 	Took string `json:"took"`
 }
 

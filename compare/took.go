@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/divergo/divergo/internal/tbb"
+	"github.com/divergo/divergo/internal/trace"
 )
 
 // took says in plain words what one side of a section did at its change
@@ -72,7 +73,7 @@ func (p *program) took(kind string, m *sideMeasure, cut, otherCut, unresolved bo
 		s = "other input"
 	case "none":
 		if first == nil {
-			s = "went straight on (no change point here)"
+			s = p.lead(m) + " (no change point here)"
 		} else {
 			s = "went to " + line(first) + " (no change point here)"
 		}
@@ -87,6 +88,37 @@ func (p *program) took(kind string, m *sideMeasure, cut, otherCut, unresolved bo
 		s += "; its goroutine recorded nothing more"
 	}
 	return s
+}
+
+// lead says what a side of an unflagged section did first when it
+// executed no further block of the deciding frame: the two sides then
+// parted at a call, an event or a recorded value inside the block, and
+// "went straight on" for both would read alike (a lock's ticket recorded
+// where the graph marked no lock did, docs/REALPROGRAMS.md).
+func (p *program) lead(m *sideMeasure) string {
+	if !m.led {
+		return "went straight on"
+	}
+	t := m.lead
+	switch t.kind {
+	case tCall:
+		if f := p.g.Func(p.g.Blocks[t.block].Func); f != nil {
+			return "called " + f.Name
+		}
+		return "called another function"
+	case tOutcome:
+		// Another value: as "another index", the words group sections,
+		// and one value means nothing to a reader without the other.
+		return "recorded another lock ticket, index or map key"
+	case tSync:
+		return "did a " + trace.Op(t.val).String()
+	case tSpawn:
+		if st := p.g.Site(int(t.val)); st != nil && st.Pos.IsValid() {
+			return fmt.Sprintf("started a goroutine at line %d", st.Pos.Line)
+		}
+		return "started a goroutine"
+	}
+	return "went straight on"
 }
 
 func plural(n int64, what string) string {

@@ -133,18 +133,8 @@ func (f *finder) call(call *ast.CallExpr) string {
 	if !ok {
 		return ""
 	}
-	if name, locker := InterfaceLock(f.info, sel); name != "" {
-		// Lock and Unlock of a sync.Locker (c.L.Lock(), a Locker
-		// parameter, an interface of the program's with both) are
-		// recorded by the value's dynamic type; the rest through an
-		// interface is not.
-		if !locker || (name != "Lock" && name != "Unlock") {
-			return ""
-		}
-		if _, _, ok := Addr(f.info, f.pkg, sel); !ok {
-			return ""
-		}
-		return map[string]string{"Lock": "lock", "Unlock": "unlock"}[name]
+	if name, _ := InterfaceLock(f.info, sel); name != "" {
+		return lockerOp(f.info, f.pkg, sel)
 	}
 	if m := SyncMethod(f.info, call); m != "" {
 		op, ok := Methods[m]
@@ -160,6 +150,33 @@ func (f *finder) call(call *ast.CallExpr) string {
 		return "sleep"
 	}
 	return ""
+}
+
+// lockerOp returns "lock" or "unlock" when sel is Lock or Unlock of a
+// sync.Locker (c.L.Lock(), a Locker parameter, an interface of the
+// program's with both) that the instrumenter can wrap: the runtime records
+// those by the value's dynamic type. The rest through an interface is not
+// recorded, and gives "".
+func lockerOp(info *types.Info, pkg *types.Package, sel *ast.SelectorExpr) string {
+	name, locker := InterfaceLock(info, sel)
+	if !locker || (name != "Lock" && name != "Unlock") {
+		return ""
+	}
+	if _, _, ok := Addr(info, pkg, sel); !ok {
+		return ""
+	}
+	return map[string]string{"Lock": "lock", "Unlock": "unlock"}[name]
+}
+
+// LockerLock reports whether call is a Lock through a sync.Locker that is
+// recorded (see lockerOp). When the value holds one of sync's locks, the
+// runtime records its acquisition like a direct Mutex.Lock, ticket
+// included, so the analyzer must mark such a call as a lock change point
+// just as it marks a direct one: a ticket recorded at a call the graph
+// does not mark is a difference compare can only call a hole.
+func LockerLock(info *types.Info, pkg *types.Package, call *ast.CallExpr) bool {
+	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	return ok && lockerOp(info, pkg, sel) == "lock"
 }
 
 // IsSleep reports whether sel names time.Sleep through the package's name.

@@ -27,3 +27,30 @@ func try() {
 		mu.Unlock()
 	}
 }
+
+// A Lock through a sync.Locker is recorded by the value's dynamic type,
+// ticket included, so it is a lock change point as a direct one is; its
+// Unlock and an RLock through an interface (not recorded) are not.
+type locker interface {
+	Lock()
+	Unlock()
+}
+
+type guarded struct {
+	sync.Locker
+	n int
+}
+
+func lockers(c *sync.Cond, l sync.Locker, own locker, g *guarded) {
+	c.L.Lock() // want `\(lock\): sync.Locker.Lock on c.L: the acquisition order`
+	c.L.Unlock()
+	l.Lock() // want `\(lock\): sync.Locker.Lock on l`
+	l.Unlock()
+	own.Lock() // want `\(lock\): locks.locker.Lock on own`
+	own.Unlock()
+	g.Lock() // want `\(lock\): sync.Locker.Lock on g`
+	g.n++
+	g.Unlock()
+	rw.RLocker().Lock() // want `\(lock\): sync.Locker.Lock on rw.RLocker\(\)`
+	rw.RLocker().Unlock()
+}
