@@ -16,7 +16,7 @@ const (
 	EvClock                   // a timestamp (Time) at this point of the stream
 	EvPerturb                 // divergo's schedule perturbation delayed the goroutine from Begin to End (format version 2)
 	// EvPack is Object probes of the packed loop whose head is Block, as
-	// codes in Value (format version 2, "Packed loops"). Readers never see
+	// codes in Value (format version 3, "Packed loops"). Readers never see
 	// it: [EventReader] and [EventIter] give the block events it stands
 	// for.
 	EvPack
