@@ -54,7 +54,7 @@ func AppendEvent(dst []byte, e Event) []byte {
 		dst = binary.AppendUvarint(dst, e.Object)
 		l := (mbits.Len64(e.Value) + 7) / 8
 		dst = append(dst, byte(l))
-		dst = binary.LittleEndian.AppendUint64(dst, e.Value)[:len(dst)+1+l]
+		dst = binary.LittleEndian.AppendUint64(dst, e.Value)[:len(dst)+l]
 	}
 	return dst
 }
