@@ -19,8 +19,8 @@ func TestPackedLoops(t *testing.T) {
 	p := prepare(t, "packloops", false)
 	packed := p.run(t)
 	heads := packed.graph.PackedLoops()
-	if len(heads) < 6 {
-		t.Errorf("%d packed loops, want 6 (arms, collatz, chain, breaks, outer's inner, counts)", len(heads))
+	if len(heads) != 8 {
+		t.Errorf("%d packed loops, want 8 (arms, collatz, chain, breaks, outer's inner, counts, find, rows' inner)", len(heads))
 	}
 	for h, ids := range heads {
 		if f := packed.graph.Func(packed.graph.Block(h).Func); f == nil || strings.Contains(f.Name, "leftAlone") {

@@ -29,6 +29,7 @@ const (
 	prioPackEnd   = 4999  // a packed loop's last word, before the probe after the loop
 	prioPackOpen  = 100   // the loop around a packed loop, after the probe before it
 	prioPackCheck = -1100 // a packed loop's test for room, before its body's probe
+	prioPackOut   = -990  // a packed loop's word before a return or branch out, after the probe of its block
 )
 
 // fileJob is one file to rewrite.
@@ -359,6 +360,9 @@ func (r *rewriter) packVars(b *strings.Builder) {
 func (r *rewriter) packLoop(l Loop) {
 	s := l.Stmt
 	write := fmt.Sprintf("if _dvg_n != 0 {_dvg_r.Pack(%d, _dvg_pk, _dvg_n); _dvg_pk, _dvg_n = 0, 0}", l.Head)
+	for _, out := range waysOut(s) {
+		r.buf.insert(r.off(out.Pos()), prioPackOut, write+"; ")
+	}
 	if l.Bits == 0 {
 		r.buf.insert(r.off(s.End()), prioPackEnd, "; "+write)
 		return
@@ -372,6 +376,35 @@ func (r *rewriter) packLoop(l Loop) {
 	limit := int(64/l.Bits) - l.PerIter
 	r.buf.insert(r.off(s.Body.Lbrace)+1, prioPackCheck, fmt.Sprintf("if _dvg_n > %d {_dvg_more = true; break}; ", limit))
 	r.buf.insert(r.off(s.End()), prioPackEnd, "; "+write+"; if !_dvg_more {break}; _dvg_more = false}}")
+}
+
+// waysOut returns the statements that leave the loop s other than by its
+// end: returns, and gotos and labeled branches to labels outside it. The
+// word is written just before them: outside the loop's cycle, a call
+// costs the loop nothing.
+func waysOut(s *ast.ForStmt) []ast.Stmt {
+	inside := map[string]bool{}
+	ast.Inspect(s.Body, func(n ast.Node) bool {
+		if l, ok := n.(*ast.LabeledStmt); ok {
+			inside[l.Label.Name] = true
+		}
+		return true
+	})
+	var out []ast.Stmt
+	ast.Inspect(s.Body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.ReturnStmt:
+			out = append(out, n)
+		case *ast.BranchStmt:
+			if n.Label != nil && !inside[n.Label.Name] {
+				out = append(out, n)
+			}
+		}
+		return true
+	})
+	return out
 }
 
 // packProbe is the probe of a block of a packed loop: its code shifted

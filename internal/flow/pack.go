@@ -39,9 +39,10 @@ type Loop struct {
 //   - every block from its head to its done block is quiet and holds no
 //     TCP but a decision the block order shows (branch, loop, switch), so
 //     that nothing but its probes is recorded while it runs;
-//   - it is left only through its done block: no return, no goto or
-//     labeled branch out of it, so that the word is written when the loop
-//     ends, before anything else the function records;
+//   - it can end through its done block (the word is written after it);
+//     a return, goto or labeled branch out of it is allowed, since the
+//     instrumenter writes the word just before it: code on a way out of
+//     the loop runs outside its cycle;
 //   - it makes no closure and takes no address: the instrumenter moves
 //     its init statement out of the for statement (see instrument's
 //     packed loops), which is the same program only while no iteration's
@@ -103,7 +104,7 @@ func loopBlocks(f *Func, h *Block, s *ast.ForStmt) ([]*Block, int, bool) {
 		if b != h && (b.Kind == "for.loop" || b.Kind == "range.loop") {
 			return nil, 0, false // a loop inside
 		}
-		if b.Exit || !quiet(b) || !orderShows(b) {
+		if !quiet(b) || !orderShows(b) {
 			return nil, 0, false
 		}
 		for _, n := range b.Succs {
@@ -112,7 +113,7 @@ func loopBlocks(f *Func, h *Block, s *ast.ForStmt) ([]*Block, int, bool) {
 				continue
 			}
 			if n.Pos < s.Pos() || n.Pos >= s.End() {
-				return nil, 0, false // a way out other than the done block
+				continue // a goto or labeled branch out: the word is written before it
 			}
 			if !seen[n] {
 				seen[n] = true

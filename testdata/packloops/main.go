@@ -108,6 +108,39 @@ func counts(xs []int) int {
 	return t
 }
 
+// find returns from inside a packed loop: its word is written before
+// the return.
+func find(xs []int, want int) int {
+	for i := 0; i < len(xs); i++ {
+		if xs[i] == want {
+			return i
+		}
+		if xs[i] < 0 {
+			xs[i] = -xs[i]
+		}
+	}
+	return -1
+}
+
+// rows leaves its inner, packed loop by continuing the outer one: the
+// word is written before the continue.
+func rows(n int) int {
+	t := 0
+row:
+	for i := 0; i < n; i++ {
+		for j := 0; j < n; j++ {
+			if j > i {
+				continue row
+			}
+			if (i+j)%3 == 0 {
+				t++
+			}
+		}
+		t--
+	}
+	return t
+}
+
 // leftAlone has loops that must not be packed: a labeled one, one that
 // makes a closure, one that calls a function.
 func leftAlone(n int) int {
@@ -153,6 +186,8 @@ func main() {
 	fmt.Println("outer", outer(*n/10))
 	fmt.Println("counts", counts([]int{3, -1, 4, -1, 5, -9, 2, 6}), counts(nil))
 	fmt.Println("left alone", leftAlone(*n/10))
+	fmt.Println("find", find([]int{4, -2, 9, -7, 3}, 7), find([]int{1, 2}, 5))
+	fmt.Println("rows", rows(*n/20))
 	z1, z2, z3, z4 := arms(0)
 	fmt.Println("zero", z1, z2, z3, z4)
 	wg.Wait()
