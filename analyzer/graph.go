@@ -80,6 +80,9 @@ func Graph(module, moduleDir string, fset *token.FileSet, results []*Result) (*t
 					Succs:  []int{},
 					Exit:   b.Exit,
 				}
+				if b.Pack != nil {
+					tb.Pack = b.Pack.ID
+				}
 				for _, s := range b.Succs {
 					tb.Succs = append(tb.Succs, s.ID)
 				}

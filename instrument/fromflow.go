@@ -25,11 +25,20 @@ func FromFlow(fset *token.FileSet, node ast.Node, f *flow.Func, main bool) (*Fun
 		}
 		plan.Sites[SiteKey{s.Pos, s.Op}] = uint32(s.ID)
 	}
+	packed := map[*flow.Block]*Loop{}
+	codes := map[*flow.Block]uint64{}
+	for _, l := range f.Loops() {
+		pl := &Loop{Head: uint32(l.Head.ID), Bits: tbb.PackBits(len(l.Blocks)), Stmt: l.Stmt, PerIter: l.PerIter}
+		plan.Loops = append(plan.Loops, *pl)
+		for i, b := range l.Blocks {
+			packed[b], codes[b] = pl, uint64(i)
+		}
+	}
 	for _, b := range f.Blocks {
 		if b.ID < 0 {
 			return nil, fmt.Errorf("function at %s: block %d has no id", fset.Position(node.Pos()), b.Index)
 		}
-		blk := Block{ID: uint32(b.ID), Nodes: b.Nodes, Pos: b.Probe.Pos}
+		blk := Block{ID: uint32(b.ID), Nodes: b.Nodes, Pos: b.Probe.Pos, Pack: packed[b], Code: codes[b]}
 		switch b.Probe.Mode {
 		case flow.Before:
 			blk.Mode = Before

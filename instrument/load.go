@@ -20,6 +20,10 @@ type Config struct {
 	Dir      string   // directory to resolve patterns in; "" means the current one
 	Patterns []string // package patterns; none means "./..."
 	Env      []string // environment for the go command; nil means os.Environ()
+	// NoPack records every probe of a packed loop on its own instead of
+	// as codes in a word (docs/FORMAT.md, "Packed loops"): the same
+	// events, at the cost of a store per probe.
+	NoPack bool
 }
 
 // Instrument loads the packages of the main module that cfg names, runs
@@ -64,6 +68,13 @@ func instrument(cfg Config, out string) (*Result, error) {
 	}
 	if len(roots) == 0 {
 		return nil, fmt.Errorf("no package of the main module matches %v", patterns)
+	}
+	if cfg.NoPack {
+		for _, ar := range results {
+			for _, fg := range ar.Funcs {
+				fg.Flow.Unpack()
+			}
+		}
 	}
 	g, err := analyzer.Graph(lr.Module, lr.ModuleDir, lr.Fset, results)
 	if err != nil {

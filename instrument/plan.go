@@ -23,6 +23,10 @@ type Func struct {
 	Entry  uint32   // id of the entry block
 	Main   bool     // main.main: recording starts here (_dvg.Main)
 	Blocks []Block
+	// Loops are the function's packed loops (docs/FORMAT.md, "Packed
+	// loops"): their blocks' probes are codes in a word, written after
+	// the loop.
+	Loops []Loop
 	// Sites are the ids of the graph's sites of the function: the rewriter
 	// passes them to the runtime wrappers, so that every event names its
 	// own statement.
@@ -38,6 +42,19 @@ type Block struct {
 	// Indexes are the positions of the index expressions of the block's
 	// index TCPs: their values are outcomes.
 	Indexes []token.Pos
+	// Pack is the packed loop the block's probe belongs to, nil for a
+	// probe of its own.
+	Pack *Loop
+	Code uint64 // the block's code in Pack
+}
+
+// Loop is a packed loop: its head's id, the bits of a code, its for
+// statement, and the most probes one iteration runs.
+type Loop struct {
+	Head    uint32
+	Bits    uint
+	Stmt    *ast.ForStmt
+	PerIter int
 }
 
 // SiteKey identifies a recorded operation of a function: its position and

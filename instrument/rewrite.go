@@ -24,8 +24,12 @@ const (
 	prioOutcome   = -950
 	prioHoist     = -920 // a select's hoisted case operands, before its begin
 	prioSelect    = -900
-	prioHoistEnd  = 4000 // the block around a select with hoisted operands
-	prioAfter     = 5000 // probes after a statement, after its closers
+	prioHoistEnd  = 4000  // the block around a select with hoisted operands
+	prioAfter     = 5000  // probes after a statement, after its closers
+	prioPackEnd   = 4999  // a packed loop's last word, before the probe after the loop
+	prioPackOpen  = 100   // the loop around a packed loop, after the probe before it
+	prioPackCheck = -1100 // a packed loop's test for room, before its body's probe
+	prioPackOut   = -990  // a packed loop's word before a return or branch out, after the probe of its block
 )
 
 // fileJob is one file to rewrite.
@@ -286,6 +290,7 @@ func (r *rewriter) enter(body *ast.BlockStmt) {
 	if hasSelect(body) {
 		b.WriteString("var _dvg_t int64; ")
 	}
+	r.packVars(&b)
 	r.buf.insert(r.off(body.Lbrace)+1, prioEnter, b.String())
 	for _, blk := range f.Blocks {
 		for _, ix := range blk.Indexes {
@@ -298,6 +303,9 @@ func (r *rewriter) enter(body *ast.BlockStmt) {
 			continue // Enter records the entry block
 		}
 		probe := fmt.Sprintf("_dvg_r.B(%d)", blk.ID)
+		if blk.Pack != nil {
+			probe = packProbe(blk)
+		}
 		switch blk.Mode {
 		case Before:
 			// Not moved before a label: flow puts a labeled statement's
@@ -309,6 +317,108 @@ func (r *rewriter) enter(body *ast.BlockStmt) {
 			r.buf.insert(r.off(blk.Pos)+1, prioProbe, probe+"; ")
 		}
 	}
+}
+
+// packVars declares the codes and count of the function's packed loops
+// and rewrites each loop so that its word is written outside it.
+func (r *rewriter) packVars(b *strings.Builder) {
+	f := r.fn
+	if len(f.Loops) == 0 {
+		return
+	}
+	b.WriteString("var _dvg_pk, _dvg_n uint64; ")
+	for _, l := range f.Loops {
+		if l.Bits > 0 {
+			b.WriteString("var _dvg_more bool; ")
+			break
+		}
+	}
+	for _, l := range f.Loops {
+		r.packLoop(l)
+	}
+}
+
+// packLoop rewrites a packed loop. A call inside a loop, even on a path
+// that rarely runs, makes the compiler store the loop's variables to the
+// stack on every iteration, at the loop's head, and a tight loop then
+// runs at half speed. So the probes only shift their codes into the word
+// and count them, and the word is written by a loop around the loop: at
+// the top of an iteration, when the word has room for fewer than one more
+// iteration's probes, the loop breaks out, the word is written, and the
+// loop goes on (its condition is evaluated again: it is quiet, so this
+// reads what it read). The init statement moves out, into a block of its
+// own around both loops:
+//
+//	for i := 0; i < n; i++ { body }
+//
+// becomes
+//
+//	{i := 0; for { for ; i < n; i++ {if _dvg_n > L {_dvg_more = true; break}; body}; write; if !_dvg_more {break}; _dvg_more = false}}
+//
+// A loop of one probed block only counts it: the count cannot overflow,
+// and the loop is left alone but for the write after it.
+func (r *rewriter) packLoop(l Loop) {
+	s := l.Stmt
+	write := fmt.Sprintf("if _dvg_n != 0 {_dvg_r.Pack(%d, _dvg_pk, _dvg_n); _dvg_pk, _dvg_n = 0, 0}", l.Head)
+	for _, out := range waysOut(s) {
+		r.buf.insert(r.off(out.Pos()), prioPackOut, write+"; ")
+	}
+	if l.Bits == 0 {
+		r.buf.insert(r.off(s.End()), prioPackEnd, "; "+write)
+		return
+	}
+	open := "{for { "
+	if s.Init != nil {
+		open = "{" + string(r.src[r.off(s.Init.Pos()):r.off(s.Init.End())]) + "; for { "
+		r.buf.replace(r.off(s.Init.Pos()), r.off(s.Init.End()), "")
+	}
+	r.buf.insert(r.off(s.For), prioPackOpen, open)
+	limit := int(64/l.Bits) - l.PerIter
+	r.buf.insert(r.off(s.Body.Lbrace)+1, prioPackCheck, fmt.Sprintf("if _dvg_n > %d {_dvg_more = true; break}; ", limit))
+	r.buf.insert(r.off(s.End()), prioPackEnd, "; "+write+"; if !_dvg_more {break}; _dvg_more = false}}")
+}
+
+// waysOut returns the statements that leave the loop s other than by its
+// end: returns, and gotos and labeled branches to labels outside it. The
+// word is written just before them: outside the loop's cycle, a call
+// costs the loop nothing.
+func waysOut(s *ast.ForStmt) []ast.Stmt {
+	inside := map[string]bool{}
+	ast.Inspect(s.Body, func(n ast.Node) bool {
+		if l, ok := n.(*ast.LabeledStmt); ok {
+			inside[l.Label.Name] = true
+		}
+		return true
+	})
+	var out []ast.Stmt
+	ast.Inspect(s.Body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.ReturnStmt:
+			out = append(out, n)
+		case *ast.BranchStmt:
+			if n.Label != nil && !inside[n.Label.Name] {
+				out = append(out, n)
+			}
+		}
+		return true
+	})
+	return out
+}
+
+// packProbe is the probe of a block of a packed loop: its code shifted
+// into the word and counted (packLoop writes the word); a loop of one
+// probed block only counts it.
+func packProbe(blk Block) string {
+	l := blk.Pack
+	if l.Bits == 0 {
+		return "_dvg_n++"
+	}
+	if blk.Code == 0 {
+		return fmt.Sprintf("_dvg_pk <<= %d; _dvg_n++", l.Bits)
+	}
+	return fmt.Sprintf("_dvg_pk = _dvg_pk<<%d | %d; _dvg_n++", l.Bits, blk.Code)
 }
 
 // hasSelect reports whether body holds a select with cases outside nested

@@ -12,6 +12,7 @@ const (
 	hExit    = byte(trace.EvExit)<<1 | 1
 	hOutcome = byte(trace.EvOutcome)<<1 | 1
 	hSync    = byte(trace.EvSync)<<1 | 1
+	hPack    = byte(trace.EvPack)<<1 | 1
 )
 
 // slack is room kept past the encoded events for putUvarint32's 8-byte
@@ -54,6 +55,7 @@ func encode(words []uint32, c *trace.Chunk, cv *stampConv) {
 	b := frame[h:cap(frame)]
 	n, i := 0, 0
 	var blocks, others, waits uint64
+	var packed uint64 // block executions in pack events
 	for i < len(words) {
 		w := words[i]
 		if w < 64 {
@@ -143,6 +145,19 @@ func encode(words []uint32, c *trace.Chunk, cv *stampConv) {
 			i += size
 			continue
 		}
+		if op == opPack && i+5 < len(words) {
+			// A packed loop's word: one every 64 probes or so of a tight loop.
+			p := words[i+1 : i+6 : i+6]
+			k := uint64(p[3]) | uint64(p[4])<<32
+			b[n] = hPack
+			n = putUvarint32(b, n+1, p[0])
+			n += binary.PutUvarint(b[n:], k)
+			n = putCodes(b, n, uint64(p[1])|uint64(p[2])<<32)
+			others++
+			packed += k
+			i += 6
+			continue
+		}
 		e, size, ok := rareEvent(w, words[i+1:])
 		if !ok {
 			break // torn read: drop the rest
@@ -167,7 +182,7 @@ func encode(words []uint32, c *trace.Chunk, cv *stampConv) {
 		i += 1 + size
 	}
 	c.Frame, c.Body = frame[:h+n], b[:n]
-	c.Events, c.Blocks, c.Waits = blocks+others, blocks, waits
+	c.Events, c.Blocks, c.Waits = blocks+others, blocks+packed, waits
 }
 
 // putUvarint32 writes v as a uvarint at b[n:] and returns the new end. b
@@ -184,6 +199,16 @@ func putUvarint32(b []byte, n int, v uint32) int {
 	l := uvarintLen32[bits.Len32(v)]
 	binary.LittleEndian.PutUint64(b[n:], enc|uvarintMore[l])
 	return n + int(l)
+}
+
+// putCodes writes a pack event's codes at b[n:] as trace.AppendEvent does
+// (a length byte, then the codes' bytes, low first) and returns the new
+// end. b must have 8 bytes past them.
+func putCodes(b []byte, n int, codes uint64) int {
+	l := (bits.Len64(codes) + 7) / 8
+	b[n] = byte(l)
+	binary.LittleEndian.PutUint64(b[n+1:], codes)
+	return n + 1 + l
 }
 
 // uvarintLen32[k] is the length of the uvarint of a k-bit number;
@@ -205,6 +230,8 @@ func payloadWords(w uint32) int {
 		return 2
 	case opPerturb:
 		return 4
+	case opPack:
+		return 5
 	case opSpawn:
 		return 4
 	case opSync:
@@ -241,6 +268,8 @@ func rareEvent(w uint32, p []uint32) (e trace.Event, size int, ok bool) {
 		e = trace.Event{Kind: trace.EvClock, Time: int64(word64(0))}
 	case opPerturb:
 		e = trace.Event{Kind: trace.EvPerturb, Begin: int64(word64(0)), End: int64(word64(2))}
+	case opPack:
+		e = trace.Event{Kind: trace.EvPack, Block: p[0], Value: word64(1), Object: word64(3)}
 	}
 	return e, size, true
 }

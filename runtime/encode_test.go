@@ -21,11 +21,12 @@ func TestEncodeRandom(t *testing.T) {
 	var ref []byte
 	var ends []int    // word index after each event
 	var refEnds []int // byte offset after each event
+	var blocks uint64 // block executions, a pack's included
 	for range 1000 {
 		var e trace.Event
 		var ws []uint32
 		v := rng.Uint64() >> rng.IntN(64)
-		switch k := rng.IntN(8); k {
+		switch k := rng.IntN(9); k {
 		case 0, 1, 2:
 			id := uint32(v) & (outBit - 1)
 			if k > 0 {
@@ -60,6 +61,16 @@ func TestEncodeRandom(t *testing.T) {
 				ws = append(ws, lo(uint64(e.Begin)), hi(uint64(e.Begin)))
 			}
 			ws[0] = opBit | opSync<<16 | aux
+		case 8:
+			n := 1 + v%64
+			e = trace.Event{Kind: trace.EvPack, Block: uint32(v) % 5000, Object: n, Value: v >> (v % 64)}
+			ws = []uint32{opBit | opPack<<16, e.Block, lo(e.Value), hi(e.Value), lo(n), hi(n)}
+		}
+		switch e.Kind {
+		case trace.EvBlock:
+			blocks++
+		case trace.EvPack:
+			blocks += e.Object
 		}
 		words = append(words, ws...)
 		ref = trace.AppendEvent(ref, e)
@@ -69,6 +80,9 @@ func TestEncodeRandom(t *testing.T) {
 	encode(words, &c, rawTimes())
 	if !bytes.Equal(c.Body, ref) || c.Events != uint64(len(ends)) {
 		t.Fatalf("encode differs from trace.AppendEvent (%d events, want %d)", c.Events, len(ends))
+	}
+	if c.Blocks != blocks {
+		t.Fatalf("encode counts %d block executions, want %d", c.Blocks, blocks)
 	}
 	for cut, k := 0, 0; cut <= len(words); cut++ {
 		for k < len(ends) && ends[k] <= cut {

@@ -69,6 +69,7 @@ const (
 	opSync    = 4 // aux = trace.Op | waited<<8 | sends<<9 | blocked<<10; site, obj lo, obj hi, end lo, end hi [, begin lo, begin hi]
 	opClock   = 5 // lo, hi
 	opPerturb = 6 // begin lo, begin hi, end lo, end hi: a delay of DIVERGO_PERTURB (perturb.go)
+	opPack    = 7 // head, codes lo, codes hi, n lo, n hi: a packed loop's probes (Pack)
 )
 
 // maxEventWords is the longest event: a sync that waited.
@@ -151,6 +152,23 @@ func (g *G) put(op, aux uint32, words ...uint32) {
 	g.buf[g.n] = opBit | op<<16 | aux
 	copy(g.buf[g.n+1:], words)
 	g.n += 1 + len(words)
+}
+
+// Pack records n probes of the packed loop whose head is block head
+// (docs/FORMAT.md, "Packed loops"): codes holds the codes of the loop's
+// probed blocks in the order they ran, the last in the low bits; for a
+// loop of one probed block codes is 0. The instrumented function keeps the
+// codes in a variable and calls Pack when the word is full and when the
+// loop ends, so that a probe inside the loop is a shift and an or, not a
+// store.
+func (g *G) Pack(head uint32, codes, n uint64) {
+	if g.off {
+		return
+	}
+	g.room(6)
+	b := g.buf[g.n : g.n+6 : g.n+6]
+	b[0], b[1], b[2], b[3], b[4], b[5] = opBit|opPack<<16, head, lo(codes), hi(codes), lo(n), hi(n)
+	g.n += 6
 }
 
 func lo(v uint64) uint32 { return uint32(v) }

@@ -68,7 +68,11 @@ type Block struct {
 	TCP      *tbb.TCP // at most one TCP per block (paper §6.1); Also for any that could not be split off
 	Also     []*tbb.TCP
 	CP       *Block // for a TCP block: its convergence point; nil means "function return"
-	IsCP     bool   // some TCP converges here
+	Pack     *Block // for a probed block of a packed loop: the loop's head (pack.go)
+	// PackPerIter is, for the head of a packed loop, the most probes one
+	// iteration runs.
+	PackPerIter int
+	IsCP        bool // some TCP converges here
 }
 
 // Probed reports whether the block carries a probe statement.

@@ -117,6 +117,11 @@ func (g *Graph) Validate() error {
 				bad("block %d: successor %d out of range or in another function", i, s)
 			}
 		}
+		if b.Pack != 0 {
+			if hb := g.Block(b.Pack); hb == nil || hb.Func != b.Func || !b.Probe {
+				bad("block %d: packed in loop %d, out of range, in another function or not probed", i, b.Pack)
+			}
+		}
 		for _, t := range append([]*TCP{b.TCP}, b.Also...) {
 			if t == nil {
 				continue

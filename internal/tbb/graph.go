@@ -115,6 +115,12 @@ type Block struct {
 	CP    bool   `json:"cp,omitempty"`   // the block is the convergence point of some TCP
 	Succs []int  `json:"succs"`          // successor block ids
 	Exit  bool   `json:"exit,omitempty"` // the block can leave the function (return, or falls off the end)
+	// Pack is, for a probed block of a packed loop, the id of that loop's
+	// head: the program records the block as a choice packed into a word
+	// with the loop's other probed blocks (docs/FORMAT.md, "Packed
+	// loops"). 0 for every other block: a loop head is never block 0,
+	// the first function's entry.
+	Pack int `json:"pack,omitempty"`
 }
 
 // TCP is a trace change point at the end of a block.

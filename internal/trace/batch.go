@@ -21,7 +21,7 @@ func (r *Reader) EventReader(id uint64) (*EventReader, error) {
 	if !ok {
 		return nil, fmt.Errorf("no goroutine %d in the trace", id)
 	}
-	return &EventReader{chunks: chunks{r: r, e: e}}, nil
+	return &EventReader{chunks: r.chunks(e)}, nil
 }
 
 // ReadEvents decodes up to len(buf) events into buf and returns how many.
@@ -34,25 +34,25 @@ func (er *EventReader) ReadEvents(buf []Event) (int, error) {
 		if er.err != nil {
 			return n, er.err
 		}
+		if er.u.n > 0 {
+			n += er.u.fill(buf[n:])
+			continue
+		}
 		if !er.more() {
 			if er.err != nil {
 				return n, er.err
 			}
 			return n, io.EOF
 		}
-		want := buf[n:]
-		if uint64(len(want)) > er.left {
-			want = want[:er.left]
-		}
-		k, used, err := decodeEvents(want, er.body, er.r.siteBlock)
+		k, used, enc, err := decodeEvents(buf[n:], er.body, er.r.siteBlock, &er.u, er.left)
 		n += k
 		er.body = er.body[used:]
-		er.left -= uint64(k)
+		er.left -= enc
 		if err != nil {
 			er.fail(err)
 		}
 	}
-	if er.left == 0 && len(er.body) == 0 && er.next == len(er.e.offsets) && er.err == nil {
+	if er.left == 0 && er.u.n == 0 && len(er.body) == 0 && er.next == len(er.e.offsets) && er.err == nil {
 		return n, io.EOF
 	}
 	return n, nil
@@ -67,9 +67,10 @@ func (er *EventReader) ReadEvents(buf []Event) (int, error) {
 // that equal stretches of two streams are equal bytes, and consumes what
 // it took with [EventReader.Skip] instead of decoding it. At the end of
 // the stream, or after an error, it returns nil and 0; ReadEvents then
-// says which.
+// says which. While the block events of a pack event are being given it
+// returns nil and 0 too: those are read with ReadEvents.
 func (er *EventReader) Raw() ([]byte, uint64) {
-	if er.err != nil || !er.more() {
+	if er.err != nil || er.u.n > 0 || !er.more() {
 		return nil, 0
 	}
 	return er.body, er.left
@@ -86,15 +87,18 @@ func (er *EventReader) Skip(n int, events uint64) {
 	er.left -= events
 }
 
-// decodeEvents decodes len(dst) events from the start of b and returns how
-// many it decoded and the bytes they used, stopping at the first error.
-// Block events whose id fits one or two bytes (ids below 64 and 8192: every
-// block of most programs) are decoded inline; every other event goes
-// through decodeEvent, which makes every check. sites maps a site to the
-// block holding it (from the graph): spawn and sync events get their
-// Block from it, and a site out of its range is an error.
-func decodeEvents(dst []Event, b []byte, sites []uint32) (n, off int, err error) {
-	for n < len(dst) {
+// decodeEvents decodes events from the start of b into dst, at most max
+// encoded events, and returns how many events it gave, the bytes and the
+// encoded events it used, stopping at the first error. Block events whose
+// id fits one or two bytes (ids below 64 and 8192: every block of most
+// programs) are decoded inline; every other event goes through
+// decodeEvent, which makes every check. sites maps a site to the block
+// holding it (from the graph): spawn and sync events get their Block from
+// it, and a site out of its range is an error. A pack event gives the
+// block events it stands for through u, as many as dst has room for; u
+// keeps the rest.
+func decodeEvents(dst []Event, b []byte, sites []uint32, u *unpacker, max uint64) (n, off int, enc uint64, err error) {
+	for n < len(dst) && enc < max {
 		if off+1 < len(b) {
 			c0, c1 := b[off], b[off+1]
 			switch {
@@ -102,27 +106,39 @@ func decodeEvents(dst []Event, b []byte, sites []uint32) (n, off int, err error)
 				dst[n] = Event{Kind: EvBlock, Block: uint32(c0 >> 1)}
 				n++
 				off++
+				enc++
 				continue
 			case c0&0x81 == 0x80 && c1 < 0x80: // two bytes, even: a block
 				dst[n] = Event{Kind: EvBlock, Block: uint32(c0&0x7f)>>1 | uint32(c1)<<6}
 				n++
 				off += 2
+				enc++
 				continue
 			}
 		}
 		e, k, err := decodeEvent(b[off:])
 		if err != nil {
-			return n, off, err
+			return n, off, enc, err
 		}
-		if e.Kind == EvSync || e.Kind == EvSpawn {
+		switch e.Kind {
+		case EvSync, EvSpawn:
 			if int64(e.Site) >= int64(len(sites)) {
-				return n, off, fmt.Errorf("%s event: site %d out of range (the graph has %d sites)", e.Kind, e.Site, len(sites))
+				return n, off, enc, fmt.Errorf("%s event: site %d out of range (the graph has %d sites)", e.Kind, e.Site, len(sites))
 			}
 			e.Block = sites[e.Site]
+		case EvPack:
+			if err := u.start(e); err != nil {
+				return n, off, enc, err
+			}
+			off += k
+			enc++
+			n += u.fill(dst[n:])
+			continue
 		}
 		dst[n] = e
 		n++
 		off += k
+		enc++
 	}
-	return n, off, nil
+	return n, off, enc, nil
 }

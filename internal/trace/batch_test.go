@@ -235,7 +235,12 @@ func TestEventReaderErrors(t *testing.T) {
 // writeRawChunk writes a trace of testGraph holding one chunk as given.
 func writeRawChunk(t *testing.T, path string, c *Chunk) {
 	t.Helper()
-	g := testGraph(t)
+	writeRawChunkOf(t, path, testGraph(t), c)
+}
+
+// writeRawChunkOf writes a trace of g holding one chunk as given.
+func writeRawChunkOf(t *testing.T, path string, g *tbb.Graph, c *Chunk) {
+	t.Helper()
 	data, err := tbb.Marshal(g)
 	if err != nil {
 		t.Fatal(err)
@@ -263,6 +268,7 @@ func writeRawChunk(t *testing.T, path string, c *Chunk) {
 // traces written by the runtime, as for FuzzReader).
 func FuzzEventReader(f *testing.F) {
 	f.Add(writeSample(f), uint8(7))
+	f.Add(packSample(f), uint8(2))
 	f.Fuzz(func(t *testing.T, data []byte, size uint8) {
 		r, err := NewReader(bytes.NewReader(data), int64(len(data)))
 		if err != nil {

@@ -101,7 +101,7 @@ func EncodeHeader(w io.Writer, h Header, g *tbb.Graph, gs []GoroutineEvents) err
 			}
 			end := min(s.next+ChunkEvents, len(s.ge.Events))
 			for _, e := range s.ge.Events[s.next:end] {
-				if e.Kind < EvBlock || e.Kind > EvPerturb {
+				if e.Kind < EvBlock || e.Kind > EvPack {
 					return fmt.Errorf("goroutine %d: event %d has unknown kind %d", s.ge.ID, s.next, e.Kind)
 				}
 				c.Add(e)

@@ -31,7 +31,7 @@ type Chunk struct {
 	End    int64
 	Result TestResult // a test's root goroutine, in its final chunk: how the test ended
 	Events uint64     // events in Body
-	Blocks uint64     // EvBlock events in Body
+	Blocks uint64     // block executions in Body: EvBlock events and the codes of EvPack events
 	Waits  uint64     // EvSync events in Body that waited
 	Body   []byte     // events, each encoded by AppendEvent
 
@@ -63,6 +63,8 @@ func (c *Chunk) Add(e Event) {
 	switch {
 	case e.Kind == EvBlock:
 		c.Blocks++
+	case e.Kind == EvPack:
+		c.Blocks += e.Object
 	case e.Kind == EvSync && e.Waited:
 		c.Waits++
 	}
@@ -174,7 +176,7 @@ func parseChunkBody(b []byte) (*Chunk, error) {
 	c.Body = d.rest()
 	// Every event takes at least one byte: a count above the body length
 	// is corrupt, and bounding it here bounds what iterators promise.
-	if c.Events > uint64(len(c.Body)) || c.Blocks > c.Events || c.Waits > c.Events {
+	if c.Events > uint64(len(c.Body)) || c.Waits > c.Events {
 		return nil, fmt.Errorf("chunk counts %d events, %d blocks, %d waits in %d bytes", c.Events, c.Blocks, c.Waits, len(c.Body))
 	}
 	return c, nil

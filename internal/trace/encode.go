@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	mbits "math/bits"
 )
 
 // AppendEvent appends the encoding of e to dst. Only the fields meaningful
@@ -48,6 +49,12 @@ func AppendEvent(dst []byte, e Event) []byte {
 	case EvPerturb:
 		dst = binary.AppendVarint(dst, e.Begin)
 		dst = binary.AppendVarint(dst, e.End)
+	case EvPack:
+		dst = binary.AppendUvarint(dst, uint64(e.Block))
+		dst = binary.AppendUvarint(dst, e.Object)
+		l := (mbits.Len64(e.Value) + 7) / 8
+		dst = append(dst, byte(l))
+		dst = binary.LittleEndian.AppendUint64(dst, e.Value)[:len(dst)+l]
 	}
 	return dst
 }
@@ -106,6 +113,16 @@ func decodeEvent(b []byte) (Event, int, error) {
 	case EvPerturb:
 		e.Begin = d.varint()
 		e.End = d.varint()
+	case EvPack:
+		e.Block = d.uint32()
+		e.Object = d.uvarint()
+		codes := d.bytes(8, "codes")
+		for i, c := range codes {
+			e.Value |= uint64(c) << (8 * i)
+		}
+		if l := len(codes); l > 0 && codes[l-1] == 0 {
+			return Event{}, 0, fmt.Errorf("pack event: codes %#x in %d bytes, the last zero", e.Value, l)
+		}
 	default:
 		return Event{}, 0, fmt.Errorf("unknown event kind %d", h>>1)
 	}

@@ -15,9 +15,14 @@ const (
 	EvSync                    // a synchronization operation: Op on Object at Site (in block Block); Begin/End when it waited
 	EvClock                   // a timestamp (Time) at this point of the stream
 	EvPerturb                 // divergo's schedule perturbation delayed the goroutine from Begin to End (format version 2)
+	// EvPack is Object probes of the packed loop whose head is Block, as
+	// codes in Value (format version 3, "Packed loops"). Readers never see
+	// it: [EventReader] and [EventIter] give the block events it stands
+	// for.
+	EvPack
 )
 
-var kindNames = [...]string{EvBlock: "block", EvExit: "exit", EvOutcome: "outcome", EvSpawn: "spawn", EvSync: "sync", EvClock: "clock", EvPerturb: "perturb"}
+var kindNames = [...]string{EvBlock: "block", EvExit: "exit", EvOutcome: "outcome", EvSpawn: "spawn", EvSync: "sync", EvClock: "clock", EvPerturb: "perturb", EvPack: "pack"}
 
 func (k Kind) String() string {
 	if int(k) < len(kindNames) && kindNames[k] != "" {
@@ -71,13 +76,13 @@ func (o Op) String() string {
 // Event is one decoded event. Which fields are meaningful depends on Kind.
 type Event struct {
 	Kind    Kind
-	Block   uint32 // EvBlock, EvExit (the function's entry block), EvSpawn, EvSync: the block holding the site
+	Block   uint32 // EvBlock, EvExit (the function's entry block), EvSpawn, EvSync: the block holding the site; EvPack: the loop's head
 	Site    uint32 // EvSpawn, EvSync: the graph's site (tbb.Graph.Sites): the statement itself
-	Value   uint64 // EvOutcome
+	Value   uint64 // EvOutcome; EvPack: the codes, the first in the highest bits of the used ones
 	Child   uint64 // EvSpawn: the child's goroutine id
 	Ordinal uint32 // EvSpawn: 1 for the first spawn at this site by this goroutine
 	Op      Op     // EvSync
-	Object  uint64 // EvSync: identity of the mutex, channel, ... (stable within a run only)
+	Object  uint64 // EvSync: identity of the mutex, channel, ... (stable within a run only); EvPack: the number of codes (block executions)
 	Waited  bool   // EvSync: the goroutine blocked
 	Sends   bool   // EvSync, OpSelect: the case chosen sends on Object (else it receives, or Object is 0)
 	Blocked bool   // EvSync: still blocked when the trace was written (Waited is set; End is when it was seen blocked)

@@ -10,7 +10,9 @@ const (
 	// (docs/FORMAT.md, "Sites"), and added the perturb event
 	// ("Perturbation"), the outcome after a once event ("Once outcomes") and
 	// the blocked flag of a wait still blocked ("Goroutines still blocked").
-	Version = 2
+	// Version 3 added the pack event ("Packed loops"); a version 2 file is
+	// a version 3 file without one.
+	Version = 3
 
 	// oldestVersion is the oldest format version this package reads:
 	// version 1 named a sync or spawn event by its block, not its site.

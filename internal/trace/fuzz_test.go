@@ -14,6 +14,7 @@ import (
 // complete and cut short).
 func FuzzReader(f *testing.F) {
 	f.Add(writeSample(f))
+	f.Add(packSample(f))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		before := allocated()
 		defer func() {
@@ -35,7 +36,9 @@ func FuzzReader(f *testing.F) {
 			for it.Next() {
 				n++
 			}
-			if it.Err() == nil && n != gi.Events {
+			// A pack event is read as the block events it stands for, one
+			// at least: without packed loops the counts are equal.
+			if it.Err() == nil && (n < gi.Events || n != gi.Events && len(r.Graph().PackedLoops()) == 0) {
 				t.Fatalf("goroutine %d: read %d events cleanly, index says %d", gi.ID, n, gi.Events)
 			}
 		}
@@ -47,6 +50,7 @@ func FuzzReader(f *testing.F) {
 // Seeds: the same real traces as FuzzReader.
 func FuzzRoundTrip(f *testing.F) {
 	f.Add(writeSample(f))
+	f.Add(packSample(f))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		r, err := NewReader(bytes.NewReader(data), int64(len(data)))
 		if err != nil {

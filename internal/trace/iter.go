@@ -21,7 +21,7 @@ func (r *Reader) Events(id uint64) (EventIter, error) {
 	if !ok {
 		return nil, fmt.Errorf("no goroutine %d in the trace", id)
 	}
-	return &chunkIter{chunks: chunks{r: r, e: e}}, nil
+	return &chunkIter{chunks: r.chunks(e)}, nil
 }
 
 // chunks walks one goroutine's chunks in sequence, one in memory at a time.
@@ -32,9 +32,14 @@ type chunks struct {
 	next  int    // next chunk to load
 	buf   []byte // reused chunk buffer
 	body  []byte // undecoded events of the current chunk
-	left  uint64 // events left in the current chunk
+	left  uint64 // events left in the current chunk, as encoded
+	u     unpacker
 	err   error
 	chunk int64 // offset of the current chunk, for errors
+}
+
+func (r *Reader) chunks(e *indexEntry) chunks {
+	return chunks{r: r, e: e, u: unpacker{loops: r.packs}}
 }
 
 // more makes sure the current chunk has an event left, loading the next
@@ -85,16 +90,23 @@ type chunkIter struct {
 }
 
 func (it *chunkIter) Next() bool {
-	if it.err != nil || it.left == 0 && !it.more() {
+	if it.err != nil {
 		return false
 	}
-	_, n, err := decodeEvents(it.ev[:], it.body, it.r.siteBlock)
+	if it.u.n > 0 {
+		it.u.fill(it.ev[:])
+		return true
+	}
+	if it.left == 0 && !it.more() {
+		return false
+	}
+	_, n, enc, err := decodeEvents(it.ev[:], it.body, it.r.siteBlock, &it.u, 1)
 	if err != nil {
 		it.fail(err)
 		return false
 	}
 	it.body = it.body[n:]
-	it.left--
+	it.left -= enc
 	return true
 }
 

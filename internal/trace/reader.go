@@ -31,6 +31,8 @@ type Reader struct {
 	// siteBlock maps a site to the block holding it, so that events keep
 	// Block meaning the block while the file names the site.
 	siteBlock []uint32
+	// packs are the graph's packed loops, by head (pack.go).
+	packs map[uint32]packLoop
 
 	dataStart int64 // offset of the first chunk
 	dataEnd   int64 // end of the last whole chunk (the index offset in a complete file)
@@ -267,6 +269,7 @@ func (r *Reader) readHeader() error {
 		return fmt.Errorf("header names graph hash %q but the embedded graph is %q", hash, g.Hash)
 	}
 	r.graph = g
+	r.packs = packLoops(g)
 	r.siteBlock = make([]uint32, len(g.Sites))
 	for i, s := range g.Sites {
 		r.siteBlock[i] = uint32(s.Block)

@@ -1,0 +1,195 @@
+// Command packloops runs loops of the shapes whose probes the instrumenter
+// packs into words (docs/FORMAT.md, "Packed loops") and of shapes near
+// them that it must leave alone, so that a test can check that a packed
+// trace holds the same events as one recorded probe by probe.
+package main
+
+//go:generate divergo instrument ./...
+
+import (
+	"flag"
+	"fmt"
+	"sync"
+)
+
+// arms is a switch in a counting loop: four codes of two bits, one probe
+// an iteration, many words.
+func arms(n int) (a, b, c, d int) {
+	for i := 0; i < n; i++ {
+		switch i % 4 {
+		case 0:
+			a++
+		case 1:
+			b += i
+		case 2:
+			c ^= i
+		default:
+			d--
+		}
+	}
+	return
+}
+
+// collatz has two arms, one bit each, and no init statement.
+func collatz(n uint64) int {
+	s := 0
+	for n != 1 {
+		if n%2 == 0 {
+			n /= 2
+		} else {
+			n = 3*n + 1
+		}
+		s++
+	}
+	return s
+}
+
+// chain runs several probes an iteration, more on some iterations than on
+// others, and continues early.
+func chain(n int) int {
+	t := 0
+	for i := 0; i < n; i++ {
+		if i%3 == 0 {
+			t++
+			if i%5 == 0 {
+				t += 2
+				continue
+			}
+			t *= 2
+		} else if i%3 == 1 {
+			t--
+		}
+		if t > 1000 {
+			t %= 97
+		}
+	}
+	return t
+}
+
+// breaks leaves the loop from its body and has no condition.
+func breaks(limit int) int {
+	i := 0
+	for {
+		i += 7
+		if i > limit {
+			break
+		}
+		if i%2 == 0 {
+			i++
+		}
+	}
+	return i
+}
+
+// outer is not packed (a loop inside); its inner loop is, and writes its
+// word each time it ends.
+func outer(n int) int {
+	t := 0
+	for i := 0; i < n; i++ {
+		for j := 0; j < i; j++ {
+			if j%2 == 0 {
+				t += j
+			} else {
+				t -= 1
+			}
+		}
+	}
+	return t
+}
+
+// counts has one probed block inside: its word only counts.
+func counts(xs []int) int {
+	t := 0
+	for i := 0; i < len(xs); i++ {
+		if xs[i] > 0 {
+			t += xs[i]
+		}
+	}
+	return t
+}
+
+// find returns from inside a packed loop: its word is written before
+// the return.
+func find(xs []int, want int) int {
+	for i := 0; i < len(xs); i++ {
+		if xs[i] == want {
+			return i
+		}
+		if xs[i] < 0 {
+			xs[i] = -xs[i]
+		}
+	}
+	return -1
+}
+
+// rows leaves its inner, packed loop by continuing the outer one: the
+// word is written before the continue.
+func rows(n int) int {
+	t := 0
+row:
+	for i := 0; i < n; i++ {
+		for j := 0; j < n; j++ {
+			if j > i {
+				continue row
+			}
+			if (i+j)%3 == 0 {
+				t++
+			}
+		}
+		t--
+	}
+	return t
+}
+
+// leftAlone has loops that must not be packed: a labeled one, one that
+// makes a closure, one that calls a function.
+func leftAlone(n int) int {
+	t := 0
+outer:
+	for i := 0; i < n; i++ {
+		if i%2 == 0 {
+			continue outer
+		}
+		t += i
+	}
+	var fs []func() int
+	for i := 0; i < 3; i++ {
+		fs = append(fs, func() int { return i })
+	}
+	for _, f := range fs {
+		t += f()
+	}
+	for i := 0; i < n; i++ {
+		if i%3 == 0 {
+			t += collatz(uint64(i + 1))
+		}
+	}
+	return t
+}
+
+func main() {
+	n := flag.Int("n", 1000, "iterations")
+	flag.Parse()
+	var wg sync.WaitGroup
+	res := make([]int, 2)
+	for g := 0; g < 2; g++ {
+		wg.Add(1)
+		go func(g int) {
+			defer wg.Done()
+			res[g] = chain(*n + g)
+		}(g)
+	}
+	a, b, c, d := arms(*n)
+	fmt.Println("arms", a, b, c, d)
+	fmt.Println("collatz", collatz(27), collatz(uint64(*n)))
+	fmt.Println("breaks", breaks(*n))
+	fmt.Println("outer", outer(*n/10))
+	fmt.Println("counts", counts([]int{3, -1, 4, -1, 5, -9, 2, 6}), counts(nil))
+	fmt.Println("left alone", leftAlone(*n/10))
+	fmt.Println("find", find([]int{4, -2, 9, -7, 3}, 7), find([]int{1, 2}, 5))
+	fmt.Println("rows", rows(*n/20))
+	z1, z2, z3, z4 := arms(0)
+	fmt.Println("zero", z1, z2, z3, z4)
+	wg.Wait()
+	fmt.Println("chain", res[0], res[1])
+}
