@@ -228,8 +228,13 @@ func (ps *pkgState) findCallers() {
 						continue
 					}
 					if *op == callee {
-						if _, isGo := in.(*ssa.Go); isGo && t.fn.Parent() != nil && len(t.fn.FreeVars) > 0 {
-							t.escapes = true // a goroutine closure shares its variables
+						if _, isGo := in.(*ssa.Go); isGo {
+							// Its arguments are evaluated here, in this
+							// goroutine, so this is a call site like any
+							// other for the parameters; only the captured
+							// variables are shared with the new goroutine
+							// (setContexts).
+							t.spawned = true
 						}
 						t.callers = append(t.callers, s)
 						if mc, ok := (*op).(*ssa.MakeClosure); ok {
@@ -243,7 +248,9 @@ func (ps *pkgState) findCallers() {
 		}
 	}
 	for _, s := range ps.funcs {
-		if s.escapes || s.mc == nil {
+		if s.escapes || s.spawned || s.mc == nil {
+			// Not run by its parent's goroutine only: its captured
+			// variables are not the parent's local memory.
 			s.parent, s.mc, s.sites = nil, nil, nil
 		} else {
 			s.parent.closures = append(s.parent.closures, s)
@@ -252,7 +259,9 @@ func (ps *pkgState) findCallers() {
 }
 
 // setContexts gives functions called from unknown places their full
-// context, and closures that may run elsewhere shared free variables.
+// context, and closures that may run elsewhere shared free variables. A
+// closure started by go keeps the context its go statements give its
+// parameters (contexts), like a closure called directly.
 func (ps *pkgState) setContexts() {
 	for _, s := range ps.funcs {
 		s.ctx = shared
@@ -266,6 +275,8 @@ func (ps *pkgState) setContexts() {
 					s.slotProv[j] = &source{desc: "memory through parameter " + p.Name() + ", which unknown callers pass", pos: p.Pos()}
 				}
 			}
+		}
+		if s.escapes || s.spawned {
 			for i, fv := range s.fn.FreeVars {
 				// Variables captured by a closure that may run elsewhere
 				// are shared with whoever runs it.

@@ -1,0 +1,121 @@
+package closures
+
+// The parameters of a literal started by go are evaluated by the go
+// statement, in the parent's goroutine: they are what the parent passes.
+// Its captured variables are shared with the parent, which runs on.
+
+// A loop counter passed by value is the same in every run, though the
+// literal also captures a variable.
+func spawnCounter() {
+	done := make(chan int)
+	for part := 0; part < 2; part++ {
+		go func(part int) { // want `\(spawn\)`
+			for n := part; n < 10; n += 2 {
+				if n%3 == 0 {
+					println(n)
+				}
+			}
+			done <- part
+		}(part)
+	}
+	<-done
+	<-done
+}
+
+// A package variable passed by value is shared when the go statement
+// reads it.
+func spawnGlobal() {
+	go func(n int) { // want `\(spawn\)`
+		if n > 2 { // want `\(branch\): n depends on package variable shared`
+			println()
+		}
+	}(shared)
+}
+
+// So is a value received from a channel.
+func spawnReceived(ch chan int) {
+	go func(n int) { // want `\(spawn\)`
+		if n > 2 { // want `\(branch\): n depends on channel receive`
+			println()
+		}
+	}(<-ch)
+}
+
+// A clean parameter does not make the captured variables clean: the parent
+// writes them while the goroutine reads them.
+func spawnCaptures() {
+	limit := 3
+	done := make(chan bool)
+	go func(n int) { // want `\(spawn\)`
+		if n > 2 {
+			println()
+		}
+		if n > limit { // want `\(branch\): limit depends on captured variable limit`
+			println()
+		}
+		limit = n
+		done <- true
+	}(5)
+	if limit > 4 { // want `\(branch\): limit depends on variable limit \(its address escapes\)`
+		println()
+	}
+	<-done
+}
+
+// A pointer passed to go shares what it points to: the parent may write it
+// after the go statement.
+func spawnPointer() {
+	x := 1
+	go func(p *int) { // want `\(spawn\)`
+		if *p > 0 { // want `\(branch\): \*p depends on variable x \(its address escapes\)`
+			println()
+		}
+	}(&x)
+	x = 2
+}
+
+// The parent's own parameters carry their context into the goroutine's.
+func Spawn(k int) {
+	go func(n int) { // want `\(spawn\)`
+		if n > 2 { // want `\(branch\): n depends on parameter k, which unknown callers pass`
+			println()
+		}
+	}(k)
+}
+
+// A named function started by go gets its parameters from its go
+// statements, as it always did.
+func spawnNamed() {
+	for i := 0; i < 2; i++ {
+		go clean(i) // want `\(spawn\)`
+	}
+	go dirty(shared) // want `\(spawn\)`
+}
+
+func clean(n int) {
+	if n > 0 {
+		println()
+	}
+}
+
+func dirty(n int) {
+	if n > 0 { // want `\(branch\): n depends on package variable shared`
+		println()
+	}
+}
+
+// A deferred literal's arguments are evaluated by the defer statement.
+func deferredArgs() {
+	for i := 0; i < 2; i++ {
+		defer func(n int) {
+			if n > 0 {
+				println()
+			}
+		}(i)
+	}
+	defer func(n int) {
+		if n > 0 { // want `\(branch\): n depends on package variable shared`
+			println()
+		}
+	}(shared)
+}
