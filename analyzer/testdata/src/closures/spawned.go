@@ -83,6 +83,22 @@ func Spawn(k int) {
 	}(k)
 }
 
+// A literal both started and called gets its parameters from both
+// statements, and shares its captured variables in both runs.
+func spawnAndCall() {
+	v := 0
+	f := func(n int) {
+		if n > 2 { // want `\(branch\): n depends on package variable shared`
+			println()
+		}
+		if v > 2 { // want `\(branch\): v depends on captured variable v`
+			println()
+		}
+	}
+	go f(1) // want `\(spawn\)`
+	f(shared)
+}
+
 // A named function started by go gets its parameters from its go
 // statements, as it always did.
 func spawnNamed() {
