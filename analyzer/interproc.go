@@ -387,11 +387,13 @@ func (ps *pkgState) apply(s *fstate, in ssa.Instruction, c *ssa.CallCommon, args
 }
 
 // contexts propagates taint into parameters: a function whose every static
-// call site in the package passes clean data keeps clean parameters.
+// call site in the package passes clean data keeps clean parameters. A go
+// statement passes clean data only when it is also steady (steady.go).
 func (ps *pkgState) contexts() {
 	work := append([]*fstate(nil), ps.funcs...)
 	for _, s := range work {
 		s.queued = true
+		s.unsteady = s.escapes
 	}
 	for len(work) > 0 {
 		s := work[0]
@@ -431,12 +433,26 @@ func (ps *pkgState) contexts() {
 					}
 				}
 				s.at = in.Block()
+				unsteady := s.unsteadyAt(in)
+				if unsteady && !t.unsteady {
+					t.unsteady = true
+					grew = true
+				}
+				_, isGo := in.(*ssa.Go)
 				for i, a := range vals {
-					mark(i, s.get(a))
+					tt := s.get(a)
+					if isGo && unsteady && i < len(c.Args) {
+						tt = s.orSpawned(tt, t, i, a, in)
+					}
+					mark(i, tt)
 				}
 				for k, a := range c.Args {
 					if j, ok := memSlot(t.memBase(), k); ok && k < len(t.fn.Params) && paramRoot(t.fn.Params[k].Type()) && t.ctx&slotBit(j) == 0 {
-						mark(j, s.memOf(a, in, in.Pos()))
+						tt := s.memOf(a, in, in.Pos())
+						if isGo && unsteady {
+							tt = s.orSpawned(tt, t, k, a, in)
+						}
+						mark(j, tt)
 					}
 				}
 				if grew && !t.queued {

@@ -135,3 +135,86 @@ func deferredArgs() {
 		}
 	}(shared)
 }
+
+// Goroutines of two runs are matched by count: the k-th goroutine a go
+// statement started with the other run's k-th. A go statement that shared
+// data lets run a varying number of times gives its k-th goroutine another
+// counter in another run, clean as the counter is in its own iteration.
+func spawnSelected(a, b chan int) {
+	for i := 0; i < 10; i++ {
+		select { // want `\(select\)`
+		case <-a:
+			go func(n int) { // want `\(spawn\)`
+				if n%2 == 0 { // want `\(branch\): n depends on parameter n, which each goroutine gets from a go statement that runs a varying number of times at .*spawned.go:147`
+					println()
+				}
+			}(i)
+		case <-b:
+		}
+	}
+}
+
+// So does a named function, and a continue on shared data.
+func spawnSkipped() {
+	for i := 0; i < 10; i++ {
+		if shared > i { // want `\(branch\)`
+			continue
+		}
+		go skipped(i) // want `\(spawn\)`
+	}
+}
+
+func skipped(n int) {
+	if n%2 == 0 { // want `\(branch\): n depends on parameter n, which each goroutine gets from a go statement that runs a varying number of times`
+		println()
+	}
+}
+
+// An inner loop that ends on shared data shifts the outer loop's counter
+// under the count.
+func spawnNested() {
+	for j := 0; j < 3; j++ {
+		for i := 0; i < shared; i++ { // want `\(loop\)`
+			go nested(j) // want `\(spawn\)`
+		}
+	}
+}
+
+func nested(n int) {
+	if n%2 == 0 { // want `\(branch\): n depends on parameter n, which each goroutine gets`
+		println()
+	}
+}
+
+// A function that shared data lets run a varying number of times makes
+// its go statements do the same, clean as its parameters are.
+func spawnThrough() {
+	for i := 0; i < 10; i++ {
+		if shared > i { // want `\(branch\)`
+			start(i)
+		}
+	}
+}
+
+func start(i int) {
+	go func(n int) { // want `\(spawn\)`
+		if n%2 == 0 { // want `\(branch\): n depends on parameter n, which each goroutine gets`
+			println()
+		}
+	}(i)
+}
+
+// A constant is the same for every goroutine.
+func spawnConstant() {
+	for i := 0; i < 10; i++ {
+		if shared > i { // want `\(branch\)`
+			go constant(7) // want `\(spawn\)`
+		}
+	}
+}
+
+func constant(n int) {
+	if n%2 == 0 {
+		println()
+	}
+}
