@@ -438,19 +438,25 @@ func (ps *pkgState) contexts() {
 					t.unsteady = true
 					grew = true
 				}
-				_, isGo := in.(*ssa.Go)
+				// Goroutines are matched by count, and deferred calls run
+				// at the return in the order their statements ran.
+				byCount := false
+				switch in.(type) {
+				case *ssa.Go, *ssa.Defer:
+					byCount = true
+				}
 				for i, a := range vals {
 					tt := s.get(a)
-					if isGo && unsteady && i < len(c.Args) {
-						tt = s.orSpawned(tt, t, i, a, in)
+					if byCount && unsteady && i < len(c.Args) {
+						tt = s.orCounted(tt, t, i, a, in)
 					}
 					mark(i, tt)
 				}
 				for k, a := range c.Args {
 					if j, ok := memSlot(t.memBase(), k); ok && k < len(t.fn.Params) && paramRoot(t.fn.Params[k].Type()) && t.ctx&slotBit(j) == 0 {
 						tt := s.memOf(a, in, in.Pos())
-						if isGo && unsteady {
-							tt = s.orSpawned(tt, t, k, a, in)
+						if byCount && unsteady {
+							tt = s.orCounted(tt, t, k, a, in)
 						}
 						mark(j, tt)
 					}

@@ -1,8 +1,6 @@
 package analyzer
 
 import (
-	"go/token"
-
 	"golang.org/x/tools/go/ssa"
 )
 
@@ -14,6 +12,9 @@ import (
 // values, before the k-th time. A clean loop counter passed in a loop with
 // a clean condition is the same for the k-th goroutine; passed in one case
 // of a select, it is whatever iteration took that case the k-th time.
+// Deferred calls are alike: they run at the return, the last deferred
+// first, so which call compare meets first there depends on how often the
+// defer statement ran.
 //
 // A call site is steady when the function holding it is and no shared
 // branch decides whether control reaches it (control dependence, loop
@@ -24,7 +25,7 @@ import (
 // both runs (what differs in its arguments, ctx already says). A function
 // that unknown code may call is not. Direct calls need no more than their
 // arguments' taint, since compare meets a call where its caller made it;
-// only a go statement hands its callee to a matching by count.
+// only go and defer statements hand their callee to a matching by count.
 
 // unsteadyAt reports whether call site in of s may run a different number
 // of times before a given run of it in one run than in the other.
@@ -36,11 +37,12 @@ func (s *fstate) unsteadyAt(in ssa.Instruction) bool {
 	return shared
 }
 
-// orSpawned is taint tt of the i-th argument a of unsteady go statement in
-// as its callee t sees it: shared, since which goroutine gets which value
-// depends on how often the statement ran before, unless a is a constant,
-// the same every time. Data that is shared on its own keeps its source.
-func (s *fstate) orSpawned(tt taint, t *fstate, i int, a ssa.Value, in ssa.Instruction) taint {
+// orCounted is taint tt of the i-th argument a of unsteady go or defer
+// statement in as its callee t sees it: shared, since which goroutine or
+// deferred call gets which value depends on how often the statement ran
+// before, unless a is a constant, the same every time. Data that is
+// shared on its own keeps its source.
+func (s *fstate) orCounted(tt taint, t *fstate, i int, a ssa.Value, in ssa.Instruction) taint {
 	if _, ok := a.(*ssa.Const); ok {
 		return tt
 	}
@@ -51,14 +53,10 @@ func (s *fstate) orSpawned(tt taint, t *fstate, i int, a ssa.Value, in ssa.Instr
 	if i < len(t.fn.Params) {
 		name = "parameter " + t.fn.Params[i].Name()
 	}
-	tt.or(sharedFrom(&source{desc: name + ", which each goroutine gets from a go statement that runs a varying number of times", pos: goPos(in)}))
-	return tt
-}
-
-// goPos is the position of a go statement's keyword.
-func goPos(in ssa.Instruction) token.Pos {
-	if g, ok := in.(*ssa.Go); ok && g.Pos().IsValid() {
-		return g.Pos()
+	desc := name + ", which each goroutine gets from a go statement that runs a varying number of times"
+	if _, ok := in.(*ssa.Defer); ok {
+		desc = name + ", which each deferred call gets from a defer statement that runs a varying number of times"
 	}
-	return in.Pos()
+	tt.or(sharedFrom(&source{desc: desc, pos: in.Pos()}))
+	return tt
 }

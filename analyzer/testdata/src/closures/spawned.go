@@ -218,3 +218,20 @@ func constant(n int) {
 		println()
 	}
 }
+
+// Deferred calls run at the return, the last first: which one comes first
+// depends on how often a defer statement under shared data ran.
+func deferSelected(a, b chan int) (total int) {
+	for i := 0; i < 10; i++ {
+		select { // want `\(select\)`
+		case <-a:
+			defer func(n int) {
+				if n%2 == 0 { // want `\(branch\): n depends on parameter n, which each deferred call gets from a defer statement that runs a varying number of times`
+					total++
+				}
+			}(i)
+		case <-b:
+		}
+	}
+	return 0
+}
