@@ -433,8 +433,8 @@ func (ps *pkgState) contexts() {
 					}
 				}
 				s.at = in.Block()
-				unsteady := s.unsteadyAt(in)
-				if unsteady && !t.unsteady {
+				st := s.steadiness(in)
+				if (s.unsteady || st.shared) && !t.unsteady {
 					t.unsteady = true
 					grew = true
 				}
@@ -447,16 +447,16 @@ func (ps *pkgState) contexts() {
 				}
 				for i, a := range vals {
 					tt := s.get(a)
-					if byCount && unsteady && i < len(c.Args) {
-						tt = s.orCounted(tt, t, i, a, in)
+					if byCount && i < len(c.Args) {
+						tt = s.orCounted(tt, st, t, i, a, in)
 					}
 					mark(i, tt)
 				}
 				for k, a := range c.Args {
 					if j, ok := memSlot(t.memBase(), k); ok && k < len(t.fn.Params) && paramRoot(t.fn.Params[k].Type()) && t.ctx&slotBit(j) == 0 {
 						tt := s.memOf(a, in, in.Pos())
-						if byCount && unsteady {
-							tt = s.orCounted(tt, t, k, a, in)
+						if byCount {
+							tt = s.orCounted(tt, st, t, k, a, in)
 						}
 						mark(j, tt)
 					}

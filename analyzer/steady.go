@@ -16,37 +16,55 @@ import (
 // first, so which call compare meets first there depends on how often the
 // defer statement ran.
 //
-// A call site is steady when the function holding it is and no shared
-// branch decides whether control reaches it (control dependence, loop
-// exits included: an inner loop that runs a varying number of times shifts
-// what the outer loop's later iterations are counted as). A function is
-// steady when every in-package call, defer and go statement of it is: its
-// calls in a goroutine then come in the same order with the same values in
-// both runs (what differs in its arguments, ctx already says). A function
-// that unknown code may call is not. Direct calls need no more than their
+// A function is unsteady when its calls in a goroutine may come a
+// different number of times, or with other arguments, before a given one
+// in one run than in the other: when unknown code may call it, or some
+// in-package call, defer or go statement of it is in an unsteady function
+// or where a shared branch decides whether control reaches it (control
+// dependence, loop exits included: an inner loop that runs a varying number
+// of times shifts what the outer loop's later iterations are counted as).
+//
+// A go or defer statement passes a shared argument (a constant excepted)
+// when a shared branch decides whether control reaches it, or when its
+// function is unsteady and the argument or those branches depend on the
+// function's parameters or captured variables: what depends on nothing
+// else is the same in every call of the function, so the statement runs
+// as often with the same values in each, and the goroutines it starts line
+// up however many calls came before. Direct calls need no more than their
 // arguments' taint, since compare meets a call where its caller made it;
 // only go and defer statements hand their callee to a matching by count.
 
-// unsteadyAt reports whether call site in of s may run a different number
-// of times before a given run of it in one run than in the other.
-func (s *fstate) unsteadyAt(in ssa.Instruction) bool {
-	if s.unsteady {
-		return true
-	}
-	shared, _ := s.eval(s.condTaintAt(s.cd.conds(in.Block().Index, -1), in.Block()))
-	return shared
+// siteCond is what decides whether control reaches a call site: the taint
+// of the branches it is control dependent on, and whether that is shared
+// in the function's calling contexts.
+type siteCond struct {
+	t      taint
+	shared bool
 }
 
-// orCounted is taint tt of the i-th argument a of unsteady go or defer
-// statement in as its callee t sees it: shared, since which goroutine or
-// deferred call gets which value depends on how often the statement ran
-// before, unless a is a constant, the same every time. Data that is
-// shared on its own keeps its source.
-func (s *fstate) orCounted(tt taint, t *fstate, i int, a ssa.Value, in ssa.Instruction) taint {
+// steadiness returns what decides whether control reaches call site in
+// of s.
+func (s *fstate) steadiness(in ssa.Instruction) siteCond {
+	t := s.condTaintAt(s.cd.conds(in.Block().Index, -1), in.Block())
+	shared, _ := s.eval(t)
+	return siteCond{t: t, shared: shared}
+}
+
+// orCounted is taint tt of the i-th argument a of go or defer statement in
+// as its callee t sees it: shared when the goroutine or deferred call that
+// gets it under a given count may get another value in another run (see
+// above). Data that is shared on its own keeps its source.
+func (s *fstate) orCounted(tt taint, st siteCond, t *fstate, i int, a ssa.Value, in ssa.Instruction) taint {
 	if _, ok := a.(*ssa.Const); ok {
 		return tt
 	}
 	if ok, _ := s.eval(tt); ok {
+		return tt
+	}
+	x := s.get(a)
+	x.or(tt)
+	x.or(st.t)
+	if !st.shared && (!s.unsteady || x.m&^shared == 0) {
 		return tt
 	}
 	name := "argument"

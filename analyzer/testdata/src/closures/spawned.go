@@ -235,3 +235,39 @@ func deferSelected(a, b chan int) (total int) {
 	}
 	return 0
 }
+
+// Unknown code may call SpawnFixed any number of times, but every call
+// starts the same goroutines with the same counters: they line up.
+func SpawnFixed() {
+	for i := 0; i < 3; i++ {
+		go fixed(i) // want `\(spawn\)`
+	}
+}
+
+func fixed(n int) {
+	if n%2 == 0 {
+		println()
+	}
+}
+
+// Not when a parameter decides how many: calls with 2 and 3 start the
+// third goroutine with 0, calls with 3 and 2 with 2.
+func spawnBounded() {
+	for i := 0; i < 10; i++ {
+		if shared > i { // want `\(branch\)`
+			bounded(i)
+		}
+	}
+}
+
+func bounded(n int) {
+	for i := 0; i < n; i++ {
+		go boundedWork(i) // want `\(spawn\)`
+	}
+}
+
+func boundedWork(n int) {
+	if n%2 == 0 { // want `\(branch\): n depends on parameter n, which each goroutine gets from a go statement that runs a varying number of times`
+		println()
+	}
+}
