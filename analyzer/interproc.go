@@ -388,7 +388,8 @@ func (ps *pkgState) apply(s *fstate, in ssa.Instruction, c *ssa.CallCommon, args
 
 // contexts propagates taint into parameters: a function whose every static
 // call site in the package passes clean data keeps clean parameters. A go
-// statement passes clean data only when it is also steady (steady.go).
+// or defer statement passes clean data only if the goroutines or deferred
+// calls it makes line up by count in both runs (steady.go).
 func (ps *pkgState) contexts() {
 	work := append([]*fstate(nil), ps.funcs...)
 	for _, s := range work {
@@ -433,17 +434,20 @@ func (ps *pkgState) contexts() {
 					}
 				}
 				s.at = in.Block()
-				st := s.steadiness(in)
-				if (s.unsteady || st.shared) && !t.unsteady {
-					t.unsteady = true
-					grew = true
-				}
 				// Goroutines are matched by count, and deferred calls run
 				// at the return in the order their statements ran.
 				byCount := false
 				switch in.(type) {
 				case *ssa.Go, *ssa.Defer:
 					byCount = true
+				}
+				var st siteCond
+				if byCount || !t.unsteady {
+					st = s.steadiness(in)
+				}
+				if (s.unsteady || st.shared) && !t.unsteady {
+					t.unsteady = true
+					grew = true
 				}
 				for i, a := range vals {
 					tt := s.get(a)
