@@ -29,9 +29,9 @@
 // function of package main, keeps clean parameters when every static call
 // site passes clean data and it is never used as a value; a go or defer
 // statement is such a call site, also for a literal whose captured variables
-// are shared, and a go statement that shared data lets run a varying number
-// of times passes shared data, since goroutines are matched by count) and
-// out through results. A pointer parameter that does not escape its function stands for
+// are shared, and a go or defer statement that shared data lets run a
+// varying number of times passes shared data, since goroutines and
+// deferred calls are met by count) and out through results. A pointer parameter that does not escape its function stands for
 // the caller's memory: callers passing local memory keep it local, see what
 // the callee stores through it, and get results that depend on it only as
 // shared as what they passed. Function facts ([funcFact]) carry, for each
