@@ -271,3 +271,23 @@ func boundedWork(n int) {
 		println()
 	}
 }
+
+// A generic function's literal is one function for every instantiation.
+func spawnGeneric[T any](v T) {
+	done := make(chan T)
+	for i := 0; i < 2; i++ {
+		go func(n int) { // want `\(spawn\)`
+			if n > 0 {
+				println()
+			}
+			done <- v
+		}(i)
+	}
+	<-done
+	<-done
+}
+
+func useGeneric() {
+	spawnGeneric(1)
+	spawnGeneric("a")
+}
