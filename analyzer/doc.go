@@ -23,18 +23,21 @@
 // and conservatively for dynamic calls). Dependence propagates through SSA
 // def-use, through phis whose choice of predecessor is control dependent on
 // a shared branch (control dependence from post-dominators of the SSA CFG),
-// through stores into local memory (per allocation, and per field of a
-// local struct), between a function and the closures it only calls or
-// defers, into callees through parameters (an unexported function, or any
-// function of package main, keeps clean parameters when every static call
-// site passes clean data and it is never used as a value) and out through
-// results. A pointer parameter that does not escape its function stands for
-// the caller's memory: callers passing local memory keep it local, see what
-// the callee stores through it, and get results that depend on it only as
-// shared as what they passed. Function facts ([funcFact]) carry, for each
-// result, whether it is shared and which parameters and parameter memory
-// flow into it, which pointer parameters stay local, and what is stored
-// through them.
+// through stores into local memory (per allocation, and per field of a local
+// struct), between a function and the closures it only calls or defers, into
+// callees through parameters (an unexported function, or any function of
+// package main, keeps clean parameters when every static call site passes
+// clean data and it is never used as a value; a go or defer statement is
+// such a call site, also for a literal whose captured variables are shared,
+// and a go or defer statement that shared data lets run a varying number of
+// times passes shared data, since goroutines and deferred calls are met by
+// count) and out through results. A pointer parameter that does not escape
+// its function stands for the caller's memory: callers passing local memory
+// keep it local, see what the callee stores through it, and get results that
+// depend on it only as shared as what they passed. Function facts
+// ([funcFact]) carry, for each result, whether it is shared and which
+// parameters and parameter memory flow into it, which pointer parameters
+// stay local, and what is stored through them.
 //
 // Each diagnostic reads
 //

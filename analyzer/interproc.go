@@ -228,8 +228,13 @@ func (ps *pkgState) findCallers() {
 						continue
 					}
 					if *op == callee {
-						if _, isGo := in.(*ssa.Go); isGo && t.fn.Parent() != nil && len(t.fn.FreeVars) > 0 {
-							t.escapes = true // a goroutine closure shares its variables
+						if _, isGo := in.(*ssa.Go); isGo {
+							// Its arguments are evaluated here, in this
+							// goroutine, so this is a call site like any
+							// other for the parameters; only the captured
+							// variables are shared with the new goroutine
+							// (setContexts).
+							t.spawned = true
 						}
 						t.callers = append(t.callers, s)
 						if mc, ok := (*op).(*ssa.MakeClosure); ok {
@@ -243,7 +248,9 @@ func (ps *pkgState) findCallers() {
 		}
 	}
 	for _, s := range ps.funcs {
-		if s.escapes || s.mc == nil {
+		if s.escapes || s.spawned || s.mc == nil {
+			// Not run by its parent's goroutine only: its captured
+			// variables are not the parent's local memory.
 			s.parent, s.mc, s.sites = nil, nil, nil
 		} else {
 			s.parent.closures = append(s.parent.closures, s)
@@ -252,7 +259,9 @@ func (ps *pkgState) findCallers() {
 }
 
 // setContexts gives functions called from unknown places their full
-// context, and closures that may run elsewhere shared free variables.
+// context, and closures that may run elsewhere shared free variables. A
+// closure started by go keeps the context its go statements give its
+// parameters (contexts), like a closure called directly.
 func (ps *pkgState) setContexts() {
 	for _, s := range ps.funcs {
 		s.ctx = shared
@@ -266,6 +275,8 @@ func (ps *pkgState) setContexts() {
 					s.slotProv[j] = &source{desc: "memory through parameter " + p.Name() + ", which unknown callers pass", pos: p.Pos()}
 				}
 			}
+		}
+		if s.escapes || s.spawned {
 			for i, fv := range s.fn.FreeVars {
 				// Variables captured by a closure that may run elsewhere
 				// are shared with whoever runs it.
@@ -376,11 +387,14 @@ func (ps *pkgState) apply(s *fstate, in ssa.Instruction, c *ssa.CallCommon, args
 }
 
 // contexts propagates taint into parameters: a function whose every static
-// call site in the package passes clean data keeps clean parameters.
+// call site in the package passes clean data keeps clean parameters. A go
+// or defer statement passes clean data only if the goroutines or deferred
+// calls it makes line up by count in both runs (steady.go).
 func (ps *pkgState) contexts() {
 	work := append([]*fstate(nil), ps.funcs...)
 	for _, s := range work {
 		s.queued = true
+		s.unsteady = s.escapes
 	}
 	for len(work) > 0 {
 		s := work[0]
@@ -420,12 +434,35 @@ func (ps *pkgState) contexts() {
 					}
 				}
 				s.at = in.Block()
+				// Goroutines are matched by count, and deferred calls run
+				// at the return in the order their statements ran.
+				byCount := false
+				switch in.(type) {
+				case *ssa.Go, *ssa.Defer:
+					byCount = true
+				}
+				var st siteCond
+				if byCount || !t.unsteady {
+					st = s.steadiness(in)
+				}
+				if (s.unsteady || st.shared) && !t.unsteady {
+					t.unsteady = true
+					grew = true
+				}
 				for i, a := range vals {
-					mark(i, s.get(a))
+					tt := s.get(a)
+					if byCount && i < len(c.Args) {
+						tt = s.orCounted(tt, st, t, i, a, in)
+					}
+					mark(i, tt)
 				}
 				for k, a := range c.Args {
 					if j, ok := memSlot(t.memBase(), k); ok && k < len(t.fn.Params) && paramRoot(t.fn.Params[k].Type()) && t.ctx&slotBit(j) == 0 {
-						mark(j, s.memOf(a, in, in.Pos()))
+						tt := s.memOf(a, in, in.Pos())
+						if byCount {
+							tt = s.orCounted(tt, st, t, k, a, in)
+						}
+						mark(j, tt)
 					}
 				}
 				if grew && !t.queued {

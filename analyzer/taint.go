@@ -87,7 +87,16 @@ type fstate struct {
 	effectsGrew bool
 	callers     []*fstate
 	escapes     bool // used as a value: called from unknown places
-	queued      bool
+	// spawned says a go statement starts the function: it runs in a
+	// goroutine of its own, so a literal's captured variables are shared
+	// with the goroutine that made it, while its parameters are still the
+	// arguments the go statement evaluated (escapes stays false).
+	spawned bool
+	// unsteady says the function's calls in a goroutine may come a
+	// different number of times, or with other arguments, before a given
+	// one from run to run (steady.go).
+	unsteady bool
+	queued   bool
 
 	// A closure that does not escape runs in its parent's goroutine, when
 	// the parent calls it (directly or deferred). Its captured variables
