@@ -27,8 +27,8 @@ import (
 	xtrace "golang.org/x/exp/trace"
 )
 
-// Wake is one wake-up the tracer saw: goroutine G, blocked since Blocked,
-// was made runnable at At by goroutine By.
+// Wake is one wake-up the tracer saw: goroutine G, blocked since Blocked
+// at WaitStack, was made runnable at At by goroutine By.
 type Wake struct {
 	G       uint64
 	Blocked int64
@@ -45,9 +45,14 @@ type Wake struct {
 	// Stack is the waker's stack when it woke G, innermost first, without
 	// the frames of the Go runtime, package sync and divergo's recorder.
 	Stack []Frame
+	// WaitStack is G's own stack when it blocked, innermost first, without
+	// the same frames: the first frame in the program's own files is the
+	// statement G waited at (a lock, a receive, a select, ...). nil when the
+	// tracer has no stack.
+	WaitStack []Frame
 }
 
-// Frame is one frame of a waker's stack.
+// Frame is one frame of a waker's or a waiter's stack.
 type Frame struct {
 	Func string
 	File string
@@ -96,10 +101,16 @@ func Read(r io.Reader) (*Trace, error) {
 		blocked xtrace.Time
 		at      xtrace.Time
 	}
+	// block is a goroutine's block not yet ended: since when, why and
+	// where.
+	type block struct {
+		at     xtrace.Time
+		reason string
+		stack  xtrace.Stack
+	}
 	var (
 		wakes    []raw
-		blockAt  = map[uint64]xtrace.Time{}
-		reasonOf = map[uint64]string{}
+		blocks   = map[uint64]block{}
 		snaps    []*xtrace.ClockSnapshot
 		stacks   = map[xtrace.Stack][]Frame{}
 		base     int64
@@ -132,22 +143,24 @@ func Read(r io.Reader) (*Trace, error) {
 			from, to := st.Goroutine()
 			switch {
 			case from == xtrace.GoRunning && to == xtrace.GoWaiting:
-				blockAt[g], reasonOf[g] = ev.Time(), st.Reason
+				// The transition's own stack is the blocking
+				// goroutine's (it emits the event itself).
+				blocks[g] = block{ev.Time(), st.Reason, st.Stack}
 			case from == xtrace.GoWaiting && to == xtrace.GoRunnable:
-				b, ok := blockAt[g]
+				b, ok := blocks[g]
 				if !ok {
 					continue // blocked before the trace began
 				}
-				delete(blockAt, g)
+				delete(blocks, g)
 				by := int64(ev.Goroutine())
 				if ev.Goroutine() == xtrace.NoGoroutine {
 					by = -1
 				}
-				w := Wake{G: g, Reason: reasonOf[g], By: by, Stack: frames(ev.Stack(), stacks)}
+				w := Wake{G: g, Reason: b.reason, By: by, Stack: frames(ev.Stack(), stacks), WaitStack: frames(b.stack, stacks)}
 				if len(w.Stack) > 0 {
 					w.Where = w.Stack[0].String()
 				}
-				wakes = append(wakes, raw{w, b, ev.Time()})
+				wakes = append(wakes, raw{w, b.at, ev.Time()})
 			}
 		}
 	}
@@ -168,8 +181,8 @@ func Read(r io.Reader) (*Trace, error) {
 	return t, nil
 }
 
-// frames returns the frames of s that are not the machinery of waking,
-// innermost first, the same slice for the same stack.
+// frames returns the frames of s that are not the machinery of waking or
+// blocking, innermost first, the same slice for the same stack.
 func frames(s xtrace.Stack, cache map[xtrace.Stack][]Frame) []Frame {
 	if s == xtrace.NoStack {
 		return nil
@@ -188,8 +201,8 @@ func frames(s xtrace.Stack, cache map[xtrace.Stack][]Frame) []Frame {
 }
 
 // skipFrame reports whether a frame belongs to the machinery of waking
-// (the Go runtime, package sync, divergo's recorder) rather than to the
-// code that woke.
+// and blocking (the Go runtime, package sync, divergo's recorder and its
+// wrappers) rather than to the code that woke or waited.
 func skipFrame(fn string) bool {
 	for _, p := range []string{"runtime.", "internal/", "sync.", "github.com/divergo/divergo/runtime."} {
 		if strings.HasPrefix(fn, p) {

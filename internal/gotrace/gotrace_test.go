@@ -36,24 +36,34 @@ func record(t testing.TB, log bool, f func()) []byte {
 	return buf.Bytes()
 }
 
+// line is the line of its caller.
+func line() int {
+	_, _, l, _ := runtime.Caller(1)
+	return l
+}
+
 // TestReadWake has a goroutine block on a channel until this one sends,
 // and requires the wake-up, by this goroutine, inside the receive's wait,
-// named at the send's line.
+// named at the send's line, and the receiver's own stack at the receive's
+// line.
 func TestReadWake(t *testing.T) {
 	ch := make(chan uint64)
 	got := make(chan uint64)
 	var me uint64
+	var sendAt, recvAt int
 	data := record(t, true, func() {
 		me = goid()
 		go func() {
 			id := goid()
 			got <- id
-			<-ch
+			recvAt = line() + 1
+			<-ch // the wait, at this line
 			got <- id
 		}()
 		<-got
 		time.Sleep(20 * time.Millisecond) // the receiver blocks
-		ch <- 1                           // the wake-up, at this line
+		sendAt = line() + 1
+		ch <- 1 // the wake-up, at this line
 		<-got
 	})
 	tr, err := Read(bytes.NewReader(data))
@@ -68,8 +78,17 @@ func TestReadWake(t *testing.T) {
 		for _, w := range ws {
 			if w.By == int64(me) && w.Reason == "chan receive" {
 				found = true
-				if !strings.Contains(w.Where, "gotrace.TestReadWake") || !strings.Contains(w.Where, "gotrace_test.go:") {
-					t.Errorf("woken at %q, want this test's send", w.Where)
+				if want := "gotrace_test.go:" + strconv.Itoa(sendAt); !strings.Contains(w.Where, "gotrace.TestReadWake") || !strings.HasSuffix(w.Where, want) {
+					t.Errorf("woken at %q, want this test's send (%s)", w.Where, want)
+				}
+				// The receiver's stack without the runtime's frames
+				// (chanrecv, gopark below it, goexit above): the receive
+				// in the goroutine's function alone.
+				if len(w.WaitStack) != 1 {
+					t.Fatalf("waited at %v, want the receive alone", w.WaitStack)
+				}
+				if f := w.WaitStack[0]; !strings.HasSuffix(f.Func, "TestReadWake.func1.1") || !strings.HasSuffix(f.File, "gotrace_test.go") || f.Line != recvAt {
+					t.Errorf("waited at %v, want the receive in TestReadWake's goroutine at line %d", f, recvAt)
 				}
 				if w.At-w.Blocked < int64(15*time.Millisecond) {
 					t.Errorf("blocked %d ns, want about 20 ms", w.At-w.Blocked)
