@@ -250,7 +250,12 @@ const JoinEps = 1000
 // Find returns the wake-up that ended goroutine g's wait from begin to
 // end (divergo's stamps): the last one whose block began inside the wait
 // (the goroutine's next block can begin a few hundred ns after its end)
-// and that came by its end, among those fits accepts (nil: all).
+// and that came by its end, among those fits accepts (nil: all). A wake
+// before the wait began is not one of its own: it ended the goroutine's
+// previous block, which can begin within JoinEps of the wait when the
+// goroutine went straight from one to the other (sieve1: a receive woken
+// 400 ns before a send that was still blocked when the trace ended, and
+// has no wake of its own, took the receive's).
 func (t *Trace) Find(g uint64, begin, end int64, fits func(reason string) bool) (Wake, bool) {
 	var found Wake
 	ok := false
@@ -258,7 +263,7 @@ func (t *Trace) Find(g uint64, begin, end int64, fits func(reason string) bool) 
 		if w.Blocked >= end {
 			break
 		}
-		if w.Blocked >= begin-JoinEps && w.At <= end+JoinEps && (fits == nil || fits(w.Reason)) {
+		if w.Blocked >= begin-JoinEps && w.At >= begin && w.At <= end+JoinEps && (fits == nil || fits(w.Reason)) {
 			found, ok = w, true
 		}
 	}

@@ -107,6 +107,23 @@ func TestReadWake(t *testing.T) {
 	}
 }
 
+// TestFindOwnBlock joins a wait with a block inside it, and not with the
+// goroutine's previous block, which began within JoinEps before the wait
+// and was woken before it began: a wait still blocked when the trace ended
+// has no wake of its own.
+func TestFindOwnBlock(t *testing.T) {
+	prev := Wake{G: 1, Blocked: 9_200, At: 9_600, Reason: "chan receive", By: 2}
+	own := Wake{G: 1, Blocked: 10_100, At: 30_000, Reason: "chan send", By: 3}
+	tr := &Trace{byG: map[uint64][]Wake{1: {prev, own}}, n: 2}
+	if w, ok := tr.Find(1, 10_000, 31_000, nil); !ok || w.At != own.At {
+		t.Errorf("Find = %v, %v; want %v", w, ok, own)
+	}
+	tr = &Trace{byG: map[uint64][]Wake{1: {prev}}, n: 1}
+	if w, ok := tr.Find(1, 10_000, 31_000, nil); ok {
+		t.Errorf("Find = %v for a wait begun after the wake; want none", w)
+	}
+}
+
 // TestNoAnchor refuses an execution trace that was not written by a
 // divergo run: its times cannot be joined.
 func TestNoAnchor(t *testing.T) {
