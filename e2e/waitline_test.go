@@ -38,10 +38,13 @@ import (
 
 // lineFloor is the share of a program's joined waits whose line must
 // agree with the tracer's, the two shapes above counted as agreeing (the
-// rest are listed). Every joined wait of every program agreed; the floor
-// leaves room, on the programs of thousands of waits, for a block of the
-// tracer's joined with the wrong wait on a loaded machine (the join's
-// margin, gotrace.JoinEps), and none on the small ones.
+// rest are listed). A statement's line is no matter of timing, and since
+// gotrace.Find stopped taking the goroutine's previous block every joined
+// wait of every program agreed; the join still is a matter of timing (a
+// select whose case's channel is a call that is not hoisted evaluates it
+// inside the select's wait, and a block in it is joined when the select
+// itself does not park), so the floor leaves room on the programs of
+// thousands of waits, and none on the others.
 const lineFloor = 0.999
 
 // lineAgreement is the comparison of the lines divergo names waits at with
