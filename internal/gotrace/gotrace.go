@@ -52,6 +52,16 @@ type Wake struct {
 	WaitStack []Frame
 }
 
+// Block is a block the tracer saw no end of: goroutine G blocked at
+// Blocked, for Reason, at WaitStack (as in a [Wake]), and was still
+// blocked when the trace ended (a deadlock, a leak, a run cut short).
+type Block struct {
+	G         uint64
+	Blocked   int64
+	Reason    string
+	WaitStack []Frame
+}
+
 // Frame is one frame of a waker's or a waiter's stack.
 type Frame struct {
 	Func string
@@ -64,6 +74,8 @@ type Frame struct {
 type Trace struct {
 	byG map[uint64][]Wake
 	n   int
+	// unended: per goroutine, the block it was in when the trace ended.
+	unended map[uint64]Block
 }
 
 // Beside is where DIVERGO_RUNTIME_TRACE=1 writes the execution trace of a
@@ -173,10 +185,13 @@ func Read(r io.Reader) (*Trace, error) {
 		s := snaps[max(i, 0)]
 		return int64(s.Mono) + int64(tt-s.Trace) - base
 	}
-	t := &Trace{byG: map[uint64][]Wake{}, n: len(wakes)}
+	t := &Trace{byG: map[uint64][]Wake{}, n: len(wakes), unended: map[uint64]Block{}}
 	for _, w := range wakes {
 		w.w.Blocked, w.w.At = conv(w.blocked), conv(w.at)
 		t.byG[w.w.G] = append(t.byG[w.w.G], w.w)
+	}
+	for g, b := range blocks {
+		t.unended[g] = Block{G: g, Blocked: conv(b.at), Reason: b.reason, WaitStack: frames(b.stack, stacks)}
 	}
 	return t, nil
 }
@@ -236,6 +251,13 @@ func (t *Trace) Len() int { return t.n }
 
 // Wakes returns goroutine g's wake-ups in time order.
 func (t *Trace) Wakes(g uint64) []Wake { return t.byG[g] }
+
+// Unended returns the block goroutine g was in when the trace ended, if it
+// was blocked then.
+func (t *Trace) Unended(g uint64) (Block, bool) {
+	b, ok := t.unended[g]
+	return b, ok
+}
 
 // JoinEps is how far a wake-up's block may stick out of divergo's wait:
 // divergo reads the clock before trying and after waking, the tracer in

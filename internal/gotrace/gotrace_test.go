@@ -124,6 +124,39 @@ func TestFindOwnBlock(t *testing.T) {
 	}
 }
 
+// TestUnended keeps the block of a goroutine still blocked when the trace
+// ends, with its stack at the receive it waits in.
+func TestUnended(t *testing.T) {
+	never := make(chan bool)
+	defer close(never)
+	got := make(chan uint64)
+	var recvAt int
+	var g uint64
+	data := record(t, true, func() {
+		go func() {
+			got <- goid()
+			recvAt = line() + 1
+			<-never // blocked until the test ends
+		}()
+		g = <-got
+		time.Sleep(10 * time.Millisecond) // it blocks
+	})
+	tr, err := Read(bytes.NewReader(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, ok := tr.Unended(g)
+	if !ok {
+		t.Fatalf("goroutine %d not blocked at the end", g)
+	}
+	if b.Reason != "chan receive" || len(b.WaitStack) != 1 || b.WaitStack[0].Line != recvAt || !strings.HasSuffix(b.WaitStack[0].File, "gotrace_test.go") {
+		t.Errorf("blocked at %v for %q, want a receive at line %d", b.WaitStack, b.Reason, recvAt)
+	}
+	if _, ok := tr.Unended(goid()); ok {
+		t.Errorf("this goroutine, running, is called blocked")
+	}
+}
+
 // TestNoAnchor refuses an execution trace that was not written by a
 // divergo run: its times cannot be joined.
 func TestNoAnchor(t *testing.T) {
