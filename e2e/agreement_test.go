@@ -152,7 +152,14 @@ func compareReleasers(t *testing.T, dir, dvt, gt string) *agreement {
 			}
 			where := fmt.Sprintf("%s: %s at %s, %d..%d", gi.Path, ev.Op, sitePos(g, ev.Site, ev.Block), ev.Begin, ev.End)
 			if edge != nil {
-				a.lines.check(t, pf, g, ev, edge, where)
+				a.lines.check(t, pf, g, ev, edge.WaitStack, false, where)
+			} else if pairs.Why(ref) == trace.WhyUnfinished {
+				// Still blocked when the divergo trace ended: the
+				// goroutine's block then, which divergo's list of
+				// blocked goroutines names.
+				if b, ok := edges.Open(gi.GoID, ev.Begin, ev.End, func(reason string) bool { return gotrace.Fits(ev.Op, reason) }); ok {
+					a.lines.check(t, pf, g, ev, b.WaitStack, true, where)
+				}
 			}
 			rel, ok := pairs.Of(ref)
 			if !ok {
@@ -326,10 +333,11 @@ type agreementProg struct {
 	name string
 	real bool // under testdata/real
 	args []string
-	// waits and onPurpose: for a program written for the line check, the
-	// waits it parks in at least, all of which must be compared, and
-	// those of a shape named differently on purpose (waitline_test.go).
-	waits, onPurpose int
+	// waits, onPurpose and blocked: for a program written for the line
+	// check, the waits it parks in at least, all of which must be
+	// compared, those of a shape named differently on purpose, and those
+	// still blocked when it ends (waitline_test.go).
+	waits, onPurpose, blocked int
 }
 
 // build instruments and builds the program and returns its directory and
@@ -355,8 +363,9 @@ func agreementProgs() []agreementProg {
 		{name: "cpuloop", args: []string{"-n", "20000"}}, {name: "wordcount", args: []string{"-lines", "5000"}},
 		{name: "rwhammer"},
 		// Every wait parks (its releaser sleeps first): 18 waits, two
-		// selects of one case and two deferred Waits among them.
-		{name: "waitlines", waits: 18, onPurpose: 4},
+		// selects of one case and two deferred Waits among them, and 3
+		// left blocked at the end, one of each of those two shapes.
+		{name: "waitlines", waits: 21, onPurpose: 6, blocked: 3},
 	}
 	for _, rp := range realProgs {
 		ps = append(ps, agreementProg{name: rp.name, real: true, args: rp.args})
@@ -431,8 +440,9 @@ func TestReleasersAgreeWithTracer(t *testing.T) {
 				unnamed[w] += c
 			}
 			lines.add(t, &a.lines)
-			if n, _ := a.lines.total(); p.waits > 0 && (n < p.waits || len(a.lines.explained) != p.onPurpose) {
-				t.Errorf("lines: %d waits compared, %d of a shape named differently on purpose; want %d or more, and %d", n, len(a.lines.explained), p.waits, p.onPurpose)
+			if n, _ := a.lines.total(); p.waits > 0 && (n < p.waits || len(a.lines.explained) != p.onPurpose || a.lines.unended[0] != p.blocked) {
+				t.Errorf("lines: %d waits compared, %d of a shape named differently on purpose, %d still blocked at the end; want %d or more, %d and %d",
+					n, len(a.lines.explained), a.lines.unended[0], p.waits, p.onPurpose, p.blocked)
 			}
 		})
 	}

@@ -24,7 +24,10 @@ import (
 // program's own files (past the Go runtime, package sync and divergo's
 // wrappers, gotrace.Wake.WaitStack) is the statement that blocked. The
 // agreement test joins the two for every wait it finds a tracer block
-// for, on the same runs as the releasers.
+// for, on the same runs as the releasers: a block the goroutine was woken
+// from (gotrace.Trace.Find), or for a wait still open when the trace ended,
+// the block the goroutine was still in (gotrace.Trace.Unended), whose line
+// divergo's list of blocked goroutines names.
 //
 // Two shapes are named differently on purpose (docs/PERFORMANCE.md, "Wait
 // lines against the execution tracer"), and counted as agreeing only when
@@ -52,6 +55,10 @@ const lineFloor = 0.999
 type lineAgreement struct {
 	// byOp: per operation, waits compared and agreeing.
 	byOp map[string][2]int
+	// unended: of those, the waits still blocked when the trace ended
+	// (the tracer's block has no wake: a deadlock, a leak, the end of a
+	// run), which divergo lists as blocked goroutines.
+	unended [2]int
 	// explained: waits named at another line than the tracer's for one of
 	// the two reasons above, in words (counted as agreeing).
 	explained []string
@@ -90,10 +97,10 @@ func (pf programFiles) rel(file string) (string, bool) {
 	return "", false
 }
 
-// waitedAt is the innermost frame of the waiter's stack in the program's
+// waitedAt is the innermost frame of a waiter's stack in the program's
 // files, as a position, and the frame.
-func (pf programFiles) waitedAt(w *gotrace.Wake) (tbb.Pos, gotrace.Frame, bool) {
-	for _, f := range w.WaitStack {
+func (pf programFiles) waitedAt(stack []gotrace.Frame) (tbb.Pos, gotrace.Frame, bool) {
+	for _, f := range stack {
 		if rel, ok := pf.rel(f.File); ok {
 			return tbb.Pos{File: rel, Line: f.Line}, f, true
 		}
@@ -101,27 +108,37 @@ func (pf programFiles) waitedAt(w *gotrace.Wake) (tbb.Pos, gotrace.Frame, bool) 
 	return tbb.Pos{}, gotrace.Frame{}, false
 }
 
-// check compares the line divergo names wait ev at with the tracer's block
-// edge of it; where says which wait it is.
-func (la *lineAgreement) check(t *testing.T, pf programFiles, g *tbb.Graph, ev trace.Event, edge *gotrace.Wake, where string) {
+// check compares the line divergo names wait ev at with the waiter's stack
+// when the tracer saw it block; unended: the block had not ended when the
+// trace did; where says which wait it is.
+func (la *lineAgreement) check(t *testing.T, pf programFiles, g *tbb.Graph, ev trace.Event, stack []gotrace.Frame, unended bool, where string) {
 	t.Helper()
 	op := ev.Op.String()
-	c := la.byOp[op]
-	defer func() { la.byOp[op] = c }()
-	at, f, ok := pf.waitedAt(edge)
+	c, u := la.byOp[op], la.unended
+	defer func() { la.byOp[op], la.unended = c, u }()
+	at, f, ok := pf.waitedAt(stack)
 	if !ok {
-		la.noFrame = append(la.noFrame, fmt.Sprintf("%s: the tracer's stack has no frame of the program: %v", where, edge.WaitStack))
+		la.noFrame = append(la.noFrame, fmt.Sprintf("%s: the tracer's stack has no frame of the program: %v", where, stack))
 		return
 	}
 	c[0]++
+	if unended {
+		u[0]++
+	}
+	agree := func() {
+		c[1]++
+		if unended {
+			u[1]++
+		}
+	}
 	named := trace.SitePos(g, ev.Site, ev.Block)
 	if named.File == at.File && named.Line == at.Line {
-		c[1]++
+		agree()
 		return
 	}
 	if named.File == at.File {
 		if why := pf.src.explain(t, named, at.Line); why != "" {
-			c[1]++
+			agree()
 			la.explained = append(la.explained, fmt.Sprintf("%s: divergo names %s, the tracer line %d: %s", where, named.FileLine(), at.Line, why))
 			return
 		}
@@ -221,7 +238,7 @@ func (e *explainer) returnsAt(body *ast.BlockStmt) bool {
 // to lineFloor, and adds it to la's totals.
 func (la *lineAgreement) add(t *testing.T, p *lineAgreement) {
 	t.Helper()
-	t.Logf("lines: %s; %d of them a shape named differently on purpose", p.figures(), len(p.explained))
+	t.Logf("lines: %s; %d of them a shape named differently on purpose; still blocked at the end %d/%d", p.figures(), len(p.explained), p.unended[1], p.unended[0])
 	for _, w := range p.explained {
 		t.Logf("line named differently on purpose: %s", w)
 	}
@@ -238,6 +255,7 @@ func (la *lineAgreement) add(t *testing.T, p *lineAgreement) {
 		lc := la.byOp[op]
 		la.byOp[op] = [2]int{lc[0] + c[0], lc[1] + c[1]}
 	}
+	la.unended = [2]int{la.unended[0] + p.unended[0], la.unended[1] + p.unended[1]}
 	la.explained = append(la.explained, p.explained...)
 	la.wrong = append(la.wrong, p.wrong...)
 	la.noFrame = append(la.noFrame, p.noFrame...)
@@ -265,6 +283,6 @@ func (la *lineAgreement) figures() string {
 func (la *lineAgreement) report(t *testing.T) {
 	t.Helper()
 	n, agree := la.total()
-	t.Logf("lines of all programs: %d of %d waits agree with the tracer's line (%s), %d of them a shape named differently on purpose; %d disagree; %d without a frame of the program",
-		agree, n, la.figures(), len(la.explained), len(la.wrong), len(la.noFrame))
+	t.Logf("lines of all programs: %d of %d waits agree with the tracer's line (%s), %d of them a shape named differently on purpose, %d of %d still blocked at the end; %d disagree; %d without a frame of the program",
+		agree, n, la.figures(), len(la.explained), la.unended[1], la.unended[0], len(la.wrong), len(la.noFrame))
 }

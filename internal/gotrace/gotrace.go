@@ -259,6 +259,31 @@ func (t *Trace) Unended(g uint64) (Block, bool) {
 	return b, ok
 }
 
+// Open returns the block goroutine g was in at cut, where the divergo
+// trace ended, for its wait that began at begin and had not ended by then:
+// a block that began inside the wait and was woken after cut (the program
+// runs on until the tracer stops, after the divergo trace ends) or never,
+// among those fits accepts (nil: all).
+func (t *Trace) Open(g uint64, begin, cut int64, fits func(reason string) bool) (Block, bool) {
+	in := func(blocked int64, reason string) bool {
+		return blocked >= begin-JoinEps && blocked <= cut && (fits == nil || fits(reason))
+	}
+	if b, ok := t.unended[g]; ok && in(b.Blocked, b.Reason) {
+		return b, true
+	}
+	var found Block
+	ok := false
+	for _, w := range t.byG[g] {
+		if w.Blocked > cut {
+			break
+		}
+		if w.At > cut && in(w.Blocked, w.Reason) {
+			found, ok = Block{G: w.G, Blocked: w.Blocked, Reason: w.Reason, WaitStack: w.WaitStack}, true
+		}
+	}
+	return found, ok
+}
+
 // JoinEps is how far a wake-up's block may stick out of divergo's wait:
 // divergo reads the clock before trying and after waking, the tracer in
 // between, so the block lies inside the wait up to the error of joining

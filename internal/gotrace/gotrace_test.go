@@ -157,6 +157,28 @@ func TestUnended(t *testing.T) {
 	}
 }
 
+// TestOpen finds the block a wait was in when the divergo trace ended: one
+// woken after the end, or never woken; not one that ended before it, nor
+// one that began after it.
+func TestOpen(t *testing.T) {
+	recv := []Frame{{"main.f", "/m/main.go", 29}}
+	send := []Frame{{"main.f", "/m/main.go", 31}}
+	before := Wake{G: 1, Blocked: 500, At: 900, Reason: "chan receive", WaitStack: recv}
+	after := Wake{G: 1, Blocked: 1_100, At: 8_000, Reason: "chan send", WaitStack: send}
+	later := Block{G: 1, Blocked: 9_000, Reason: "chan receive", WaitStack: recv}
+	tr := &Trace{byG: map[uint64][]Wake{1: {before, after}}, unended: map[uint64]Block{1: later}}
+	if b, ok := tr.Open(1, 1_000, 5_000, nil); !ok || b.Blocked != after.Blocked || b.WaitStack[0].Line != 31 {
+		t.Errorf("Open = %v, %v; want the send woken after the end", b, ok)
+	}
+	if b, ok := tr.Open(1, 1_000, 5_000, func(r string) bool { return r == "chan receive" }); ok {
+		t.Errorf("Open = %v, want none: the receive ended before the wait, the next one began after the end", b)
+	}
+	tr = &Trace{byG: map[uint64][]Wake{1: {before}}, unended: map[uint64]Block{1: {G: 1, Blocked: 1_100, Reason: "chan send", WaitStack: send}}}
+	if b, ok := tr.Open(1, 1_000, 5_000, nil); !ok || b.Blocked != 1_100 {
+		t.Errorf("Open = %v, %v; want the send never woken", b, ok)
+	}
+}
+
 // TestNoAnchor refuses an execution trace that was not written by a
 // divergo run: its times cannot be joined.
 func TestNoAnchor(t *testing.T) {

@@ -2,8 +2,9 @@
 // case, a deferred Wait, a range over a channel whose expression takes two
 // lines, operations whose operands take two lines, a lock through a
 // sync.Locker and through an embedded mutex, a Cond, a read lock, a
-// Once.Do, a receive in a generic function and in a deferred closure. The
-// releaser of every wait sleeps first, so that the waiter parks and Go's
+// Once.Do, a receive in a generic function and in a deferred closure; and
+// three of the shapes again in goroutines left blocked when main returns.
+// The releaser of every wait sleeps first, so that the waiter parks and Go's
 // execution tracer sees where: the end-to-end agreement test compares the
 // line divergo names each wait at with the statement the tracer saw the
 // waiter block at. Releases are calls, not method values (later(mu.Unlock)),
@@ -187,6 +188,34 @@ func others() {
 	}()
 }
 
+// as returns c, for a range over a call.
+func as(c <-chan int) <-chan int { return c }
+
+// leak leaves three goroutines blocked for ever when main returns, in a
+// select of one case, a deferred Wait and a range over two lines: divergo
+// lists them as blocked at their statements.
+func leak() {
+	never := make(chan int)
+	go func() {
+		select {
+		case <-never:
+		}
+	}()
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Wait()
+		fmt.Println("leaks a deferred wait")
+	}()
+	go func() {
+		for v := range as(
+			never) {
+			fmt.Println(v)
+		}
+	}()
+	time.Sleep(5 * nap) // they block
+}
+
 func main() {
 	fmt.Println("one case", oneCase())
 	deferredWait(false)
@@ -195,4 +224,5 @@ func main() {
 	locks()
 	once()
 	others()
+	leak()
 }
