@@ -26,7 +26,7 @@ import (
 // agreement test joins the two for every wait it finds a tracer block
 // for, on the same runs as the releasers: a block the goroutine was woken
 // from (gotrace.Trace.Find), or for a wait still open when the trace ended,
-// the block the goroutine was still in (gotrace.Trace.Unended), whose line
+// the block the goroutine was in then (gotrace.Trace.Open), whose line
 // divergo's list of blocked goroutines names.
 //
 // Two shapes are named differently on purpose (docs/PERFORMANCE.md, "Wait

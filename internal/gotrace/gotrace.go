@@ -2,7 +2,8 @@
 // trace when a run sets DIVERGO_RUNTIME_TRACE (runtime/gotrace.go), for
 // what divergo cannot see itself: which goroutine woke a goroutine that
 // had blocked, also when the wake happened in code divergo does not
-// instrument (the standard library, other modules), and where.
+// instrument (the standard library, other modules), and where; and, to
+// check divergo against, where the goroutine had blocked.
 //
 // Times are put on the divergo trace's clock: the tracer's clock
 // snapshots give its times as nanotime, and the log event "divergo"
