@@ -55,9 +55,9 @@ const lineFloor = 0.999
 type lineAgreement struct {
 	// byOp: per operation, waits compared and agreeing.
 	byOp map[string][2]int
-	// unended: of those, the waits still blocked when the trace ended
-	// (the tracer's block has no wake: a deadlock, a leak, the end of a
-	// run), which divergo lists as blocked goroutines.
+	// unended: of those, the waits still blocked when the divergo trace
+	// ended (a deadlock, a leak, goroutines left at the end of a run),
+	// which divergo lists as blocked goroutines.
 	unended [2]int
 	// explained: waits named at another line than the tracer's for one of
 	// the two reasons above, in words (counted as agreeing).
