@@ -79,11 +79,16 @@ type agreement struct {
 	// after the unlock divergo names and after the tracer's wake the
 	// waiter acquired (the evidence for divergo's choice).
 	bargedAfterUnlock, bargedAfterWake []int64
+	// lines: the line each wait joined with a tracer block is named at,
+	// against the waiter's own stack (waitline_test.go).
+	lines lineAgreement
 }
 
 // compareReleasers pairs the divergo trace at dvt (trace.Pair) and checks
-// every releaser it names against the execution trace at gt.
-func compareReleasers(t *testing.T, dvt, gt string) *agreement {
+// every releaser it names against the execution trace at gt, and the line
+// of every wait joined with a block of the tracer's against the statement
+// the waiter blocked at; dir is the program's module root.
+func compareReleasers(t *testing.T, dir, dvt, gt string) *agreement {
 	t.Helper()
 	r, err := trace.Open(dvt)
 	if err != nil {
@@ -121,8 +126,9 @@ func compareReleasers(t *testing.T, dvt, gt string) *agreement {
 			}
 		}
 	}
-	a := &agreement{byKind: map[string][2]int{}, unnamed: map[trace.Why]int{}}
+	a := &agreement{byKind: map[string][2]int{}, unnamed: map[trace.Why]int{}, lines: newLineAgreement()}
 	g := r.Graph()
+	pf := newProgramFiles(dir)
 	for _, gi := range r.Sorted() {
 		it, err := r.Events(gi.ID)
 		if err != nil {
@@ -145,6 +151,16 @@ func compareReleasers(t *testing.T, dvt, gt string) *agreement {
 				edge = &w
 			}
 			where := fmt.Sprintf("%s: %s at %s, %d..%d", gi.Path, ev.Op, sitePos(g, ev.Site, ev.Block), ev.Begin, ev.End)
+			if edge != nil {
+				a.lines.check(t, pf, g, ev, edge.WaitStack, false, where)
+			} else if pairs.Why(ref) == trace.WhyUnfinished {
+				// Still blocked when the divergo trace ended: the
+				// goroutine's block then, which divergo's list of
+				// blocked goroutines names.
+				if b, ok := edges.Open(gi.GoID, ev.Begin, ev.End, func(reason string) bool { return gotrace.Fits(ev.Op, reason) }); ok {
+					a.lines.check(t, pf, g, ev, b.WaitStack, true, where)
+				}
+			}
 			rel, ok := pairs.Of(ref)
 			if !ok {
 				a.unnamed[pairs.Why(ref)]++
@@ -317,6 +333,11 @@ type agreementProg struct {
 	name string
 	real bool // under testdata/real
 	args []string
+	// waits, onPurpose and blocked: for a program written for the line
+	// check, the waits it parks in at least, all of which must be
+	// compared, those of a shape named differently on purpose, and those
+	// still blocked when it ends (waitline_test.go).
+	waits, onPurpose, blocked int
 }
 
 // build instruments and builds the program and returns its directory and
@@ -341,6 +362,10 @@ func agreementProgs() []agreementProg {
 		{name: "fig1a"}, {name: "fig2"}, {name: "panics"}, {name: "stress"},
 		{name: "cpuloop", args: []string{"-n", "20000"}}, {name: "wordcount", args: []string{"-lines", "5000"}},
 		{name: "rwhammer"},
+		// Every wait parks (its releaser sleeps first): 18 waits, two
+		// selects of one case and two deferred Waits among them, and 3
+		// left blocked at the end, one of each of those two shapes.
+		{name: "waitlines", waits: 21, onPurpose: 6, blocked: 3},
 	}
 	for _, rp := range realProgs {
 		ps = append(ps, agreementProg{name: rp.name, real: true, args: rp.args})
@@ -362,11 +387,12 @@ func TestReleasersAgreeWithTracer(t *testing.T) {
 	var named, agree, noEdge, missed, barged, late, wrong int
 	var afterUnlock, afterWake []int64
 	unnamed := map[trace.Why]int{}
+	lines := newLineAgreement()
 	for _, p := range agreementProgs() {
 		t.Run(p.name, func(t *testing.T) {
 			dir, bin := p.build(t)
 			dvt, gt := recordBoth(t, dir, bin, p.args)
-			a := compareReleasers(t, dvt, gt)
+			a := compareReleasers(t, dir, dvt, gt)
 			kinds := make([]string, 0, len(a.byKind))
 			for k := range a.byKind {
 				kinds = append(kinds, k)
@@ -413,8 +439,14 @@ func TestReleasersAgreeWithTracer(t *testing.T) {
 			for w, c := range a.unnamed {
 				unnamed[w] += c
 			}
+			lines.add(t, &a.lines)
+			if n, _ := a.lines.total(); p.waits > 0 && (n < p.waits || len(a.lines.explained) != p.onPurpose || a.lines.unended[0] != p.blocked) {
+				t.Errorf("lines: %d waits compared, %d of a shape named differently on purpose, %d still blocked at the end; want %d or more, %d and %d",
+					n, len(a.lines.explained), a.lines.unended[0], p.waits, p.onPurpose, p.blocked)
+			}
 		})
 	}
+	lines.report(t)
 	t.Logf("all programs: named %d, compared %d, agree %d; mutex barged %d, late wakes %d; no park %d; missed %d", named, named-noEdge, agree, barged, late, noEdge, missed)
 	if len(afterUnlock) > 0 {
 		slices.Sort(afterUnlock)

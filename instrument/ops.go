@@ -599,7 +599,8 @@ func (r *rewriter) declaredBefore(e ast.Expr, pos token.Pos) bool {
 //	for _dvg_rc := ch; ; { v, _dvg_ok := _dvg.Recv2(_dvg_r, 5, _dvg_rc); if !_dvg_ok { break }; { body } }
 //
 // Labels, break and continue keep their meaning; the body's probe stays
-// after its '{'.
+// after its '{'. A channel expression over several lines puts the receive
+// back on the range's line with a line directive.
 func (r *rewriter) rangeChan(s *ast.RangeStmt) {
 	switch s.Key.(type) {
 	case nil, *ast.Ident:
@@ -626,7 +627,18 @@ func (r *rewriter) rangeChan(s *ast.RangeStmt) {
 	// range evaluates its channel once: so must the loop that replaces it
 	// (for v := range merge(a, b) would call merge at every receive).
 	r.buf.replace(r.off(s.For)+len("for"), r.off(s.X.Pos()), " _dvg_rc := ")
-	r.buf.replace(r.off(s.X.End()), r.off(s.Body.Lbrace)+1, "; ; { "+assign+recv+"; if !_dvg_ok { break }; {")
+	head := "; ; { " + assign + recv + "; if !_dvg_ok { break }; {"
+	if at, lb := r.fset.Position(s.X.Pos()), r.fset.Position(s.Body.Lbrace); at.Line != lb.Line {
+		// The receive goes after the '{', on a later line than the
+		// range when its channel expression takes several: a line
+		// directive gives it the range's line, which the plain program's
+		// stack traces name and the wait's site names (Go's execution
+		// tracer and panics named the brace's line), and one before the
+		// body's brace takes the rest back to where it is.
+		name := r.tf.Name()
+		head = fmt.Sprintf("; ; { /*line %s:%d:%d*/%s%s; if !_dvg_ok { break }; /*line %s:%d:%d*/{", name, at.Line, at.Column, assign, recv, name, lb.Line, lb.Column)
+	}
+	r.buf.replace(r.off(s.X.End()), r.off(s.Body.Lbrace)+1, head)
 	r.buf.insert(r.off(s.Body.Rbrace)+1, -r.depth, " }")
 }
 

@@ -2,7 +2,8 @@
 // trace when a run sets DIVERGO_RUNTIME_TRACE (runtime/gotrace.go), for
 // what divergo cannot see itself: which goroutine woke a goroutine that
 // had blocked, also when the wake happened in code divergo does not
-// instrument (the standard library, other modules), and where.
+// instrument (the standard library, other modules), and where; and, to
+// check divergo against, where the goroutine had blocked.
 //
 // Times are put on the divergo trace's clock: the tracer's clock
 // snapshots give its times as nanotime, and the log event "divergo"
@@ -27,8 +28,8 @@ import (
 	xtrace "golang.org/x/exp/trace"
 )
 
-// Wake is one wake-up the tracer saw: goroutine G, blocked since Blocked,
-// was made runnable at At by goroutine By.
+// Wake is one wake-up the tracer saw: goroutine G, blocked since Blocked
+// at WaitStack, was made runnable at At by goroutine By.
 type Wake struct {
 	G       uint64
 	Blocked int64
@@ -45,9 +46,24 @@ type Wake struct {
 	// Stack is the waker's stack when it woke G, innermost first, without
 	// the frames of the Go runtime, package sync and divergo's recorder.
 	Stack []Frame
+	// WaitStack is G's own stack when it blocked, innermost first, without
+	// the same frames: the first frame in the program's own files is the
+	// statement G waited at (a lock, a receive, a select, ...). nil when the
+	// tracer has no stack.
+	WaitStack []Frame
 }
 
-// Frame is one frame of a waker's stack.
+// Block is a block the tracer saw no end of: goroutine G blocked at
+// Blocked, for Reason, at WaitStack (as in a [Wake]), and was still
+// blocked when the trace ended (a deadlock, a leak, a run cut short).
+type Block struct {
+	G         uint64
+	Blocked   int64
+	Reason    string
+	WaitStack []Frame
+}
+
+// Frame is one frame of a waker's or a waiter's stack.
 type Frame struct {
 	Func string
 	File string
@@ -59,6 +75,8 @@ type Frame struct {
 type Trace struct {
 	byG map[uint64][]Wake
 	n   int
+	// unended: per goroutine, the block it was in when the trace ended.
+	unended map[uint64]Block
 }
 
 // Beside is where DIVERGO_RUNTIME_TRACE=1 writes the execution trace of a
@@ -96,10 +114,16 @@ func Read(r io.Reader) (*Trace, error) {
 		blocked xtrace.Time
 		at      xtrace.Time
 	}
+	// block is a goroutine's block not yet ended: since when, why and
+	// where.
+	type block struct {
+		at     xtrace.Time
+		reason string
+		stack  xtrace.Stack
+	}
 	var (
 		wakes    []raw
-		blockAt  = map[uint64]xtrace.Time{}
-		reasonOf = map[uint64]string{}
+		blocks   = map[uint64]block{}
 		snaps    []*xtrace.ClockSnapshot
 		stacks   = map[xtrace.Stack][]Frame{}
 		base     int64
@@ -132,22 +156,24 @@ func Read(r io.Reader) (*Trace, error) {
 			from, to := st.Goroutine()
 			switch {
 			case from == xtrace.GoRunning && to == xtrace.GoWaiting:
-				blockAt[g], reasonOf[g] = ev.Time(), st.Reason
+				// The transition's own stack is the blocking
+				// goroutine's (it emits the event itself).
+				blocks[g] = block{ev.Time(), st.Reason, st.Stack}
 			case from == xtrace.GoWaiting && to == xtrace.GoRunnable:
-				b, ok := blockAt[g]
+				b, ok := blocks[g]
 				if !ok {
 					continue // blocked before the trace began
 				}
-				delete(blockAt, g)
+				delete(blocks, g)
 				by := int64(ev.Goroutine())
 				if ev.Goroutine() == xtrace.NoGoroutine {
 					by = -1
 				}
-				w := Wake{G: g, Reason: reasonOf[g], By: by, Stack: frames(ev.Stack(), stacks)}
+				w := Wake{G: g, Reason: b.reason, By: by, Stack: frames(ev.Stack(), stacks), WaitStack: frames(b.stack, stacks)}
 				if len(w.Stack) > 0 {
 					w.Where = w.Stack[0].String()
 				}
-				wakes = append(wakes, raw{w, b, ev.Time()})
+				wakes = append(wakes, raw{w, b.at, ev.Time()})
 			}
 		}
 	}
@@ -160,16 +186,19 @@ func Read(r io.Reader) (*Trace, error) {
 		s := snaps[max(i, 0)]
 		return int64(s.Mono) + int64(tt-s.Trace) - base
 	}
-	t := &Trace{byG: map[uint64][]Wake{}, n: len(wakes)}
+	t := &Trace{byG: map[uint64][]Wake{}, n: len(wakes), unended: map[uint64]Block{}}
 	for _, w := range wakes {
 		w.w.Blocked, w.w.At = conv(w.blocked), conv(w.at)
 		t.byG[w.w.G] = append(t.byG[w.w.G], w.w)
 	}
+	for g, b := range blocks {
+		t.unended[g] = Block{G: g, Blocked: conv(b.at), Reason: b.reason, WaitStack: frames(b.stack, stacks)}
+	}
 	return t, nil
 }
 
-// frames returns the frames of s that are not the machinery of waking,
-// innermost first, the same slice for the same stack.
+// frames returns the frames of s that are not the machinery of waking or
+// blocking, innermost first, the same slice for the same stack.
 func frames(s xtrace.Stack, cache map[xtrace.Stack][]Frame) []Frame {
 	if s == xtrace.NoStack {
 		return nil
@@ -188,8 +217,8 @@ func frames(s xtrace.Stack, cache map[xtrace.Stack][]Frame) []Frame {
 }
 
 // skipFrame reports whether a frame belongs to the machinery of waking
-// (the Go runtime, package sync, divergo's recorder) rather than to the
-// code that woke.
+// and blocking (the Go runtime, package sync, divergo's recorder and its
+// wrappers) rather than to the code that woke or waited.
 func skipFrame(fn string) bool {
 	for _, p := range []string{"runtime.", "internal/", "sync.", "github.com/divergo/divergo/runtime."} {
 		if strings.HasPrefix(fn, p) {
@@ -224,6 +253,38 @@ func (t *Trace) Len() int { return t.n }
 // Wakes returns goroutine g's wake-ups in time order.
 func (t *Trace) Wakes(g uint64) []Wake { return t.byG[g] }
 
+// Unended returns the block goroutine g was in when the trace ended, if it
+// was blocked then.
+func (t *Trace) Unended(g uint64) (Block, bool) {
+	b, ok := t.unended[g]
+	return b, ok
+}
+
+// Open returns the block goroutine g was in at cut, where the divergo
+// trace ended, for its wait that began at begin and had not ended by then:
+// a block that began inside the wait and was woken after cut (the program
+// runs on until the tracer stops, after the divergo trace ends) or never,
+// among those fits accepts (nil: all).
+func (t *Trace) Open(g uint64, begin, cut int64, fits func(reason string) bool) (Block, bool) {
+	in := func(blocked int64, reason string) bool {
+		return blocked >= begin-JoinEps && blocked <= cut && (fits == nil || fits(reason))
+	}
+	if b, ok := t.unended[g]; ok && in(b.Blocked, b.Reason) {
+		return b, true
+	}
+	var found Block
+	ok := false
+	for _, w := range t.byG[g] {
+		if w.Blocked > cut {
+			break
+		}
+		if w.At > cut && in(w.Blocked, w.Reason) {
+			found, ok = Block{G: w.G, Blocked: w.Blocked, Reason: w.Reason, WaitStack: w.WaitStack}, true
+		}
+	}
+	return found, ok
+}
+
 // JoinEps is how far a wake-up's block may stick out of divergo's wait:
 // divergo reads the clock before trying and after waking, the tracer in
 // between, so the block lies inside the wait up to the error of joining
@@ -237,7 +298,12 @@ const JoinEps = 1000
 // Find returns the wake-up that ended goroutine g's wait from begin to
 // end (divergo's stamps): the last one whose block began inside the wait
 // (the goroutine's next block can begin a few hundred ns after its end)
-// and that came by its end, among those fits accepts (nil: all).
+// and that came by its end, among those fits accepts (nil: all). A wake
+// before the wait began is not one of its own: it ended the goroutine's
+// previous block, which can begin within JoinEps of the wait when the
+// goroutine went straight from one to the other (sieve1: a receive woken
+// 400 ns before a send that was still blocked when the trace ended, and
+// has no wake of its own, took the receive's).
 func (t *Trace) Find(g uint64, begin, end int64, fits func(reason string) bool) (Wake, bool) {
 	var found Wake
 	ok := false
@@ -245,7 +311,7 @@ func (t *Trace) Find(g uint64, begin, end int64, fits func(reason string) bool) 
 		if w.Blocked >= end {
 			break
 		}
-		if w.Blocked >= begin-JoinEps && w.At <= end+JoinEps && (fits == nil || fits(w.Reason)) {
+		if w.Blocked >= begin-JoinEps && w.At >= begin && w.At <= end+JoinEps && (fits == nil || fits(w.Reason)) {
 			found, ok = w, true
 		}
 	}

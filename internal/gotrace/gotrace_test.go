@@ -36,24 +36,34 @@ func record(t testing.TB, log bool, f func()) []byte {
 	return buf.Bytes()
 }
 
+// line is the line of its caller.
+func line() int {
+	_, _, l, _ := runtime.Caller(1)
+	return l
+}
+
 // TestReadWake has a goroutine block on a channel until this one sends,
 // and requires the wake-up, by this goroutine, inside the receive's wait,
-// named at the send's line.
+// named at the send's line, and the receiver's own stack at the receive's
+// line.
 func TestReadWake(t *testing.T) {
 	ch := make(chan uint64)
 	got := make(chan uint64)
 	var me uint64
+	var sendAt, recvAt int
 	data := record(t, true, func() {
 		me = goid()
 		go func() {
 			id := goid()
 			got <- id
-			<-ch
+			recvAt = line() + 1
+			<-ch // the wait, at this line
 			got <- id
 		}()
 		<-got
 		time.Sleep(20 * time.Millisecond) // the receiver blocks
-		ch <- 1                           // the wake-up, at this line
+		sendAt = line() + 1
+		ch <- 1 // the wake-up, at this line
 		<-got
 	})
 	tr, err := Read(bytes.NewReader(data))
@@ -68,8 +78,17 @@ func TestReadWake(t *testing.T) {
 		for _, w := range ws {
 			if w.By == int64(me) && w.Reason == "chan receive" {
 				found = true
-				if !strings.Contains(w.Where, "gotrace.TestReadWake") || !strings.Contains(w.Where, "gotrace_test.go:") {
-					t.Errorf("woken at %q, want this test's send", w.Where)
+				if want := "gotrace_test.go:" + strconv.Itoa(sendAt); !strings.Contains(w.Where, "gotrace.TestReadWake") || !strings.HasSuffix(w.Where, want) {
+					t.Errorf("woken at %q, want this test's send (%s)", w.Where, want)
+				}
+				// The receiver's stack without the runtime's frames
+				// (chanrecv, gopark below it, goexit above): the receive
+				// in the goroutine's function alone.
+				if len(w.WaitStack) != 1 {
+					t.Fatalf("waited at %v, want the receive alone", w.WaitStack)
+				}
+				if f := w.WaitStack[0]; !strings.HasSuffix(f.Func, "TestReadWake.func1.1") || !strings.HasSuffix(f.File, "gotrace_test.go") || f.Line != recvAt {
+					t.Errorf("waited at %v, want the receive in TestReadWake's goroutine at line %d", f, recvAt)
 				}
 				if w.At-w.Blocked < int64(15*time.Millisecond) {
 					t.Errorf("blocked %d ns, want about 20 ms", w.At-w.Blocked)
@@ -85,6 +104,78 @@ func TestReadWake(t *testing.T) {
 	}
 	if !found {
 		t.Fatalf("no wake-up by goroutine %d of a receive among %d", me, tr.Len())
+	}
+}
+
+// TestFindOwnBlock joins a wait with a block inside it, and not with the
+// goroutine's previous block, which began within JoinEps before the wait
+// and was woken before it began: a wait still blocked when the trace ended
+// has no wake of its own.
+func TestFindOwnBlock(t *testing.T) {
+	prev := Wake{G: 1, Blocked: 9_200, At: 9_600, Reason: "chan receive", By: 2}
+	own := Wake{G: 1, Blocked: 10_100, At: 30_000, Reason: "chan send", By: 3}
+	tr := &Trace{byG: map[uint64][]Wake{1: {prev, own}}, n: 2}
+	if w, ok := tr.Find(1, 10_000, 31_000, nil); !ok || w.At != own.At {
+		t.Errorf("Find = %v, %v; want %v", w, ok, own)
+	}
+	tr = &Trace{byG: map[uint64][]Wake{1: {prev}}, n: 1}
+	if w, ok := tr.Find(1, 10_000, 31_000, nil); ok {
+		t.Errorf("Find = %v for a wait begun after the wake; want none", w)
+	}
+}
+
+// TestUnended keeps the block of a goroutine still blocked when the trace
+// ends, with its stack at the receive it waits in.
+func TestUnended(t *testing.T) {
+	never := make(chan bool)
+	defer close(never)
+	got := make(chan uint64)
+	var recvAt int
+	var g uint64
+	data := record(t, true, func() {
+		go func() {
+			got <- goid()
+			recvAt = line() + 1
+			<-never // blocked until the test ends
+		}()
+		g = <-got
+		time.Sleep(10 * time.Millisecond) // it blocks
+	})
+	tr, err := Read(bytes.NewReader(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, ok := tr.Unended(g)
+	if !ok {
+		t.Fatalf("goroutine %d not blocked at the end", g)
+	}
+	if b.Reason != "chan receive" || len(b.WaitStack) != 1 || b.WaitStack[0].Line != recvAt || !strings.HasSuffix(b.WaitStack[0].File, "gotrace_test.go") {
+		t.Errorf("blocked at %v for %q, want a receive at line %d", b.WaitStack, b.Reason, recvAt)
+	}
+	if _, ok := tr.Unended(goid()); ok {
+		t.Errorf("this goroutine, running, is called blocked")
+	}
+}
+
+// TestOpen finds the block a wait was in when the divergo trace ended: one
+// woken after the end, or never woken; not one that ended before it, nor
+// one that began after it.
+func TestOpen(t *testing.T) {
+	recv := []Frame{{"main.f", "/m/main.go", 29}}
+	send := []Frame{{"main.f", "/m/main.go", 31}}
+	before := Wake{G: 1, Blocked: 500, At: 900, Reason: "chan receive", WaitStack: recv}
+	after := Wake{G: 1, Blocked: 1_100, At: 8_000, Reason: "chan send", WaitStack: send}
+	later := Block{G: 1, Blocked: 9_000, Reason: "chan receive", WaitStack: recv}
+	tr := &Trace{byG: map[uint64][]Wake{1: {before, after}}, unended: map[uint64]Block{1: later}}
+	if b, ok := tr.Open(1, 1_000, 5_000, nil); !ok || b.Blocked != after.Blocked || b.WaitStack[0].Line != 31 {
+		t.Errorf("Open = %v, %v; want the send woken after the end", b, ok)
+	}
+	if b, ok := tr.Open(1, 1_000, 5_000, func(r string) bool { return r == "chan receive" }); ok {
+		t.Errorf("Open = %v, want none: the receive ended before the wait, the next one began after the end", b)
+	}
+	tr = &Trace{byG: map[uint64][]Wake{1: {before}}, unended: map[uint64]Block{1: {G: 1, Blocked: 1_100, Reason: "chan send", WaitStack: send}}}
+	if b, ok := tr.Open(1, 1_000, 5_000, nil); !ok || b.Blocked != 1_100 {
+		t.Errorf("Open = %v, %v; want the send never woken", b, ok)
 	}
 }
 
