@@ -22,7 +22,7 @@ import (
 func Build(fset *token.FileSet, body *ast.BlockStmt, o Oracle, mayReturn func(*ast.CallExpr) bool) *Func {
 	f := buildAll(fset, body, o, mayReturn)
 	minimize(f, body)
-	packLoops(f)
+	packLoops(fset, f)
 	return f
 }
 

@@ -43,13 +43,15 @@ type Loop struct {
 //     a return, goto or labeled branch out of it is allowed, since the
 //     instrumenter writes the word just before it: code on a way out of
 //     the loop runs outside its cycle;
-//   - it makes no closure and takes no address: the instrumenter moves
-//     its init statement out of the for statement (see instrument's
-//     packed loops), which is the same program only while no iteration's
-//     variable can outlive the iteration;
+//   - it makes no closure and takes no address, and its init statement
+//     is on one line: the instrumenter moves that statement out of the
+//     for statement, on the same line (see instrument's packed loops),
+//     which is the same program only while no iteration's variable can
+//     outlive the iteration, and keeps every line number only while it
+//     has no newline;
 //   - it has a probed block, and an iteration runs at most half as many
 //     probes as a word holds.
-func packLoops(f *Func) {
+func packLoops(fset *token.FileSet, f *Func) {
 	labeled := map[ast.Stmt]bool{}
 	ast.Inspect(f.Body, func(n ast.Node) bool {
 		if l, ok := n.(*ast.LabeledStmt); ok {
@@ -62,7 +64,7 @@ func packLoops(f *Func) {
 			continue
 		}
 		s, ok := h.Stmt.(*ast.ForStmt)
-		if !ok || labeled[s] || !plainLoop(s) {
+		if !ok || labeled[s] || !plainLoop(s) || s.Init != nil && fset.Position(s.Init.Pos()).Line != fset.Position(s.Init.End()).Line {
 			continue
 		}
 		if blocks, per, ok := loopBlocks(f, h, s); ok {

@@ -142,7 +142,8 @@ row:
 }
 
 // leftAlone has loops that must not be packed: a labeled one, one that
-// makes a closure, one that calls a function.
+// makes a closure, one that calls a function, one whose init statement
+// spans two lines (moving it would move the lines after it).
 func leftAlone(n int) int {
 	t := 0
 outer:
@@ -162,6 +163,12 @@ outer:
 	for i := 0; i < n; i++ {
 		if i%3 == 0 {
 			t += collatz(uint64(i + 1))
+		}
+	}
+	for i, j := 0,
+		n; i < j; i++ {
+		if i%2 == 0 {
+			t++
 		}
 	}
 	return t
