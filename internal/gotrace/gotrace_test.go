@@ -134,8 +134,8 @@ func TestUnended(t *testing.T) {
 	var g uint64
 	data := record(t, true, func() {
 		go func() {
+			recvAt = line() + 2 // before the send, which orders it before the test reads it
 			got <- goid()
-			recvAt = line() + 1
 			<-never // blocked until the test ends
 		}()
 		g = <-got
