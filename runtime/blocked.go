@@ -225,7 +225,7 @@ func checkpoint() bool {
 		if g.ended {
 			continue
 		}
-		ws := appendBlocked(snapshot(g.buf, writtenOf(g)), pendingOf(g), t)
+		ws := appendBlocked(snapshot(bufferOf(g), writtenOf(g)), pendingOf(g), t)
 		if len(ws) == 0 {
 			continue
 		}

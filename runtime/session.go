@@ -435,7 +435,7 @@ func finish(caller *G, final bool) {
 	}
 	for _, k := range cuts {
 		g, timedOut := k.g, k.timedOut
-		ws := appendBlocked(snapshot(g.buf, k.n), k.wait, tb)
+		ws := appendBlocked(snapshot(bufferOf(g), k.n), k.wait, tb)
 		if len(ws) == 0 && g.seq > 0 && !timedOut {
 			continue
 		}
@@ -471,6 +471,14 @@ func finish(caller *G, final bool) {
 //
 //go:norace
 func writtenOf(g *G) int { return g.n }
+
+// bufferOf reads the buffer of a goroutine that may be running, which
+// room may be replacing with a larger one (the race snapshot documents):
+// the words below writtenOf are in whichever it returns, since room
+// copies them before it swaps.
+//
+//go:norace
+func bufferOf(g *G) []uint32 { return g.buf }
 
 // snapshot copies the first n words of a buffer another goroutine may
 // still be writing (beyond n). The race is deliberate and documented: the
