@@ -76,6 +76,11 @@ func TestPackedLoops(t *testing.T) {
 	if code, stdout, stderr := divergo(t, p.dir, "diff", filepath.Join(out, "a.dvt"), filepath.Join(out, "b.dvt")); code != 0 {
 		t.Errorf("diff of two packed runs with one input: exit %d\n%s%s", code, stdout, stderr)
 	}
+	// show's EVENTS counts packs as the file holds them, far below
+	// RECORDED: it says so.
+	if code, stdout, stderr := divergo(t, p.dir, "show", filepath.Join(out, "a.dvt")); code != 0 || !strings.Contains(stdout, "up to\n64 in one event") {
+		t.Errorf("show of a packed trace: exit %d, no word on packed events\n%s%s", code, stdout, stderr)
+	}
 	code, stdout, stderr := divergo(t, p.dir, "diff", filepath.Join(out, "a.dvt"), filepath.Join(out, "c.dvt"))
 	if code != 1 || !strings.Contains(stdout, "main.go:18  loop") {
 		t.Errorf("diff of packed runs of 1000 and 999 iterations: exit %d, want 1 and the loop of arms (main.go:18)\n%s%s", code, stdout, stderr)

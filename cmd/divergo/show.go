@@ -164,6 +164,11 @@ func showText(w io.Writer, r *trace.Reader, events bool) error {
 		fmt.Fprintf(w, "%-*s %6d  %-*s %10d %10d %10d %6d  %s\n", pw, rows[i].path, gi.ID, qw, rows[i].parent, exec[gi.ID], gi.Blocks, gi.Events, gi.Waits, span(gi))
 	}
 	fmt.Fprintf(w, "\nBLOCKS counts block executions as diff does, the implied blocks put back between the\nRECORDED ones (docs/TBB.md, \"Probed and implied blocks\").\n")
+	if len(g.PackedLoops()) > 0 {
+		// A packed loop's word is one event in the file for up to 64
+		// recorded blocks, so EVENTS can be far below RECORDED.
+		fmt.Fprintf(w, "EVENTS counts events as the file holds them: the blocks of a tight loop are packed, up to\n64 in one event (docs/FORMAT.md, \"Packed loops\"); -events lists them one by one.\n")
+	}
 	if !events {
 		return nil
 	}
