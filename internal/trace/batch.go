@@ -44,10 +44,16 @@ func (er *EventReader) ReadEvents(buf []Event) (int, error) {
 			}
 			return n, io.EOF
 		}
-		k, used, enc, err := decodeEvents(buf[n:], er.body, er.r.siteBlock, &er.u, er.left)
+		want := buf[n:]
+		if uint64(len(want)) > er.left {
+			// Each encoded event gives one event at least, so this many
+			// never reads past the chunk's events.
+			want = want[:er.left]
+		}
+		k, used, extra, err := decodeEvents(want, er.body, er.r.siteBlock, &er.u)
 		n += k
 		er.body = er.body[used:]
-		er.left -= enc
+		er.left -= uint64(k - extra)
 		if err != nil {
 			er.fail(err)
 		}
@@ -87,18 +93,17 @@ func (er *EventReader) Skip(n int, events uint64) {
 	er.left -= events
 }
 
-// decodeEvents decodes events from the start of b into dst, at most max
-// encoded events, and returns how many events it gave, the bytes and the
-// encoded events it used, stopping at the first error. Block events whose
-// id fits one or two bytes (ids below 64 and 8192: every block of most
-// programs) are decoded inline; every other event goes through
-// decodeEvent, which makes every check. sites maps a site to the block
-// holding it (from the graph): spawn and sync events get their Block from
-// it, and a site out of its range is an error. A pack event gives the
-// block events it stands for through u, as many as dst has room for; u
-// keeps the rest.
-func decodeEvents(dst []Event, b []byte, sites []uint32, u *unpacker, max uint64) (n, off int, enc uint64, err error) {
-	for n < len(dst) && enc < max {
+// decodeEvents decodes len(dst) events from the start of b and returns how
+// many it gave, the bytes they used, and how many of them came from pack
+// events beyond one each (a pack event gives the block events it stands
+// for, as many as dst has room for, and u keeps the rest), stopping at the
+// first error. Block events whose id fits one or two bytes (ids below 64
+// and 8192: every block of most programs) are decoded inline; every other
+// event goes through decodeEvent, which makes every check. sites maps a
+// site to the block holding it (from the graph): spawn and sync events get
+// their Block from it, and a site out of its range is an error.
+func decodeEvents(dst []Event, b []byte, sites []uint32, u *unpacker) (n, off, extra int, err error) {
+	for n < len(dst) {
 		if off+1 < len(b) {
 			c0, c1 := b[off], b[off+1]
 			switch {
@@ -106,39 +111,37 @@ func decodeEvents(dst []Event, b []byte, sites []uint32, u *unpacker, max uint64
 				dst[n] = Event{Kind: EvBlock, Block: uint32(c0 >> 1)}
 				n++
 				off++
-				enc++
 				continue
 			case c0&0x81 == 0x80 && c1 < 0x80: // two bytes, even: a block
 				dst[n] = Event{Kind: EvBlock, Block: uint32(c0&0x7f)>>1 | uint32(c1)<<6}
 				n++
 				off += 2
-				enc++
 				continue
 			}
 		}
 		e, k, err := decodeEvent(b[off:])
 		if err != nil {
-			return n, off, enc, err
+			return n, off, extra, err
 		}
 		switch e.Kind {
 		case EvSync, EvSpawn:
 			if int64(e.Site) >= int64(len(sites)) {
-				return n, off, enc, fmt.Errorf("%s event: site %d out of range (the graph has %d sites)", e.Kind, e.Site, len(sites))
+				return n, off, extra, fmt.Errorf("%s event: site %d out of range (the graph has %d sites)", e.Kind, e.Site, len(sites))
 			}
 			e.Block = sites[e.Site]
 		case EvPack:
 			if err := u.start(e); err != nil {
-				return n, off, enc, err
+				return n, off, extra, err
 			}
 			off += k
-			enc++
-			n += u.fill(dst[n:])
+			given := u.fill(dst[n:])
+			n += given
+			extra += given - 1
 			continue
 		}
 		dst[n] = e
 		n++
 		off += k
-		enc++
 	}
-	return n, off, enc, nil
+	return n, off, extra, nil
 }

@@ -100,13 +100,13 @@ func (it *chunkIter) Next() bool {
 	if it.left == 0 && !it.more() {
 		return false
 	}
-	_, n, enc, err := decodeEvents(it.ev[:], it.body, it.r.siteBlock, &it.u, 1)
+	_, n, _, err := decodeEvents(it.ev[:], it.body, it.r.siteBlock, &it.u)
 	if err != nil {
 		it.fail(err)
 		return false
 	}
 	it.body = it.body[n:]
-	it.left -= enc
+	it.left--
 	return true
 }
 
