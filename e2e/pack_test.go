@@ -78,7 +78,7 @@ func TestPackedLoops(t *testing.T) {
 	}
 	// show's EVENTS counts packs as the file holds them, far below
 	// RECORDED: it says so.
-	if code, stdout, stderr := divergo(t, p.dir, "show", filepath.Join(out, "a.dvt")); code != 0 || !strings.Contains(stdout, "up to\n64 in one event") {
+	if code, stdout, stderr := divergo(t, p.dir, "show", filepath.Join(out, "a.dvt")); code != 0 || !strings.Contains(stdout, "up to\n64 in one event, and a word that repeats") {
 		t.Errorf("show of a packed trace: exit %d, no word on packed events\n%s%s", code, stdout, stderr)
 	}
 	code, stdout, stderr := divergo(t, p.dir, "diff", filepath.Join(out, "a.dvt"), filepath.Join(out, "c.dvt"))

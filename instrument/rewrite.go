@@ -326,10 +326,10 @@ func (r *rewriter) packVars(b *strings.Builder) {
 	if len(f.Loops) == 0 {
 		return
 	}
-	b.WriteString("var _dvg_pk, _dvg_n uint64; ")
+	b.WriteString("var _dvg_n uint64; ")
 	for _, l := range f.Loops {
 		if l.Bits > 0 {
-			b.WriteString("var _dvg_more bool; ")
+			b.WriteString("var _dvg_pk uint64; var _dvg_more bool; ")
 			break
 		}
 	}
@@ -356,10 +356,14 @@ func (r *rewriter) packVars(b *strings.Builder) {
 //	{i := 0; for { for ; i < n; i++ {if _dvg_n > L {_dvg_more = true; break}; body}; write; if !_dvg_more {break}; _dvg_more = false}}
 //
 // A loop of one probed block only counts it: the count cannot overflow,
-// and the loop is left alone but for the write after it.
+// and the loop is left alone but for the write after it, by PackCount.
 func (r *rewriter) packLoop(l Loop) {
 	s := l.Stmt
 	write := fmt.Sprintf("if _dvg_n != 0 {_dvg_r.Pack(%d, _dvg_pk, _dvg_n); _dvg_pk, _dvg_n = 0, 0}", l.Head)
+	if l.Bits == 0 {
+		// A count of any size, once per exit (Pack takes at most 64).
+		write = fmt.Sprintf("if _dvg_n != 0 {_dvg_r.PackCount(%d, _dvg_n); _dvg_n = 0}", l.Head)
+	}
 	for _, out := range waysOut(s) {
 		r.buf.insert(r.off(out.Pos()), prioPackOut, write+"; ")
 	}

@@ -145,17 +145,32 @@ func encode(words []uint32, c *trace.Chunk, cv *stampConv) {
 			i += size
 			continue
 		}
-		if op == opPack && i+5 < len(words) {
-			// A packed loop's word: one every 64 probes or so of a tight loop.
-			p := words[i+1 : i+6 : i+6]
-			k := uint64(p[3]) | uint64(p[4])<<32
+		if op == opPack && i+3 < len(words) {
+			// A packed loop's word: one every 64 probes or so of a tight
+			// loop. Its n is at most 64, a byte of uvarint. The same word
+			// again right after it, as a loop whose path repeats writes
+			// it, is counted, not written (FORMAT.md, "Repeated words").
+			p := words[i : i+4 : i+4]
+			j := i + 4
+			for j+3 < len(words) && words[j] == p[0] && words[j+1] == p[1] && words[j+2] == p[2] && words[j+3] == p[3] {
+				j += 4
+			}
+			reps := uint32(j-i)/4 - 1
+			k := w & 0xffff
 			b[n] = hPack
-			n = putUvarint32(b, n+1, p[0])
-			n += binary.PutUvarint(b[n:], k)
-			n = putCodes(b, n, uint64(p[1])|uint64(p[2])<<32)
+			n = putUvarint32(b, n+1, p[1])
+			n = putUvarint32(b, n, k)
+			if reps == 0 {
+				n = putCodes(b, n, uint64(p[2])|uint64(p[3])<<32)
+			} else {
+				l := n
+				n = putCodes(b, n, uint64(p[2])|uint64(p[3])<<32)
+				b[l] |= trace.PackRepeats
+				n = putUvarint32(b, n, reps)
+			}
 			others++
-			packed += k
-			i += 6
+			packed += uint64(k) * uint64(reps+1)
+			i = j
 			continue
 		}
 		e, size, ok := rareEvent(w, words[i+1:])
@@ -173,6 +188,8 @@ func encode(words []uint32, c *trace.Chunk, cv *stampConv) {
 		case trace.EvPerturb: // begin first: cv.ns keeps times in order
 			e.Begin = cv.ns(e.Begin)
 			e.End = cv.ns(e.End)
+		case trace.EvPack: // a count (opPackN), or a pack the fast path declined
+			packed += e.Object
 		}
 		n = len(trace.AppendEvent(b[:n], e))
 		others++
@@ -231,6 +248,8 @@ func payloadWords(w uint32) int {
 	case opPerturb:
 		return 4
 	case opPack:
+		return 3
+	case opPackN:
 		return 5
 	case opSpawn:
 		return 4
@@ -269,6 +288,8 @@ func rareEvent(w uint32, p []uint32) (e trace.Event, size int, ok bool) {
 	case opPerturb:
 		e = trace.Event{Kind: trace.EvPerturb, Begin: int64(word64(0)), End: int64(word64(2))}
 	case opPack:
+		e = trace.Event{Kind: trace.EvPack, Block: p[0], Value: word64(1), Object: uint64(aux)}
+	case opPackN:
 		e = trace.Event{Kind: trace.EvPack, Block: p[0], Value: word64(1), Object: word64(3)}
 	}
 	return e, size, true

@@ -12,7 +12,7 @@ import (
 
 // TestEncodeRandom encodes random mixes of every event the recorder writes,
 // in every word form (one-word and three-word outcomes, sync events that waited
-// or not, selects that send), and compares with trace.AppendEvent; then cuts
+// or not, selects that send, pack words alone, repeated and counts), and compares with trace.AppendEvent; then cuts
 // the buffer at every length and checks that encode keeps exactly the
 // events that are whole.
 func TestEncodeRandom(t *testing.T) {
@@ -22,6 +22,11 @@ func TestEncodeRandom(t *testing.T) {
 	var ends []int    // word index after each event
 	var refEnds []int // byte offset after each event
 	var blocks uint64 // block executions, a pack's included
+	type run struct {
+		word, event int // where a repeated pack's words begin, its index in ends
+		e           trace.Event
+	}
+	var runs []run
 	for range 1000 {
 		var e trace.Event
 		var ws []uint32
@@ -64,13 +69,24 @@ func TestEncodeRandom(t *testing.T) {
 		case 8:
 			n := 1 + v%64
 			e = trace.Event{Kind: trace.EvPack, Block: uint32(v) % 5000, Object: n, Value: v >> (v % 64)}
-			ws = []uint32{opBit | opPack<<16, e.Block, lo(e.Value), hi(e.Value), lo(n), hi(n)}
+			ws = []uint32{opBit | opPack<<16 | uint32(n), e.Block, lo(e.Value), hi(e.Value)}
+			switch v % 3 {
+			case 0: // a count of the loops that only count
+				e.Object, e.Value = v>>40+1, 0
+				ws = []uint32{opBit | opPackN<<16, e.Block, 0, 0, lo(e.Object), hi(e.Object)}
+			case 1: // the same word several times in a row: one event
+				e.Ordinal = uint32(rng.IntN(5)) + 1
+				runs = append(runs, run{len(words), len(ends), e})
+				for range e.Ordinal {
+					ws = append(ws, ws[:4]...)
+				}
+			}
 		}
 		switch e.Kind {
 		case trace.EvBlock:
 			blocks++
 		case trace.EvPack:
-			blocks += e.Object
+			blocks += e.Object * uint64(e.Ordinal+1)
 		}
 		words = append(words, ws...)
 		ref = trace.AppendEvent(ref, e)
@@ -92,9 +108,19 @@ func TestEncodeRandom(t *testing.T) {
 		if k > 0 {
 			want = refEnds[k-1]
 		}
+		wantBody, wantEvents := ref[:want], k
+		for _, r := range runs {
+			// A cut inside a repeated word's run keeps the whole words: the
+			// same pack, repeated fewer times.
+			if r.event == k && cut >= r.word+4 {
+				e := r.e
+				e.Ordinal = uint32(cut-r.word)/4 - 1
+				wantBody, wantEvents = trace.AppendEvent(bytes.Clone(wantBody), e), k+1
+			}
+		}
 		encode(words[:cut], &c, rawTimes())
-		if !bytes.Equal(c.Body, ref[:want]) || c.Events != uint64(k) {
-			t.Fatalf("cut at word %d: %d events, %d bytes; want %d, %d", cut, c.Events, len(c.Body), k, want)
+		if !bytes.Equal(c.Body, wantBody) || c.Events != uint64(wantEvents) {
+			t.Fatalf("cut at word %d: %d events, %d bytes; want %d, %d", cut, c.Events, len(c.Body), wantEvents, len(wantBody))
 		}
 	}
 }

@@ -69,7 +69,8 @@ const (
 	opSync    = 4 // aux = trace.Op | waited<<8 | sends<<9 | blocked<<10; site, obj lo, obj hi, end lo, end hi [, begin lo, begin hi]
 	opClock   = 5 // lo, hi
 	opPerturb = 6 // begin lo, begin hi, end lo, end hi: a delay of DIVERGO_PERTURB (perturb.go)
-	opPack    = 7 // head, codes lo, codes hi, n lo, n hi: a packed loop's probes (Pack)
+	opPack    = 7 // aux = n; head, codes lo, codes hi: a packed loop's n < 1<<16 probes (Pack)
+	opPackN   = 8 // head, codes lo, codes hi, n lo, n hi: the same for any n (packSlow)
 )
 
 // maxEventWords is the longest event: a sync that waited.
@@ -155,20 +156,38 @@ func (g *G) put(op, aux uint32, words ...uint32) {
 }
 
 // Pack records n probes of the packed loop whose head is block head
-// (docs/FORMAT.md, "Packed loops"): codes holds the codes of the loop's
-// probed blocks in the order they ran, the last in the low bits; for a
-// loop of one probed block codes is 0. The instrumented function keeps the
-// codes in a variable and calls Pack when the word is full and when the
-// loop ends, so that a probe inside the loop is a shift and an or, not a
-// store.
+// (docs/FORMAT.md, "Packed loops"), 0 < n <= 64: codes holds the codes of
+// the loop's probed blocks in the order they ran, the last in the low bits.
+// The instrumented function keeps the codes in a variable and calls Pack
+// when the word is full and when the loop ends, so that a probe inside the
+// loop is a shift and an or, not a store. Pack inlines, as B does
+// (TestProbeInlines): a word of a tight loop is then four stores and no
+// call, where calls of Pack and room took about as long as encoding the
+// word (PERFORMANCE.md, "Session 9").
 func (g *G) Pack(head uint32, codes, n uint64) {
-	if g.off {
-		return
+	if b := g.buf[g.n:]; len(b) >= 4 {
+		*(*[4]uint32)(b) = [4]uint32{opBit | opPack<<16 | uint32(n), head, uint32(codes), uint32(codes >> 32)}
+		g.n += 4
+	} else {
+		callPack(g, head, codes, n, (*G).packSlow)
 	}
-	g.room(6)
-	b := g.buf[g.n : g.n+6 : g.n+6]
-	b[0], b[1], b[2], b[3], b[4], b[5] = opBit|opPack<<16, head, lo(codes), hi(codes), lo(n), hi(n)
-	g.n += 6
+}
+
+// callPack calls f(g, head, codes, n): see B.
+func callPack(g *G, head uint32, codes, n uint64, f func(*G, uint32, uint64, uint64)) {
+	f(g, head, codes, n)
+}
+
+//go:noinline
+func (g *G) packSlow(head uint32, codes, n uint64) {
+	g.put(opPack, uint32(n), head, lo(codes), hi(codes))
+}
+
+// PackCount records n executions of the one probed block of the packed
+// loop whose head is block head (a loop that only counts its block, whose
+// word is 0), for any n: it is called once per exit from the loop.
+func (g *G) PackCount(head uint32, n uint64) {
+	g.put(opPackN, 0, head, 0, 0, lo(n), hi(n))
 }
 
 func lo(v uint64) uint32 { return uint32(v) }

@@ -167,7 +167,7 @@ func showText(w io.Writer, r *trace.Reader, events bool) error {
 	if len(g.PackedLoops()) > 0 {
 		// A packed loop's word is one event in the file for up to 64
 		// recorded blocks, so EVENTS can be far below RECORDED.
-		fmt.Fprintf(w, "EVENTS counts events as the file holds them: the blocks of a tight loop are packed, up to\n64 in one event (docs/FORMAT.md, \"Packed loops\"); -events lists them one by one.\n")
+		fmt.Fprintf(w, "EVENTS counts events as the file holds them: the blocks of a tight loop are packed, up to\n64 in one event, and a word that repeats is one event with its count (docs/FORMAT.md,\n\"Packed loops\"); -events lists the blocks one by one.\n")
 	}
 	if !events {
 		return nil

@@ -64,7 +64,7 @@ func (c *Chunk) Add(e Event) {
 	case e.Kind == EvBlock:
 		c.Blocks++
 	case e.Kind == EvPack:
-		c.Blocks += e.Object
+		c.Blocks += e.Object * (uint64(e.Ordinal) + 1)
 	case e.Kind == EvSync && e.Waited:
 		c.Waits++
 	}

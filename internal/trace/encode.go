@@ -53,8 +53,14 @@ func AppendEvent(dst []byte, e Event) []byte {
 		dst = binary.AppendUvarint(dst, uint64(e.Block))
 		dst = binary.AppendUvarint(dst, e.Object)
 		l := (mbits.Len64(e.Value) + 7) / 8
-		dst = append(dst, byte(l))
+		if e.Ordinal == 0 {
+			dst = append(dst, byte(l))
+			dst = binary.LittleEndian.AppendUint64(dst, e.Value)[:len(dst)+l]
+			break
+		}
+		dst = append(dst, byte(l)|PackRepeats)
 		dst = binary.LittleEndian.AppendUint64(dst, e.Value)[:len(dst)+l]
+		dst = binary.AppendUvarint(dst, uint64(e.Ordinal))
 	}
 	return dst
 }
@@ -116,12 +122,22 @@ func decodeEvent(b []byte) (Event, int, error) {
 	case EvPack:
 		e.Block = d.uint32()
 		e.Object = d.uvarint()
-		codes := d.bytes(8, "codes")
+		lb := d.byte()
+		if d.err == nil && lb&^(PackRepeats|0xf) != 0 {
+			return Event{}, 0, fmt.Errorf("pack event: unknown flags in length byte %#x", lb)
+		}
+		codes := d.fixed(int(lb&0xf), 8, "codes")
 		for i, c := range codes {
 			e.Value |= uint64(c) << (8 * i)
 		}
 		if l := len(codes); l > 0 && codes[l-1] == 0 {
 			return Event{}, 0, fmt.Errorf("pack event: codes %#x in %d bytes, the last zero", e.Value, l)
+		}
+		if lb&PackRepeats != 0 {
+			e.Ordinal = d.uint32()
+			if d.err == nil && e.Ordinal == 0 {
+				return Event{}, 0, errors.New("pack event: repeated 0 times")
+			}
 		}
 	default:
 		return Event{}, 0, fmt.Errorf("unknown event kind %d", h>>1)
@@ -212,6 +228,24 @@ func (d *decoder) bytes(max int, what string) []byte {
 	}
 	s := d.b[d.off : d.off+int(n)]
 	d.off += int(n)
+	return s
+}
+
+// fixed reads n bytes, n at most max.
+func (d *decoder) fixed(n, max int, what string) []byte {
+	if d.err != nil {
+		return nil
+	}
+	if n > max {
+		d.err = fmt.Errorf("%s is %d bytes, more than the %d allowed", what, n, max)
+		return nil
+	}
+	if n > len(d.b)-d.off {
+		d.err = fmt.Errorf("%s (%d bytes): %w", what, n, errShort)
+		return nil
+	}
+	s := d.b[d.off : d.off+n]
+	d.off += n
 	return s
 }
 

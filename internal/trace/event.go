@@ -16,9 +16,9 @@ const (
 	EvClock                   // a timestamp (Time) at this point of the stream
 	EvPerturb                 // divergo's schedule perturbation delayed the goroutine from Begin to End (format version 2)
 	// EvPack is Object probes of the packed loop whose head is Block, as
-	// codes in Value (format version 3, "Packed loops"). Readers never see
-	// it: [EventReader] and [EventIter] give the block events it stands
-	// for.
+	// codes in Value (format version 3, "Packed loops"), Ordinal+1 times in
+	// a row (version 4). Readers never see it: [EventReader] and
+	// [EventIter] give the block events it stands for.
 	EvPack
 )
 
@@ -80,7 +80,7 @@ type Event struct {
 	Site    uint32 // EvSpawn, EvSync: the graph's site (tbb.Graph.Sites): the statement itself
 	Value   uint64 // EvOutcome; EvPack: the codes, the first in the highest bits of the used ones
 	Child   uint64 // EvSpawn: the child's goroutine id
-	Ordinal uint32 // EvSpawn: 1 for the first spawn at this site by this goroutine
+	Ordinal uint32 // EvSpawn: 1 for the first spawn at this site by this goroutine; EvPack: how many more times the same word follows (format version 4)
 	Op      Op     // EvSync
 	Object  uint64 // EvSync: identity of the mutex, channel, ... (stable within a run only); EvPack: the number of codes (block executions)
 	Waited  bool   // EvSync: the goroutine blocked

@@ -11,8 +11,10 @@ const (
 	// ("Perturbation"), the outcome after a once event ("Once outcomes") and
 	// the blocked flag of a wait still blocked ("Goroutines still blocked").
 	// Version 3 added the pack event ("Packed loops"); a version 2 file is
-	// a version 3 file without one.
-	Version = 3
+	// a version 3 file without one. Version 4 lets a pack event stand for
+	// the same word several times in a row ("Repeated words"); a version 3
+	// file is a version 4 file without such a pack.
+	Version = 4
 
 	// oldestVersion is the oldest format version this package reads:
 	// version 1 named a sync or spawn event by its block, not its site.
@@ -60,3 +62,9 @@ const syncSends = 1 << 1
 // that had not completed when its chunk was written: the goroutine was
 // still blocked in it. It comes with syncWaited.
 const syncBlocked = 1 << 2
+
+// PackRepeats is the flag bit (format version 4) of a pack event's length
+// byte saying that a uvarint follows the codes: how many more times the
+// same word follows ("Repeated words"). The length itself is the low four
+// bits.
+const PackRepeats = 1 << 4

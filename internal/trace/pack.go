@@ -2,6 +2,7 @@ package trace
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/divergo/divergo/internal/tbb"
 )
@@ -34,8 +35,9 @@ type unpacker struct {
 	ids   []uint32
 	bits  uint
 	word  uint64
-	sh    uint   // the codes left are word's bits below sh
-	n     uint64 // choices left
+	used  uint   // the bits a word's codes use
+	sh    uint   // the codes left of this word are word's bits below sh
+	n     uint64 // choices left, of this word and its repeats
 }
 
 // start takes pack event e; it checks every code before giving any.
@@ -48,12 +50,16 @@ func (u *unpacker) start(e Event) error {
 	if n == 0 {
 		return fmt.Errorf("pack event of loop %d: no codes", e.Block)
 	}
+	words := uint64(e.Ordinal) + 1
+	if n > math.MaxUint64/words {
+		return fmt.Errorf("pack event of loop %d: %d codes %d times overflow a count", e.Block, n, words)
+	}
 	if l.bits == 0 {
 		// One block: n counts it.
 		if e.Value != 0 {
 			return fmt.Errorf("pack event of loop %d: codes %#x, but the loop has one probed block", e.Block, e.Value)
 		}
-		u.ids, u.bits, u.word, u.sh, u.n = l.ids, 0, 0, 0, n
+		u.ids, u.bits, u.word, u.used, u.sh, u.n = l.ids, 0, 0, 0, 0, n*words
 		return nil
 	}
 	if n > uint64(64/l.bits) {
@@ -69,7 +75,7 @@ func (u *unpacker) start(e Event) error {
 			return fmt.Errorf("pack event of loop %d: code %d, the loop has %d packed blocks", e.Block, c, len(l.ids))
 		}
 	}
-	u.ids, u.bits, u.word, u.sh, u.n = l.ids, l.bits, e.Value, used, n
+	u.ids, u.bits, u.word, u.used, u.sh, u.n = l.ids, l.bits, e.Value, used, used, n*words
 	return nil
 }
 
@@ -86,6 +92,9 @@ func (u *unpacker) fill(dst []Event) int {
 	}
 	mask := uint64(1)<<u.bits - 1
 	for k < len(dst) && u.n > 0 {
+		if u.sh == 0 { // the word again (format version 4)
+			u.sh = u.used
+		}
 		u.sh -= u.bits
 		dst[k] = Event{Kind: EvBlock, Block: u.ids[u.word>>u.sh&mask]}
 		k++

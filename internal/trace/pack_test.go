@@ -49,6 +49,7 @@ func packSample(t testing.TB) []byte {
 		{Kind: EvBlock, Block: 0}, {Kind: EvBlock, Block: 1},
 		{Kind: EvPack, Block: 2, Object: 32, Value: 0x6464_6464_6464_6464}, // codes 1, 2, 1, 0, ... (no 3)
 		{Kind: EvPack, Block: 2, Object: 3, Value: 0b10_01_00},
+		{Kind: EvPack, Block: 2, Object: 2, Value: 0b10_01, Ordinal: 3}, // four times (version 4)
 		{Kind: EvBlock, Block: 6}, {Kind: EvPack, Block: 8, Object: 1000}, {Kind: EvBlock, Block: 10},
 		{Kind: EvExit, Block: 0},
 	}
@@ -75,18 +76,19 @@ func TestPackedEvents(t *testing.T) {
 		{Kind: EvBlock, Block: 1},
 		{Kind: EvPack, Block: 2, Object: 5, Value: codes},
 		{Kind: EvPack, Block: 2, Object: 1, Value: 0},
+		{Kind: EvPack, Block: 2, Object: 2, Value: 1<<2 | 2, Ordinal: 2}, // 5, 7 three times
 		{Kind: EvBlock, Block: 6},
-		{Kind: EvPack, Block: 8, Object: 3},
+		{Kind: EvPack, Block: 8, Object: 3, Ordinal: 1}, // 9 three times, twice
 		{Kind: EvBlock, Block: 10},
 		{Kind: EvExit, Block: 0},
 	} {
 		c.Add(e)
 	}
-	if c.Events != 8 || c.Blocks != 13 {
-		t.Fatalf("chunk counts %d events, %d blocks; want 8 and 13", c.Events, c.Blocks)
+	if c.Events != 9 || c.Blocks != 22 {
+		t.Fatalf("chunk counts %d events, %d blocks; want 9 and 22", c.Events, c.Blocks)
 	}
 	var want []Event
-	for _, b := range []uint32{0, 1, 7, 4, 5, 5, 7, 4, 6, 9, 9, 9, 10} {
+	for _, b := range []uint32{0, 1, 7, 4, 5, 5, 7, 4, 5, 7, 5, 7, 5, 7, 6, 9, 9, 9, 9, 9, 9, 10} {
 		want = append(want, Event{Kind: EvBlock, Block: b})
 	}
 	want = append(want, Event{Kind: EvExit, Block: 0})
@@ -110,8 +112,8 @@ func TestPackedEvents(t *testing.T) {
 			}
 		}
 	}
-	if gi, _ := r.Goroutine(1); gi.Blocks != 13 {
-		t.Errorf("the index counts %d blocks, want 13", gi.Blocks)
+	if gi, _ := r.Goroutine(1); gi.Blocks != 22 {
+		t.Errorf("the index counts %d blocks, want 22", gi.Blocks)
 	}
 }
 
@@ -133,6 +135,11 @@ func TestPackErrors(t *testing.T) {
 		{"codes for a count", AppendEvent(nil, Event{Kind: EvPack, Block: 8, Object: 2, Value: 1}), "one probed block"},
 		{"a last byte 0", []byte{byte(EvPack)<<1 | 1, 2, 1, 2, 1, 0}, "the last zero"},
 		{"codes longer than a word", []byte{byte(EvPack)<<1 | 1, 2, 1, 9, 1, 2, 3, 4, 5, 6, 7, 8, 9}, "more than the 8 allowed"},
+		{"unknown length flags", []byte{byte(EvPack)<<1 | 1, 2, 1, 0x21, 1}, "unknown flags"},
+		{"repeated 0 times", []byte{byte(EvPack)<<1 | 1, 2, 1, PackRepeats | 1, 1, 0}, "repeated 0 times"},
+		{"repeats cut short", []byte{byte(EvPack)<<1 | 1, 2, 1, PackRepeats | 1, 1}, "cut short"},
+		{"repeats of a bad word", AppendEvent(nil, Event{Kind: EvPack, Block: 2, Object: 1, Value: 3, Ordinal: 4}), "code 3, the loop has 3 packed blocks"},
+		{"a count repeated past 64 bits", AppendEvent(nil, Event{Kind: EvPack, Block: 8, Object: 1 << 62, Ordinal: 4}), "overflow a count"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c := &Chunk{G: 1, Final: true}
