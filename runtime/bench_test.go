@@ -273,3 +273,38 @@ func BenchmarkLockContended(b *testing.B) {
 	b.StopTimer()
 	g.Exit(bMain)
 }
+
+// packedWords is a buffer as testdata/cpuloop fills it: per call of its
+// Collatz walk the entry block, two or three pack words of random codes
+// (which never repeat), the exit and the caller's next block.
+func packedWords() []uint32 {
+	var w []uint32
+	x := uint64(1)
+	for len(w) < maxWords-64 {
+		w = append(w, 0)
+		for k := range 2 + x%2 {
+			x ^= x << 13
+			x ^= x >> 7
+			x ^= x << 17
+			n := uint64(64)
+			if k > 0 {
+				n = 1 + x%63
+			}
+			w = append(w, opBit|opPack<<16|uint32(n), 1, lo(x>>(64-n)), hi(x>>(64-n)))
+		}
+		w = append(w, opBit|opExit<<16, 0, 14)
+	}
+	return w
+}
+
+// BenchmarkEncodePacked is the cost per event of encoding buffers of a
+// function whose loop is packed (packedWords).
+func BenchmarkEncodePacked(b *testing.B) {
+	words := packedWords()
+	var c trace.Chunk
+	b.SetBytes(int64(4 * len(words)))
+	for i := 0; i < b.N; i++ {
+		encode(words, &c, rawTimes())
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(c.Events), "ns/event")
+}
