@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs shell commands in turn, N rounds, and prints each command's median
-# wall time: a change of load on a shared machine then hits every command
-# alike. It is what docs/PERFORMANCE.md's "alternating runs" of single
+# and fastest wall time: a change of load on a shared machine then hits
+# every command alike, and the fastest run is the one the load touched
+# least. It is what docs/PERFORMANCE.md's "alternating runs" of single
 # builds (session 7) were timed with.
 #
 # Usage: scripts/alternate.sh N 'CMD1' 'CMD2' ...
@@ -25,6 +26,6 @@ for ((i = 0; i < n; i++)); do
 done
 for c in "$@"; do
 	# shellcheck disable=SC2086
-	med=$(printf '%s\n' ${times[$c]} | sort -n | awk '{a[NR] = $1} END {print a[int((NR + 1) / 2)] / 1000}')
-	echo "$med ms (median of $n)  $c"
+	read -r med best < <(printf '%s\n' ${times[$c]} | sort -n | awk '{a[NR] = $1} END {print a[int((NR + 1) / 2)] / 1000, a[1] / 1000}')
+	echo "$med ms (median of $n), $best ms (fastest)  $c"
 done
