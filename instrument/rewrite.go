@@ -359,9 +359,9 @@ func (r *rewriter) packVars(b *strings.Builder) {
 // and the loop is left alone but for the write after it, by PackCount.
 func (r *rewriter) packLoop(l Loop) {
 	s := l.Stmt
-	write := fmt.Sprintf("if _dvg_n != 0 {_dvg_r.Pack(%d, _dvg_pk, _dvg_n); _dvg_pk, _dvg_n = 0, 0}", l.Head)
+	write := fmt.Sprintf("if _dvg_n != 0 {_dvg_r.PackWord(%d, _dvg_pk, _dvg_n); _dvg_pk, _dvg_n = 0, 0}", l.Head)
 	if l.Bits == 0 {
-		// A count of any size, once per exit (Pack takes at most 64).
+		// A count of any size, once per exit (PackWord takes at most 64).
 		write = fmt.Sprintf("if _dvg_n != 0 {_dvg_r.PackCount(%d, _dvg_n); _dvg_n = 0}", l.Head)
 	}
 	for _, out := range waysOut(s) {

@@ -156,3 +156,44 @@ func TestStampConv(t *testing.T) {
 		t.Errorf("first time of the next chunk converts to %d, below the last chunk's 120", v)
 	}
 }
+
+// TestPackWordBuffer records pack words and counts through the recorder
+// itself, from every offset in a buffer small enough that the inlined
+// PackWord meets a full buffer and takes its slow path, and checks what
+// encode makes of them: equal words in a row are one event with their
+// repeats, a count is never merged with the next one, and the blocks add
+// up.
+func TestPackWordBuffer(t *testing.T) {
+	for off := range 8 {
+		g := &G{id: 1, goid: 1}
+		g.setBuf(make([]uint32, 8, 8+reserve))
+		var want []byte
+		var blocks uint64
+		for range off {
+			g.B(1)
+			want = trace.AppendEvent(want, trace.Event{Kind: trace.EvBlock, Block: 1})
+			blocks++
+		}
+		const codes = 0x1b1b_1b1b_1b1b_1b1b
+		for range 3 {
+			g.PackWord(2, codes, 32)
+		}
+		g.PackCount(3, 70_000)
+		g.PackCount(3, 70_000)
+		g.PackWord(2, 0b10_01, 2)
+		for _, e := range []trace.Event{
+			{Kind: trace.EvPack, Block: 2, Value: codes, Object: 32, Ordinal: 2},
+			{Kind: trace.EvPack, Block: 3, Object: 70_000},
+			{Kind: trace.EvPack, Block: 3, Object: 70_000},
+			{Kind: trace.EvPack, Block: 2, Value: 0b10_01, Object: 2},
+		} {
+			want = trace.AppendEvent(want, e)
+		}
+		blocks += 3*32 + 2*70_000 + 2
+		var c trace.Chunk
+		encode(g.buf[:g.n], &c, rawTimes())
+		if !bytes.Equal(c.Body, want) || c.Events != uint64(off+4) || c.Blocks != blocks {
+			t.Fatalf("offset %d: %d events, %d blocks, body %x; want %d, %d, %x", off, c.Events, c.Blocks, c.Body, off+4, blocks, want)
+		}
+	}
+}

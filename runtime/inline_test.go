@@ -19,7 +19,7 @@ func TestProbeInlines(t *testing.T) {
 	if err != nil {
 		t.Fatalf("go build -gcflags=-m=2: %v\n%s", err, out)
 	}
-	for _, fn := range []string{`\(\*G\)\.B`, `\(\*G\)\.Pack`, `\(\*G\)\.Outcome`, `\(\*G\)\.Exit`, `Enter`, `Off`} {
+	for _, fn := range []string{`\(\*G\)\.B`, `\(\*G\)\.PackWord`, `\(\*G\)\.Outcome`, `\(\*G\)\.Exit`, `Enter`, `Off`} {
 		re := regexp.MustCompile(`(?m)^\S+: can inline ` + fn + `( |$)`)
 		if !re.Match(out) {
 			var why []string

@@ -155,16 +155,19 @@ func (g *G) put(op, aux uint32, words ...uint32) {
 	g.n += 1 + len(words)
 }
 
-// Pack records n probes of the packed loop whose head is block head
+// PackWord records n probes of the packed loop whose head is block head
 // (docs/FORMAT.md, "Packed loops"), 0 < n <= 64: codes holds the codes of
 // the loop's probed blocks in the order they ran, the last in the low bits.
-// The instrumented function keeps the codes in a variable and calls Pack
-// when the word is full and when the loop ends, so that a probe inside the
-// loop is a shift and an or, not a store. Pack inlines, as B does
-// (TestProbeInlines): a word of a tight loop is then four stores and no
-// call, where calls of Pack and room took about as long as encoding the
-// word (PERFORMANCE.md, "Session 9").
-func (g *G) Pack(head uint32, codes, n uint64) {
+// The instrumented function keeps the codes in a variable and calls
+// PackWord when the word is full and when the loop ends, so that a probe
+// inside the loop is a shift and an or, not a store. PackWord inlines, as B
+// does (TestProbeInlines): a word of a tight loop is then four stores and
+// no call, where calls of session 8's Pack and of room took about as long
+// as encoding the word (PERFORMANCE.md, "Session 9"). n goes into 16 bits
+// of the opcode word unchecked; the name is not Pack's so that code
+// instrumented by a divergo whose Pack took counts of any size fails to
+// build against this runtime instead of recording a wrong word.
+func (g *G) PackWord(head uint32, codes, n uint64) {
 	if b := g.buf[g.n:]; len(b) >= 4 {
 		*(*[4]uint32)(b) = [4]uint32{opBit | opPack<<16 | uint32(n), head, uint32(codes), uint32(codes >> 32)}
 		g.n += 4
