@@ -225,7 +225,11 @@ func checkpoint() bool {
 		if g.ended {
 			continue
 		}
-		ws := appendBlocked(snapshot(bufferOf(g), writtenOf(g)), pendingOf(g), t)
+		// The count first, then the buffer, as finish reads them: read
+		// the other way round, room could swap in a larger buffer between
+		// the two reads and the copy would take words never written.
+		n := writtenOf(g)
+		ws := appendBlocked(snapshot(bufferOf(g), n), pendingOf(g), t)
 		if len(ws) == 0 {
 			continue
 		}
