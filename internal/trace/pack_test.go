@@ -138,6 +138,7 @@ func TestPackErrors(t *testing.T) {
 		{"unknown length flags", []byte{byte(EvPack)<<1 | 1, 2, 1, 0x21, 1}, "unknown flags"},
 		{"repeated 0 times", []byte{byte(EvPack)<<1 | 1, 2, 1, PackRepeats | 1, 1, 0}, "repeated 0 times"},
 		{"repeats cut short", []byte{byte(EvPack)<<1 | 1, 2, 1, PackRepeats | 1, 1}, "cut short"},
+		{"repeats past 32 bits", []byte{byte(EvPack)<<1 | 1, 2, 1, PackRepeats | 1, 1, 0x80, 0x80, 0x80, 0x80, 0x10}, "does not fit 32 bits"},
 		{"repeats of a bad word", AppendEvent(nil, Event{Kind: EvPack, Block: 2, Object: 1, Value: 3, Ordinal: 4}), "code 3, the loop has 3 packed blocks"},
 		{"a count repeated past 64 bits", AppendEvent(nil, Event{Kind: EvPack, Block: 8, Object: 1 << 62, Ordinal: 4}), "overflow a count"},
 	} {
