@@ -5,8 +5,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/divergo/divergo/compare"
 	"github.com/divergo/divergo/internal/perfetto"
@@ -96,6 +98,41 @@ func runShow(args []string, stdout, stderr io.Writer) (int, error) {
 	return 0, nil
 }
 
+// maxPathWidth is the widest spawn path show's table prints whole.
+const maxPathWidth = 72
+
+// elidePath shortens path to at most max characters: the root up to its
+// first step, an ellipsis, and as much of the end as fits.
+func elidePath(path string, max int) string {
+	rs := []rune(path)
+	if len(rs) <= max {
+		return path
+	}
+	head := 0
+	for head < len(rs) && rs[head] != '/' && rs[head] != '>' {
+		head++
+	}
+	head = min(head+1, max/3)
+	from := len(rs) - (max - head - 1)
+	// The end starts at a step, when one begins in it.
+	for j := from; j < len(rs)-1; j++ {
+		if rs[j] == '/' {
+			from = j
+			break
+		}
+	}
+	return string(rs[:head]) + "…" + string(rs[from:])
+}
+
+// padRight pads s with spaces to n characters (not bytes: an ellipsis is
+// one).
+func padRight(s string, n int) string {
+	if k := utf8.RuneCountInString(s); k < n {
+		return s + strings.Repeat(" ", n-k)
+	}
+	return s
+}
+
 func parentPath(r *trace.Reader, gi trace.GoroutineInfo) string {
 	if gi.Parent == 0 {
 		return ""
@@ -143,27 +180,35 @@ func showText(w io.Writer, r *trace.Reader, events bool) error {
 		}
 		fmt.Fprintln(w)
 	}
-	// Spawn paths grow with nesting: the text columns are as wide as what
-	// they hold, the numbers right-aligned.
-	type row struct{ path, parent string }
-	rows := make([]row, len(gs))
-	pw, qw := len("PATH"), len("PARENT")
+	// Spawn paths grow with nesting. The parent is named by its ID, as
+	// ps names a process's parent: its path is the child's path less the
+	// last step. A path longer than maxPathWidth keeps its root and its
+	// end (the goroutine's own function and site) around an ellipsis, so
+	// that a deep spawn tree does not make every row hundreds of columns
+	// wide; -json has every path whole.
+	paths := make([]string, len(gs))
+	pw, cut := len("PATH"), false
 	for i, gi := range gs {
-		rows[i] = row{gi.Path, parentPath(r, gi)}
-		if rows[i].parent == "" {
-			rows[i].parent = "-"
-		}
-		pw, qw = max(pw, len(rows[i].path)), max(qw, len(rows[i].parent))
+		paths[i] = elidePath(gi.Path, maxPathWidth)
+		cut = cut || paths[i] != gi.Path
+		pw = max(pw, utf8.RuneCountInString(paths[i]))
 	}
 	exec, err := compare.Executed(compare.FromReader(r))
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(w, "%-*s %6s  %-*s %10s %10s %10s %6s  %s\n", pw, "PATH", "ID", qw, "PARENT", "BLOCKS", "RECORDED", "EVENTS", "WAITS", "SPAN")
+	fmt.Fprintf(w, "%s %6s %6s %10s %10s %10s %6s  %s\n", padRight("PATH", pw), "ID", "PARENT", "BLOCKS", "RECORDED", "EVENTS", "WAITS", "SPAN")
 	for i, gi := range gs {
-		fmt.Fprintf(w, "%-*s %6d  %-*s %10d %10d %10d %6d  %s\n", pw, rows[i].path, gi.ID, qw, rows[i].parent, exec[gi.ID], gi.Blocks, gi.Events, gi.Waits, span(gi))
+		parent := "-"
+		if gi.Parent != 0 {
+			parent = strconv.FormatUint(gi.Parent, 10)
+		}
+		fmt.Fprintf(w, "%s %6d %6s %10d %10d %10d %6d  %s\n", padRight(paths[i], pw), gi.ID, parent, exec[gi.ID], gi.Blocks, gi.Events, gi.Waits, span(gi))
 	}
 	fmt.Fprintf(w, "\nBLOCKS counts block executions as diff does, the implied blocks put back between the\nRECORDED ones (docs/TBB.md, \"Probed and implied blocks\").\n")
+	if cut {
+		fmt.Fprintf(w, "PATH is shortened in the middle (…) to %d characters; -json prints every path whole.\n", maxPathWidth)
+	}
 	if len(g.PackedLoops()) > 0 {
 		// A packed loop's word is one event in the file for up to 64
 		// recorded blocks, so EVENTS can be far below RECORDED.
