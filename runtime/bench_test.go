@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	"math/rand/v2"
 	"os"
 	"sync"
 	"testing"
@@ -279,18 +280,16 @@ func BenchmarkLockContended(b *testing.B) {
 // (which never repeat), the exit and the caller's next block.
 func packedWords() []uint32 {
 	var w []uint32
-	x := uint64(1)
+	rng := rand.New(rand.NewPCG(1, 2))
 	for len(w) < maxWords-64 {
 		w = append(w, 0)
-		for k := range 2 + x%2 {
-			x ^= x << 13
-			x ^= x >> 7
-			x ^= x << 17
+		for k := range 2 + rng.IntN(2) {
 			n := uint64(64)
 			if k > 0 {
-				n = 1 + x%63
+				n = 1 + rng.Uint64N(63)
 			}
-			w = append(w, opBit|opPack<<16|uint32(n), 1, lo(x>>(64-n)), hi(x>>(64-n)))
+			codes := rng.Uint64() >> (64 - n)
+			w = append(w, opBit|opPack<<16|uint32(n), 1, lo(codes), hi(codes))
 		}
 		w = append(w, opBit|opExit<<16, 0, 14)
 	}

@@ -160,11 +160,9 @@ func encode(words []uint32, c *trace.Chunk, cv *stampConv) {
 			b[n] = hPack
 			n = putUvarint32(b, n+1, p[1])
 			n = putUvarint32(b, n, k)
-			if reps == 0 {
-				n = putCodes(b, n, uint64(p[2])|uint64(p[3])<<32)
-			} else {
-				l := n
-				n = putCodes(b, n, uint64(p[2])|uint64(p[3])<<32)
+			l := n // the length byte
+			n = putCodes(b, n, uint64(p[2])|uint64(p[3])<<32)
+			if reps > 0 {
 				b[l] |= trace.PackRepeats
 				n = putUvarint32(b, n, reps)
 			}

@@ -69,8 +69,8 @@ const (
 	opSync    = 4 // aux = trace.Op | waited<<8 | sends<<9 | blocked<<10; site, obj lo, obj hi, end lo, end hi [, begin lo, begin hi]
 	opClock   = 5 // lo, hi
 	opPerturb = 6 // begin lo, begin hi, end lo, end hi: a delay of DIVERGO_PERTURB (perturb.go)
-	opPack    = 7 // aux = n; head, codes lo, codes hi: a packed loop's n < 1<<16 probes (Pack)
-	opPackN   = 8 // head, codes lo, codes hi, n lo, n hi: the same for any n (packSlow)
+	opPack    = 7 // aux = n; head, codes lo, codes hi: a packed loop's word of n <= 64 probes (PackWord)
+	opPackN   = 8 // head, 0, 0, n lo, n hi: n executions of a loop that only counts (PackCount)
 )
 
 // maxEventWords is the longest event: a sync that waited.

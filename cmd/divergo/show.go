@@ -101,19 +101,19 @@ func runShow(args []string, stdout, stderr io.Writer) (int, error) {
 // maxPathWidth is the widest spawn path show's table prints whole.
 const maxPathWidth = 72
 
-// elidePath shortens path to at most max characters: the root up to its
-// first step, an ellipsis, and as much of the end as fits.
-func elidePath(path string, max int) string {
+// elidePath shortens path to at most width characters: the root up to
+// its first step, an ellipsis, and as much of the end as fits.
+func elidePath(path string, width int) string {
 	rs := []rune(path)
-	if len(rs) <= max {
+	if len(rs) <= width {
 		return path
 	}
 	head := 0
 	for head < len(rs) && rs[head] != '/' && rs[head] != '>' {
 		head++
 	}
-	head = min(head+1, max/3)
-	from := len(rs) - (max - head - 1)
+	head = min(head+1, width/3)
+	from := len(rs) - (width - head - 1)
 	// The end starts at a step, when one begins in it.
 	for j := from; j < len(rs)-1; j++ {
 		if rs[j] == '/' {
@@ -211,7 +211,8 @@ func showText(w io.Writer, r *trace.Reader, events bool) error {
 	}
 	if len(g.PackedLoops()) > 0 {
 		// A packed loop's word is one event in the file for up to 64
-		// recorded blocks, so EVENTS can be far below RECORDED.
+		// recorded blocks, a run of equal words one event for all of
+		// them, so EVENTS can be far below RECORDED.
 		fmt.Fprintf(w, "EVENTS counts events as the file holds them: the blocks of a tight loop are packed, up to\n64 in one event, and a word that repeats is one event with its count (docs/FORMAT.md,\n\"Packed loops\"); -events lists the blocks one by one.\n")
 	}
 	if !events {

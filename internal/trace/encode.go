@@ -53,14 +53,15 @@ func AppendEvent(dst []byte, e Event) []byte {
 		dst = binary.AppendUvarint(dst, uint64(e.Block))
 		dst = binary.AppendUvarint(dst, e.Object)
 		l := (mbits.Len64(e.Value) + 7) / 8
-		if e.Ordinal == 0 {
-			dst = append(dst, byte(l))
-			dst = binary.LittleEndian.AppendUint64(dst, e.Value)[:len(dst)+l]
-			break
+		lb := byte(l)
+		if e.Ordinal > 0 {
+			lb |= PackRepeats
 		}
-		dst = append(dst, byte(l)|PackRepeats)
+		dst = append(dst, lb)
 		dst = binary.LittleEndian.AppendUint64(dst, e.Value)[:len(dst)+l]
-		dst = binary.AppendUvarint(dst, uint64(e.Ordinal))
+		if e.Ordinal > 0 {
+			dst = binary.AppendUvarint(dst, uint64(e.Ordinal))
+		}
 	}
 	return dst
 }
@@ -215,23 +216,13 @@ func (d *decoder) byte() byte {
 // that many bytes (not copied).
 func (d *decoder) bytes(max int, what string) []byte {
 	n := d.uvarint()
-	if d.err != nil {
-		return nil
-	}
-	if n > uint64(max) {
+	if d.err == nil && n > uint64(max) {
 		d.err = fmt.Errorf("%s is %d bytes, more than the %d allowed", what, n, max)
-		return nil
 	}
-	if n > uint64(len(d.b)-d.off) {
-		d.err = fmt.Errorf("%s (%d bytes): %w", what, n, errShort)
-		return nil
-	}
-	s := d.b[d.off : d.off+int(n)]
-	d.off += int(n)
-	return s
+	return d.fixed(int(n), max, what) // n fits an int once it is at most max
 }
 
-// fixed reads n bytes, n at most max.
+// fixed reads n bytes, n at most max and at most what is left.
 func (d *decoder) fixed(n, max int, what string) []byte {
 	if d.err != nil {
 		return nil
