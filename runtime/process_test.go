@@ -22,7 +22,12 @@ import (
 // TestMain lets tests re-run the test binary as an instrumented program:
 // DVG_CHILD names what the child does.
 func TestMain(m *testing.M) {
-	if mode := os.Getenv("DVG_CHILD"); mode != "" {
+	if mode := os.Getenv("DVG_CHILD"); mode == "offinit" {
+		// What an instrumented function's first statement asks, before
+		// anything has called Main or Enter.
+		fmt.Println(Off())
+		return
+	} else if mode != "" {
 		childMain(mode)
 		return
 	}
@@ -123,6 +128,24 @@ func child(t *testing.T, mode string) (*exec.Cmd, string) {
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
 	cmd.Env = append(os.Environ(), "DVG_CHILD="+mode, "DIVERGO_TRACE="+path)
 	return cmd, path
+}
+
+// TestOffAtInit checks that DIVERGO_TRACE=off is known before the first
+// instrumented function asks: Off is a single compare that does not start
+// the session, so if init had not read the variable, the first function
+// (main.main, with the program's loops) would run its recording copy.
+func TestOffAtInit(t *testing.T) {
+	for env, want := range map[string]string{"off": "true", filepath.Join(t.TempDir(), "t.dvt"): "false"} {
+		cmd := exec.Command(os.Args[0], "-test.run=^$")
+		cmd.Env = append(os.Environ(), "DVG_CHILD=offinit", "DIVERGO_TRACE="+env)
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("DIVERGO_TRACE=%s: %v", env, err)
+		}
+		if got := strings.TrimSpace(string(out)); got != want {
+			t.Errorf("DIVERGO_TRACE=%s: Off() = %s at the first instrumented statement, want %s", env, got, want)
+		}
+	}
 }
 
 // TestSignalFlush sends SIGTERM or SIGINT to a running program: the trace

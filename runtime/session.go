@@ -67,7 +67,15 @@ type session struct {
 
 var sess session
 
-func init() { sess.work.L, sess.idle.L = &sess.mu, &sess.mu }
+func init() {
+	sess.work.L, sess.idle.L = &sess.mu, &sess.mu
+	// Decided here, before any instrumented code runs (every instrumented
+	// package imports this one, so this init comes first), so that Off is
+	// a single compare. begin still reads it for a session a test resets.
+	if os.Getenv("DIVERGO_TRACE") == "off" {
+		sess.state.Store(stateOff)
+	}
+}
 
 // tracePath is where the trace goes: $DIVERGO_TRACE, or
 // divergo-<program>-<pid>.dvt in the working directory.
@@ -130,18 +138,11 @@ func begin() bool {
 // Off reports whether nothing is recorded in this run (DIVERGO_TRACE=off).
 // Every instrumented function asks it first and then runs a copy of its
 // original body, which records nothing and costs what the plain program
-// does (docs/INSTRUMENT.md, "Recording off"). It inlines: with recording
-// on, a call pays one load and a compare. The first call starts the
-// session, as Enter would have.
-func Off() bool {
-	s := sess.state.Load()
-	return s == stateOff || s == stateIdle && idleOff()
-}
-
-// idleOff starts the session and reports whether recording is off.
-//
-//go:noinline
-func idleOff() bool { return !begin() && sess.state.Load() == stateOff }
+// does (docs/INSTRUMENT.md, "Recording off"). It inlines to one load and
+// one compare, which the branch on it fuses with: the package's init has
+// already read DIVERGO_TRACE, so an idle session here means recording is
+// on and Enter or Main will start it.
+func Off() bool { return sess.state.Load() == stateOff }
 
 // Main starts recording at the first statement of main.main: it opens the
 // trace file with the program's graph (tbb.Marshal output), installs the
