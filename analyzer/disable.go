@@ -91,6 +91,13 @@ func (f filterOracle) Branch(s ast.Stmt) *tbb.TCP {
 	return nil
 }
 
+// Leaf passes the question on: the disabled kinds do not change which
+// calls record nothing.
+func (f filterOracle) Leaf(call *ast.CallExpr) bool {
+	lo, ok := f.Oracle.(flow.LeafOracle)
+	return ok && lo.Leaf(call)
+}
+
 func (f filterOracle) Point(n ast.Node) []*tbb.TCP {
 	ts := f.Oracle.Point(n)
 	var out []*tbb.TCP

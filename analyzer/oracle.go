@@ -26,6 +26,9 @@ type oracle struct {
 	// once finds the function values sync.OnceFunc & co. made; nil until
 	// the first call of a function value.
 	once *onceFuncs
+	// forScopes are the scopes of the package's for statements (leaf.go);
+	// nil until Leaf first needs them.
+	forScopes map[*types.Scope]bool
 }
 
 func (o *oracle) newTCP(kind tbb.Kind, pos token.Pos, why string) *tbb.TCP {

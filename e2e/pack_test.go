@@ -19,8 +19,8 @@ func TestPackedLoops(t *testing.T) {
 	p := prepare(t, "packloops", false)
 	packed := p.run(t)
 	heads := packed.graph.PackedLoops()
-	if len(heads) != 8 {
-		t.Errorf("%d packed loops, want 8 (arms, collatz, chain, breaks, outer's inner, counts, find, rows' inner)", len(heads))
+	if len(heads) != 9 {
+		t.Errorf("%d packed loops, want 9 (arms, collatz, chain, breaks, outer's inner, counts, find, rows' inner, spell)", len(heads))
 	}
 	for h, ids := range heads {
 		if f := packed.graph.Func(packed.graph.Block(h).Func); f == nil || strings.Contains(f.Name, "leftAlone") {
@@ -82,7 +82,7 @@ func TestPackedLoops(t *testing.T) {
 		t.Errorf("show of a packed trace: exit %d, no word on packed events\n%s%s", code, stdout, stderr)
 	}
 	code, stdout, stderr := divergo(t, p.dir, "diff", filepath.Join(out, "a.dvt"), filepath.Join(out, "c.dvt"))
-	if code != 1 || !strings.Contains(stdout, "main.go:18  loop") {
-		t.Errorf("diff of packed runs of 1000 and 999 iterations: exit %d, want 1 and the loop of arms (main.go:18)\n%s%s", code, stdout, stderr)
+	if code != 1 || !strings.Contains(stdout, "main.go:21  loop") {
+		t.Errorf("diff of packed runs of 1000 and 999 iterations: exit %d, want 1 and the loop of arms (main.go:21)\n%s%s", code, stdout, stderr)
 	}
 }

@@ -22,7 +22,11 @@ import (
 func Build(fset *token.FileSet, body *ast.BlockStmt, o Oracle, mayReturn func(*ast.CallExpr) bool) *Func {
 	f := buildAll(fset, body, o, mayReturn)
 	minimize(f, body)
-	packLoops(fset, f)
+	var leaf func(*ast.CallExpr) bool
+	if lo, ok := o.(LeafOracle); ok {
+		leaf = lo.Leaf
+	}
+	packLoops(fset, f, leaf)
 	return f
 }
 

@@ -25,6 +25,18 @@ type Oracle interface {
 	Point(n ast.Node) []*tbb.TCP
 }
 
+// A LeafOracle also knows, from types, which calls reach no instrumented
+// code. Build then packs loops that make such calls (see packLoops); with
+// a plain Oracle a loop that calls anything but a builtin is not packed.
+type LeafOracle interface {
+	Oracle
+	// Leaf reports whether call surely records nothing and always
+	// returns to its caller unless it panics: a builtin other than panic,
+	// a conversion, or a function of a package that calls no code it is
+	// not given, given no value that can carry code.
+	Leaf(call *ast.CallExpr) bool
+}
+
 // ProbeMode says where the instrumenter inserts a block's probe statement.
 type ProbeMode uint8
 

@@ -24,7 +24,13 @@ var noEventCalls = map[string]bool{
 // its own entry and exit), no channel operation, go or defer statement, and
 // no select. It is syntactic and errs on the side of "not quiet": without
 // types, a conversion to a named type looks like a call.
-func quiet(b *Block) bool {
+func quiet(b *Block) bool { return quietWith(b, nil) }
+
+// quietWith is quiet, where the calls leaf accepts (nil: none) are quiet
+// too. Only packLoops asks with a leaf: which blocks get a probe, and where
+// (minimize), stays syntactic, so that it does not depend on how much the
+// types say.
+func quietWith(b *Block, leaf func(*ast.CallExpr) bool) bool {
 	if b.Kind == "range.loop" {
 		// The head of a range receives from a channel (the rewrite records
 		// the receive there) or calls an iterator function; its operand
@@ -37,14 +43,14 @@ func quiet(b *Block) bool {
 		}
 	}
 	for _, n := range b.Nodes {
-		if !quietNode(n) {
+		if !quietNode(n, leaf) {
 			return false
 		}
 	}
 	return true
 }
 
-func quietNode(n ast.Node) bool {
+func quietNode(n ast.Node, leaf func(*ast.CallExpr) bool) bool {
 	ok := true
 	ast.Inspect(n, func(n ast.Node) bool {
 		if !ok {
@@ -55,7 +61,7 @@ func quietNode(n ast.Node) bool {
 			return false // making a closure runs nothing
 		case *ast.CallExpr:
 			id, isID := ast.Unparen(n.Fun).(*ast.Ident)
-			if !isID || !noEventCalls[id.Name] {
+			if (!isID || !noEventCalls[id.Name]) && (leaf == nil || !leaf(n)) {
 				ok = false
 			}
 		case *ast.SendStmt, *ast.GoStmt, *ast.DeferStmt, *ast.SelectStmt:

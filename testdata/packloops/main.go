@@ -7,8 +7,11 @@ package main
 //go:generate divergo instrument ./...
 
 import (
+	"bytes"
 	"flag"
 	"fmt"
+	"strconv"
+	"strings"
 	"sync"
 )
 
@@ -141,9 +144,26 @@ row:
 	return t
 }
 
+// spell calls functions of the standard library that call nothing back
+// (strings.Builder's methods, strconv.Itoa: the analyzer's leaf calls), so
+// its loop is packed all the same.
+func spell(n int) string {
+	var b strings.Builder
+	for i := 0; i < n; i++ {
+		if i%3 == 0 {
+			b.WriteString(strconv.Itoa(i))
+		} else {
+			b.WriteByte('.')
+		}
+	}
+	return b.String()
+}
+
 // leftAlone has loops that must not be packed: a labeled one, one that
 // makes a closure, one that calls a function, one whose init statement
-// spans two lines (moving it would move the lines after it).
+// spans two lines (moving it would move the lines after it), one that
+// calls a method on its own variable (the method may keep its address,
+// and each iteration has a variable of its own).
 func leftAlone(n int) int {
 	t := 0
 outer:
@@ -171,6 +191,12 @@ outer:
 			t++
 		}
 	}
+	for buf := (bytes.Buffer{}); buf.Len() < n; {
+		if buf.Len()%2 == 0 {
+			t++
+		}
+		buf.WriteByte('x')
+	}
 	return t
 }
 
@@ -195,6 +221,7 @@ func main() {
 	fmt.Println("left alone", leftAlone(*n/10))
 	fmt.Println("find", find([]int{4, -2, 9, -7, 3}, 7), find([]int{1, 2}, 5))
 	fmt.Println("rows", rows(*n/20))
+	fmt.Println("spell", len(spell(*n)), spell(10))
 	z1, z2, z3, z4 := arms(0)
 	fmt.Println("zero", z1, z2, z3, z4)
 	wg.Wait()
