@@ -228,13 +228,34 @@ func funcOf(g *tbb.Graph, b *tbb.Block) string {
 	return "?"
 }
 
+// maxBlockedText is how many blocked goroutines WriteText lists when it
+// is given a bound: a leak can leave hundreds (Go's test/chan/powser1.go
+// leaves 100), and the verdict and the first of them answer the question;
+// -json lists every one.
+const maxBlockedText = 10
+
 // WriteText writes the blocked goroutines for people: the verdict, then per
 // goroutine the statement it is blocked at, on what, since when, and at
-// most maxOps of the last operations on that object (all when maxOps <= 0).
+// most maxOps of the last operations on that object. With maxOps > 0 it
+// lists at most maxBlockedText goroutines and says how many it left out;
+// with maxOps <= 0, every goroutine and every operation. Spawn paths are
+// shortened to trace.MaxPathText characters (trace.ElidePath).
 func (b *BlockedReport) WriteText(w io.Writer, maxOps int) error {
 	bw := bufio.NewWriter(w)
 	fmt.Fprintln(bw, b.Summary)
-	for _, g := range b.Goroutines {
+	// A shortened path no longer tells goroutines of one deep chain
+	// apart: it gets the goroutine's ID, show's ID column.
+	path := func(p string, id uint64) string {
+		if e := trace.ElidePath(p, trace.MaxPathText); e != p {
+			return fmt.Sprintf("%s (ID %d)", e, id)
+		}
+		return p
+	}
+	for i, g := range b.Goroutines {
+		if maxOps > 0 && i == maxBlockedText {
+			fmt.Fprintf(bw, "  ... %d more blocked goroutines (-json lists every one)\n", len(b.Goroutines)-i)
+			break
+		}
 		what := ""
 		switch {
 		case g.Op == trace.OpSleep.String():
@@ -244,7 +265,7 @@ func (b *BlockedReport) WriteText(w io.Writer, maxOps int) error {
 		case g.Op == trace.OpSelect.String():
 			what = " (none of its cases could go on)"
 		}
-		fmt.Fprintf(bw, "  %s: %s at %s%s, blocked since %s (for %s)\n", g.Goroutine, g.Op, g.Pos, what,
+		fmt.Fprintf(bw, "  %s: %s at %s%s, blocked since %s (for %s)\n", path(g.Goroutine, g.GID), g.Op, g.Pos, what,
 			FormatNs(g.SinceNs), FormatNs(g.SeenNs-g.SinceNs))
 		if g.Object != 0 && len(g.LastOps) == 0 {
 			fmt.Fprintf(bw, "      no operation on that %s was recorded before\n", g.Kind)
@@ -258,7 +279,7 @@ func (b *BlockedReport) WriteText(w io.Writer, maxOps int) error {
 			if i > 0 {
 				lead = "           "
 			}
-			who := op.Goroutine
+			who := path(op.Goroutine, op.GID)
 			if op.GID == g.GID {
 				who += " (itself)"
 			}

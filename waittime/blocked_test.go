@@ -1,6 +1,7 @@
 package waittime
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -85,5 +86,62 @@ func TestFindBlockedNone(t *testing.T) {
 	}
 	if !strings.HasPrefix(bl.Summary, "1 goroutine was blocked when the trace ended (2 still running)") {
 		t.Errorf("summary %q", bl.Summary)
+	}
+}
+
+// TestBlockedTextBounded: a report of many blocked goroutines on deep
+// spawn paths lists the first maxBlockedText of them, says how many it
+// left out, and shortens each path, naming the goroutine by its ID; with
+// no bound it lists every one.
+func TestBlockedTextBounded(t *testing.T) {
+	const ms = int64(1e6)
+	b := newBuilder("d.go")
+	recv := b.block("main", 10, 2)
+	wRecv := b.block("worker", 20, 2)
+	m := b.goroutine(1, 0, 0, 0, 0)
+	const workers = 12
+	for i := range workers {
+		m.spawn(recv, uint64(i+2), uint32(i+1))
+	}
+	m.blockedAt(recv, trace.OpRecv, 0x100, 50*ms)
+	b.tr.gs[0].Path = "main"
+	deep := "main/" + strings.Repeat("stage@d.go:15#1/", 6)
+	for i := range workers {
+		w := b.goroutine(uint64(i+2), 1, recv, uint32(i+1), 1*ms)
+		w.blockedAt(wRecv, trace.OpRecv, uint64(0x200+i), 50*ms)
+		b.tr.gs[i+1].Path = fmt.Sprintf("%sworker@d.go:12#%d", deep, i+1)
+	}
+	bl, err := FindBlocked(b.trace())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(bl.Goroutines) != workers+1 {
+		t.Fatalf("%d blocked goroutines, want %d", len(bl.Goroutines), workers+1)
+	}
+	var out strings.Builder
+	if err := bl.WriteText(&out, 5); err != nil {
+		t.Fatal(err)
+	}
+	text := out.String()
+	if n := strings.Count(text, ": recv at "); n != maxBlockedText {
+		t.Errorf("%d goroutines listed, want %d:\n%s", n, maxBlockedText, text)
+	}
+	if want := fmt.Sprintf("  ... %d more blocked goroutines (-json lists every one)\n", workers+1-maxBlockedText); !strings.HasSuffix(text, want) {
+		t.Errorf("the text does not end with %q:\n%s", want, text)
+	}
+	if !strings.Contains(text, "\n  main/…/stage@d.go:15#1/") || !strings.Contains(text, "/worker@d.go:12#1 (ID 2): recv at d.go:20") {
+		t.Errorf("no shortened path with its ID:\n%s", text)
+	}
+	for _, line := range strings.Split(text, "\n") {
+		if strings.Contains(line, deep) {
+			t.Errorf("a whole deep path: %s", line)
+		}
+	}
+	out.Reset()
+	if err := bl.WriteText(&out, 0); err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(out.String(), ": recv at "); n != workers+1 {
+		t.Errorf("unbounded: %d goroutines listed, want %d", n, workers+1)
 	}
 }

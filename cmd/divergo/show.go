@@ -29,7 +29,8 @@ its spawn path (main, or parent/function@file:line#ordinal of the go
 statement that started it), its parent, the block executions, events and
 waits it recorded, and its time span from the start of the trace.
 Goroutines still blocked in a sync operation when the trace ended (a
-deadlock, a leak) are listed before the table, as divergo wait lists them.
+deadlock, a leak) are listed before the table, as divergo wait lists them
+(the first ten; -json has them all).
 
 A trace cut short by a killed run is read up to its last whole chunk and
 reported as truncated. A file that is not a trace, is empty, is cut inside
@@ -99,30 +100,7 @@ func runShow(args []string, stdout, stderr io.Writer) (int, error) {
 }
 
 // maxPathWidth is the widest spawn path show's table prints whole.
-const maxPathWidth = 72
-
-// elidePath shortens path to at most width characters: the root up to
-// its first step, an ellipsis, and as much of the end as fits.
-func elidePath(path string, width int) string {
-	rs := []rune(path)
-	if len(rs) <= width {
-		return path
-	}
-	head := 0
-	for head < len(rs) && rs[head] != '/' && rs[head] != '>' {
-		head++
-	}
-	head = min(head+1, width/3)
-	from := len(rs) - (width - head - 1)
-	// The end starts at a step, when one begins in it.
-	for j := from; j < len(rs)-1; j++ {
-		if rs[j] == '/' {
-			from = j
-			break
-		}
-	}
-	return string(rs[:head]) + "…" + string(rs[from:])
-}
+const maxPathWidth = trace.MaxPathText
 
 // padRight pads s with spaces to n characters (not bytes: an ellipsis is
 // one).
@@ -189,7 +167,7 @@ func showText(w io.Writer, r *trace.Reader, events bool) error {
 	paths := make([]string, len(gs))
 	pw, cut := len("PATH"), false
 	for i, gi := range gs {
-		paths[i] = elidePath(gi.Path, maxPathWidth)
+		paths[i] = trace.ElidePath(gi.Path, maxPathWidth)
 		cut = cut || paths[i] != gi.Path
 		pw = max(pw, utf8.RuneCountInString(paths[i]))
 	}

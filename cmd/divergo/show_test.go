@@ -6,7 +6,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"unicode/utf8"
 
 	"github.com/divergo/divergo/internal/tbb"
 	"github.com/divergo/divergo/internal/trace"
@@ -73,24 +72,6 @@ func TestShow(t *testing.T) {
 	for _, want := range []string{"block 0      main.go:4 in main", "recv           object 0xc0 at main.go:6 in main, t=90ns, waited 80ns", "spawn goroutine 2 (#1 at main.go:5)"} {
 		if status != 0 || !strings.Contains(out, want) {
 			t.Errorf("-events output lacks %q:\n%s", want, out)
-		}
-	}
-}
-
-// TestElidePath: a spawn path too long for show's table keeps its root and
-// its end around an ellipsis, in at most the width asked for; a short one
-// is left whole.
-func TestElidePath(t *testing.T) {
-	long := "main/producer@main.go:40#1/stage@main.go:52#1/stage@main.go:52#1/stage@main.go:52#1/filter@main.go:61#7"
-	for _, tc := range []struct{ path, want string }{
-		{"main/work@main.go:5#1", "main/work@main.go:5#1"},
-		{long, "main/…/stage@main.go:52#1/stage@main.go:52#1/filter@main.go:61#7"},
-		{"TestSizes/size=4 > " + long, "TestSizes/…/stage@main.go:52#1/stage@main.go:52#1/filter@main.go:61#7"},
-		{"main/" + strings.Repeat("x", 100), "main/…" + strings.Repeat("x", 66)},
-	} {
-		got := elidePath(tc.path, 72)
-		if got != tc.want || utf8.RuneCountInString(got) > 72 {
-			t.Errorf("elidePath(%q) = %q (%d characters), want %q", tc.path, got, utf8.RuneCountInString(got), tc.want)
 		}
 	}
 }

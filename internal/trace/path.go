@@ -16,6 +16,36 @@ import (
 // it: still the same in two runs with the same spawn structure.
 const maxParentPath = 256
 
+// MaxPathText is the widest spawn path a text report prints whole: paths
+// grow with the nesting of go statements (Go's test/chan/powser1.go makes
+// paths of 250 characters), and a line per goroutine should fit a screen.
+const MaxPathText = 72
+
+// ElidePath shortens a spawn path to at most width characters: the root up to
+// its first step, an ellipsis, and as much of the end (the goroutine's own
+// function and site) as fits. Reports for people print paths through it
+// (MaxPathText); JSON keeps them whole.
+func ElidePath(path string, width int) string {
+	rs := []rune(path)
+	if len(rs) <= width {
+		return path
+	}
+	head := 0
+	for head < len(rs) && rs[head] != '/' && rs[head] != '>' {
+		head++
+	}
+	head = min(head+1, width/3)
+	from := len(rs) - (width - head - 1)
+	// The end starts at a step, when one begins in it.
+	for j := from; j < len(rs)-1; j++ {
+		if rs[j] == '/' {
+			from = j
+			break
+		}
+	}
+	return string(rs[:head]) + "…" + string(rs[from:])
+}
+
 // namePaths gives every goroutine its spawn path (see the package comment).
 // It walks up parent links without recursion, so a corrupt or very deep
 // chain costs neither stack nor more than linear time.
