@@ -25,8 +25,9 @@ var leafPackages = map[string]bool{
 }
 
 // Leaf implements flow.LeafOracle: call is a builtin other than panic and
-// close (a recorded channel operation), a conversion, or a static call of a function or method of a leaf package
-// whose receiver and parameters are all inert.
+// close (a recorded channel operation), a conversion, or a static call of
+// a function or method of a leaf package whose receiver and parameters are
+// all inert, on no address of a for statement's own variable.
 func (o *oracle) Leaf(call *ast.CallExpr) bool {
 	fun := ast.Unparen(call.Fun)
 	if tv, ok := o.info.Types[fun]; ok && tv.IsType() {

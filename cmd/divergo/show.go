@@ -99,9 +99,6 @@ func runShow(args []string, stdout, stderr io.Writer) (int, error) {
 	return 0, nil
 }
 
-// maxPathWidth is the widest spawn path show's table prints whole.
-const maxPathWidth = trace.MaxPathText
-
 // padRight pads s with spaces to n characters (not bytes: an ellipsis is
 // one).
 func padRight(s string, n int) string {
@@ -160,14 +157,14 @@ func showText(w io.Writer, r *trace.Reader, events bool) error {
 	}
 	// Spawn paths grow with nesting. The parent is named by its ID, as
 	// ps names a process's parent: its path is the child's path less the
-	// last step. A path longer than maxPathWidth keeps its root and its
+	// last step. A path longer than trace.MaxPathText keeps its root and its
 	// end (the goroutine's own function and site) around an ellipsis, so
 	// that a deep spawn tree does not make every row hundreds of columns
 	// wide; -json has every path whole.
 	paths := make([]string, len(gs))
 	pw, cut := len("PATH"), false
 	for i, gi := range gs {
-		paths[i] = trace.ElidePath(gi.Path, maxPathWidth)
+		paths[i] = trace.ElidePath(gi.Path, trace.MaxPathText)
 		cut = cut || paths[i] != gi.Path
 		pw = max(pw, utf8.RuneCountInString(paths[i]))
 	}
@@ -185,7 +182,7 @@ func showText(w io.Writer, r *trace.Reader, events bool) error {
 	}
 	fmt.Fprintf(w, "\nBLOCKS counts block executions as diff does, the implied blocks put back between the\nRECORDED ones (docs/TBB.md, \"Probed and implied blocks\").\n")
 	if cut {
-		fmt.Fprintf(w, "PATH is shortened in the middle (…) to %d characters; -json prints every path whole.\n", maxPathWidth)
+		fmt.Fprintf(w, "PATH is shortened in the middle (…) to %d characters; -json prints every path whole.\n", trace.MaxPathText)
 	}
 	if len(g.PackedLoops()) > 0 {
 		// A packed loop's word is one event in the file for up to 64

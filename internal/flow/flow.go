@@ -31,9 +31,9 @@ type Oracle interface {
 type LeafOracle interface {
 	Oracle
 	// Leaf reports whether call surely records nothing and always
-	// returns to its caller unless it panics: a builtin other than panic,
-	// a conversion, or a function of a package that calls no code it is
-	// not given, given no value that can carry code.
+	// returns to its caller unless it panics: a builtin other than panic
+	// and close, a conversion, or a function of a package that calls no
+	// code it is not given, given no value that can carry code.
 	Leaf(call *ast.CallExpr) bool
 }
 
