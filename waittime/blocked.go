@@ -228,6 +228,17 @@ func funcOf(g *tbb.Graph, b *tbb.Block) string {
 	return "?"
 }
 
+// shortPath is a goroutine's spawn path for a line of text, shortened to
+// trace.MaxPathText characters; a shortened path no longer tells the
+// goroutines of one deep chain apart, so it gets the goroutine's ID
+// (show's ID column).
+func shortPath(path string, id uint64) string {
+	if e := trace.ElidePath(path, trace.MaxPathText); e != path {
+		return fmt.Sprintf("%s (ID %d)", e, id)
+	}
+	return path
+}
+
 // maxBlockedText is how many blocked goroutines WriteText lists when it
 // is given a bound: a leak can leave hundreds (Go's test/chan/powser1.go
 // leaves 100), and the verdict and the first of them answer the question;
@@ -243,14 +254,6 @@ const maxBlockedText = 10
 func (b *BlockedReport) WriteText(w io.Writer, maxOps int) error {
 	bw := bufio.NewWriter(w)
 	fmt.Fprintln(bw, b.Summary)
-	// A shortened path no longer tells goroutines of one deep chain
-	// apart: it gets the goroutine's ID, show's ID column.
-	path := func(p string, id uint64) string {
-		if e := trace.ElidePath(p, trace.MaxPathText); e != p {
-			return fmt.Sprintf("%s (ID %d)", e, id)
-		}
-		return p
-	}
 	for i, g := range b.Goroutines {
 		if maxOps > 0 && i == maxBlockedText {
 			fmt.Fprintf(bw, "  ... %d more blocked goroutines (-json lists every one)\n", len(b.Goroutines)-i)
@@ -265,7 +268,7 @@ func (b *BlockedReport) WriteText(w io.Writer, maxOps int) error {
 		case g.Op == trace.OpSelect.String():
 			what = " (none of its cases could go on)"
 		}
-		fmt.Fprintf(bw, "  %s: %s at %s%s, blocked since %s (for %s)\n", path(g.Goroutine, g.GID), g.Op, g.Pos, what,
+		fmt.Fprintf(bw, "  %s: %s at %s%s, blocked since %s (for %s)\n", shortPath(g.Goroutine, g.GID), g.Op, g.Pos, what,
 			FormatNs(g.SinceNs), FormatNs(g.SeenNs-g.SinceNs))
 		if g.Object != 0 && len(g.LastOps) == 0 {
 			fmt.Fprintf(bw, "      no operation on that %s was recorded before\n", g.Kind)
@@ -279,7 +282,7 @@ func (b *BlockedReport) WriteText(w io.Writer, maxOps int) error {
 			if i > 0 {
 				lead = "           "
 			}
-			who := path(op.Goroutine, op.GID)
+			who := shortPath(op.Goroutine, op.GID)
 			if op.GID == g.GID {
 				who += " (itself)"
 			}

@@ -145,3 +145,15 @@ func TestBlockedTextBounded(t *testing.T) {
 		t.Errorf("unbounded: %d goroutines listed, want %d", n, workers+1)
 	}
 }
+
+// TestStepLineShortPath: a step of a goroutine deep in a spawn tree names
+// it by the root and the end of its path, as the blocked list does, so
+// that a report's lines fit a screen.
+func TestStepLineShortPath(t *testing.T) {
+	deep := "main/" + strings.Repeat("Mul$1@p.go:461#1/", 6) + "dosplit@p.go:99#1"
+	got := stepLine(Step{Pos: "p.go:105", State: Running.String(), Goroutine: deep, Ns: 267000}, false)
+	want := "+ p.go:105 in " + trace.ElidePath(deep, trace.MaxPathText) + "  267 µs"
+	if got != want || strings.Contains(got, deep) {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}

@@ -7,6 +7,8 @@ import (
 	"io"
 	"maps"
 	"slices"
+
+	"github.com/divergo/divergo/internal/trace"
 )
 
 // WriteText writes the report for people: sites ranked by waiting time,
@@ -54,7 +56,7 @@ func (r *Report) WriteText(w io.Writer, maxSteps int) error {
 			writeSteps(bw, c, maxSteps, r.blocks)
 		}
 		for _, in := range s.Instances {
-			fmt.Fprintf(bw, "   wait %s %s..%s", in.Goroutine, FormatNs(in.Begin), FormatNs(in.End))
+			fmt.Fprintf(bw, "   wait %s %s..%s", shortPath(in.Goroutine, in.GID), FormatNs(in.Begin), FormatNs(in.End))
 			if in.ReleaserName != "" {
 				fmt.Fprintf(bw, " released by %s %s at %s (%s)", in.ReleaserName, in.ReleaseOp, in.ReleasePos, FormatNs(in.ReleaseTime))
 				if in.Why != "" {
@@ -142,7 +144,7 @@ func stepLine(st Step, blocks bool) string {
 	if blocks && st.Pos != "" {
 		where += fmt.Sprintf(" [block %d]", st.Block)
 	}
-	return fmt.Sprintf("%s %s in %s  %s", sign, where, st.Goroutine, FormatNs(abs(st.Ns)))
+	return fmt.Sprintf("%s %s in %s  %s", sign, where, trace.ElidePath(st.Goroutine, trace.MaxPathText), FormatNs(abs(st.Ns)))
 }
 
 // perturbedRun says how a run was perturbed.

@@ -68,8 +68,9 @@ their lines (those that could have released it):
 	      last on it: main/worker@main.go:20#1 lock at main.go:24 (1.10 ms), itself blocked at main.go:25
 
 The first ten are listed, each with its last five operations; -json has
-them all. A spawn path longer than 72 characters keeps its root and its
-end around an ellipsis, with the goroutine's ID (show's ID column).
+them all. Here and in the waiting time below, a spawn path longer than 72
+characters keeps its root and its end around an ellipsis (in this list,
+with the goroutine's ID, show's ID column); -json has every path whole.
 Their waits have no end, so they are not in the waiting time below. A
 deadlocked program is stopped with Ctrl-C or SIGTERM, or, with
 DIVERGO_SIGNALS=off, dies of Go's deadlock report; the list is the same.
