@@ -48,7 +48,7 @@ func TestLockerCheck(t *testing.T) {
 	countLine, condLine := lockerLines(t)
 	dir := setup(t, "condlocker", false)
 	traces := filepath.Join(dir, "traces")
-	status, out, errs := divergo(t, dir, "check", "-n", "10", "-o", traces, ".")
+	status, out, errs := checkParted(t, dir, 10, "-o", traces, ".")
 	if status != 0 {
 		t.Fatalf("check: status %d, want 0\n%s%s", status, out, errs)
 	}

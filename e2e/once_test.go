@@ -76,7 +76,7 @@ func TestOnceCorrespondence(t *testing.T) {
 // closes: unflagged in worker, status 1.
 func TestOnceCheck(t *testing.T) {
 	dir := setup(t, "once", false)
-	status, out, errs := divergo(t, dir, "check", "-n", "10", ".")
+	status, out, errs := checkParted(t, dir, 10, ".")
 	if status != 0 {
 		t.Fatalf("check: status %d, want 0\n%s%s", status, out, errs)
 	}
@@ -88,7 +88,7 @@ func TestOnceCheck(t *testing.T) {
 		t.Errorf("no flagged once divergence: the same worker ran the function in every run:\n%s", out)
 	}
 
-	status, out, errs = divergo(t, dir, "check", "-n", "10", "-disable", "once", ".")
+	status, out, errs = checkParted(t, dir, 10, "-disable", "once", ".")
 	if status != 1 {
 		t.Fatalf("check -disable once: status %d, want 1\n%s%s", status, out, errs)
 	}
@@ -103,7 +103,7 @@ func TestOnceCheck(t *testing.T) {
 // the runs part, at the call the analyzer marked.
 func TestOnceValueCheck(t *testing.T) {
 	dir := setup(t, "oncevalue", false)
-	status, out, errs := divergo(t, dir, "check", "-n", "10", ".")
+	status, out, errs := checkParted(t, dir, 10, ".")
 	if status != 0 {
 		t.Fatalf("check: status %d, want 0\n%s%s", status, out, errs)
 	}
@@ -113,7 +113,7 @@ func TestOnceValueCheck(t *testing.T) {
 	if !regexp.MustCompile(`(?m)^    once +\d+ sections in \d+ runs$`).MatchString(out) {
 		t.Errorf("no flagged once divergence: the same worker ran the function in every run:\n%s", out)
 	}
-	status, out, errs = divergo(t, dir, "check", "-n", "10", "-disable", "once", ".")
+	status, out, errs = checkParted(t, dir, 10, "-disable", "once", ".")
 	if status != 1 || !regexp.MustCompile(`(?m)^  main\.go:\d+ in example\.com/oncevalue\.worker$`).MatchString(out) {
 		t.Errorf("check -disable once: status %d, want 1 and a hole in worker\n%s%s", status, out, errs)
 	}

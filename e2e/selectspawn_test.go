@@ -80,7 +80,7 @@ func TestGoInSelectLoop(t *testing.T) {
 	if !strings.Contains(text, "main.go:51  select") || strings.Contains(text, "hole") {
 		t.Errorf("diff does not name the select first, or names a hole:\n%s", text)
 	}
-	status, out, errs = divergo(t, p.dir, "check", "-n", "8", ".")
+	status, out, errs = checkParted(t, p.dir, 8, ".")
 	if status != 0 || !strings.Contains(out, "\nno hole: ") {
 		t.Errorf("check: status %d, want 0 and no hole\n%s%s", status, out, errs)
 	}

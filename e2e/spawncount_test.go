@@ -18,7 +18,7 @@ import (
 // parameters came from its go statement).
 func TestSpawnCountCheck(t *testing.T) {
 	dir := setup(t, "spawncount", false)
-	status, out, errs := divergo(t, dir, "check", "-n", "8", ".")
+	status, out, errs := checkParted(t, dir, 8, ".")
 	if status != 0 {
 		t.Fatalf("check: status %d, want 0\n%s%s", status, out, errs)
 	}
