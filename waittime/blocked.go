@@ -108,9 +108,16 @@ func FindBlocked(t Trace) (*BlockedReport, error) {
 	if err := lastOps(t, g, byID, &out); err != nil {
 		return nil, err
 	}
-	// By name: the same list however the schedule went.
+	// By name, numbers as numbers (#2 before #10): the same list however
+	// the schedule went.
 	slices.SortFunc(out.Goroutines, func(x, y BlockedGoroutine) int {
-		return cmp.Or(cmp.Compare(x.Goroutine, y.Goroutine), cmp.Compare(x.GID, y.GID))
+		switch {
+		case trace.PathLess(x.Goroutine, y.Goroutine):
+			return -1
+		case trace.PathLess(y.Goroutine, x.Goroutine):
+			return 1
+		}
+		return cmp.Compare(x.GID, y.GID)
 	})
 	n := len(out.Goroutines)
 	switch {

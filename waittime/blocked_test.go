@@ -118,6 +118,12 @@ func TestBlockedTextBounded(t *testing.T) {
 	if len(bl.Goroutines) != workers+1 {
 		t.Fatalf("%d blocked goroutines, want %d", len(bl.Goroutines), workers+1)
 	}
+	// Ordinals in order as numbers, so the ten listed are main and #1 to #9.
+	for i, g := range bl.Goroutines[1:] {
+		if want := fmt.Sprintf("#%d", i+1); !strings.HasSuffix(g.Goroutine, want) {
+			t.Errorf("blocked goroutine %d is %s, want one ending in %s", i+1, g.Goroutine, want)
+		}
+	}
 	var out strings.Builder
 	if err := bl.WriteText(&out, 5); err != nil {
 		t.Fatal(err)

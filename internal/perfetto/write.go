@@ -203,47 +203,14 @@ func treeOrder(g *tbb.Graph, infos []trace.GoroutineInfo) []trace.GoroutineInfo 
 	return out
 }
 
-// pathLess orders spawn paths: main first, then by path with numbers
-// compared as numbers, so that "#10" follows "#9" and children follow
-// their parent.
+// pathLess orders spawn paths: main first, then as trace.PathLess does,
+// with numbers compared as numbers, so that "#10" follows "#9" and
+// children follow their parent.
 func pathLess(a, b string) bool {
 	if a == "main" || b == "main" {
 		return a == "main" && b != "main"
 	}
-	for a != "" && b != "" {
-		if isDigit(a[0]) && isDigit(b[0]) {
-			na, ra := digits(a)
-			nb, rb := digits(b)
-			if len(na) != len(nb) {
-				return len(na) < len(nb)
-			}
-			if na != nb {
-				return na < nb
-			}
-			a, b = ra, rb
-			continue
-		}
-		if a[0] != b[0] {
-			return a[0] < b[0]
-		}
-		a, b = a[1:], b[1:]
-	}
-	return len(a) < len(b)
-}
-
-func isDigit(c byte) bool { return '0' <= c && c <= '9' }
-
-// digits splits s after its leading digits, without leading zeros.
-func digits(s string) (string, string) {
-	i := 0
-	for i < len(s) && isDigit(s[i]) {
-		i++
-	}
-	n := s[:i]
-	for len(n) > 1 && n[0] == '0' {
-		n = n[1:]
-	}
-	return n, s[i:]
+	return trace.PathLess(a, b)
 }
 
 // metadata names the process and its threads.
