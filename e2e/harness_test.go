@@ -138,8 +138,14 @@ func snapshot(t *testing.T, dir string) map[string][32]byte {
 
 func goCmd(t *testing.T, dir string, args ...string) string {
 	t.Helper()
+	return goCmdEnv(t, dir, nil, args...)
+}
+
+// goCmdEnv is goCmd with extra variables, which override env's.
+func goCmdEnv(t *testing.T, dir string, extra []string, args ...string) string {
+	t.Helper()
 	cmd := exec.Command("go", args...)
-	cmd.Dir, cmd.Env = dir, env()
+	cmd.Dir, cmd.Env = dir, env(extra...)
 	out, err := cmd.CombinedOutput()
 	if err != nil {
 		t.Fatalf("go %s: %v\n%s", strings.Join(args, " "), err, out)
@@ -158,7 +164,13 @@ func prepare(t *testing.T, prog string, tool bool) *program {
 	t.Helper()
 	dir := setup(t, prog, tool)
 	if tool {
-		goCmd(t, dir, "mod", "tidy")
+		// tidy wants the modules that tests of divergo's dependencies import
+		// (go-cmp, for golang.org/x/tools), which building divergo never
+		// downloads: on a fresh machine only the module proxy has them, so
+		// this one command may reach it, as a user's go mod tidy would.
+		// The caller's own GOPROXY: empty, it defers to go env -w's or Go's
+		// default, as it does for the caller.
+		goCmdEnv(t, dir, []string{"GOPROXY=" + os.Getenv("GOPROXY")}, "mod", "tidy")
 	}
 	before := snapshot(t, dir)
 	out := goCmd(t, dir, "generate", "./...")
