@@ -15,15 +15,12 @@
 // outcomes, spawns, sync operations, clocks) are an opcode word and
 // payload words in the same buffer. Full-size buffers live outside the Go
 // heap on Linux (mem_linux.go), where they would make the collector run
-// more often for the program's own garbage. A full buffer of the largest
-// size is encoded into one chunk of the trace file (internal/trace,
-// docs/FORMAT.md), behind room for the chunk's header, by the goroutine
-// that filled it, which writes it with one write call and fills the same
-// buffer again: handed to another core, the buffer's cache lines would
-// cross between the cores twice. Smaller buffers, a goroutine's last one and
-// those filled before the file is open are handed to a writer goroutine,
-// which encodes and writes them without holding the session's lock
-// (writer.go says why and how order is kept).
+// more often for the program's own garbage. A full buffer is handed to a
+// writer goroutine, which encodes it into one chunk of the trace file
+// (internal/trace, docs/FORMAT.md) and writes it without holding the
+// session's lock, while the goroutine that filled it goes on with an empty
+// one: in a program with one busy goroutine the other core does the
+// encoding (writer.go says why, and how order is kept).
 //
 // Time is taken at goroutine start and end, at every chunk, and around
 // every sync operation; never per block. The trace holds nanoseconds since

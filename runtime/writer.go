@@ -2,28 +2,25 @@ package runtime
 
 import "github.com/divergo/divergo/internal/trace"
 
-// A full buffer of the largest size is encoded and written by the goroutine
-// that filled it (writeOwnLocked), which then fills the same buffer again;
-// smaller buffers, the last one of a goroutine, and those filled before the
-// file is open go to a writer goroutine. Handing every buffer to the writer
-// goroutine, as sessions 3-5 did (PERFORMANCE.md), took encoding off the
-// program's goroutines, but on this machine a cache line written on one
-// core and read on the other costs about 80 ns each way: the writer's
-// encoding pulled every line of the buffer to its core, and the program's
-// next stores into a reused buffer pulled them back, which made the
-// switch loop of "Session 6" slower on two cores than pinned to one
-// (3.7x against 3.0x the plain program) and wordcount no faster. Encoding
-// a buffer that is still in the goroutine's own cache costs about 0.5-1.2
-// ns per word, less than the two transfers.
+// Every full buffer goes to a writer goroutine, which encodes and writes
+// it without holding sess.mu while the program's goroutines go on with
+// empty buffers. Sessions 6-10 had each goroutine encode and write its own
+// full buffers of the largest size instead, because on the machine of
+// session 6 a cache line written on one core and read on the other cost
+// about 80 ns each way, and the writer's encoding of a buffer the producer
+// then refilled made the switch loop, one word per iteration then, slower
+// on two cores than on one. Since loops are packed, buffers fill up to 16
+// times more slowly, and on session 11's machine handing every buffer over
+// costs the producer less than encoding it, most of all where the other
+// core has nothing else to do (PERFORMANCE.md, "Session 11": calls 9.8x ->
+// 7.2x the plain program, wordcount 1.23x -> 1.16x, and no slower pinned to
+// one core).
 //
 // Order: jobs are written in the order they were queued, one at a time, so
-// a goroutine's chunks stay in sequence; a goroutine with jobs queued or in
-// flight (g.jobs) queues its next full buffer too. finish waits for the job
+// a goroutine's chunks stay in sequence. finish waits for the job
 // in flight, writes the queued ones itself, and only then reads the live
 // buffers: every word a goroutine recorded is in exactly one of a written
-// chunk, a queued job or its current buffer (a buffer being encoded by its
-// own goroutine is still its current buffer, and once finish has read it
-// its goroutine writes nothing).
+// chunk, a queued job or its current buffer.
 //
 // The writer goroutine is started by the first full buffer (a program that
 // never fills one never has it), then waits on sess.work until half the
@@ -77,7 +74,6 @@ func (g *G) queueLocked(words []uint32, final bool, end int64) {
 	}
 	sess.jobs = append(sess.jobs, job{g, words, final, end})
 	sess.queued += len(words)
-	g.jobs++
 	if !sess.writing {
 		sess.writing = true
 		go writeJobs()
@@ -132,7 +128,6 @@ func writeJobs() {
 		sess.mu.Lock()
 		sess.inflight = false
 		sess.queued -= len(j.words)
-		j.g.jobs--
 		if !open {
 			writeChunk(j.g, &c, j.words, j.final, j.end, &cv)
 		}
@@ -147,53 +142,6 @@ func writeJobs() {
 	}
 	sess.writing = false
 	sess.idle.Broadcast()
-}
-
-// writeOwn lets goroutines write their own full buffers; tests turn it
-// off to queue every buffer for the writer goroutine.
-var writeOwn = true
-
-// maxFrames bounds the frames kept for goroutines that encode their own
-// buffers: one per goroutine encoding at the same time is enough.
-const maxFrames = 4
-
-// writeOwnLocked encodes and writes words, a full buffer of g that ends at
-// the stamp end, on g's own goroutine, and reports whether it did; g then
-// goes on with the same buffer, empty. It declines while the file is not
-// open and while g has chunks queued, which must be written first.
-// sess.mu is held, and released while encoding.
-func (g *G) writeOwnLocked(words []uint32, end int64) bool {
-	if !writeOwn || sess.w == nil || sess.failed || sess.closed || g.jobs > 0 {
-		return false
-	}
-	var f []byte // a mapped frame (mem_linux.go), nil if none could be
-	if k := len(sess.frames); k > 0 {
-		f, sess.frames = sess.frames[k-1], sess.frames[:k-1]
-	} else {
-		f = bigFrame()
-	}
-	c := trace.Chunk{Frame: f}
-	cv := newStampConv(g.floor) // g.floor is written under sess.mu
-	sess.mu.Unlock()
-	encode(words, &c, &cv)
-	sess.mu.Lock()
-	for sess.inflight { // the writer goroutine writes without the lock
-		sess.idle.Wait()
-	}
-	// If finish ran meanwhile, it wrote these words from g's buffer and
-	// closed the trace: writeChunk then writes nothing.
-	writeChunk(g, &c, words, false, end, &cv)
-	// Only f goes back: a frame encode had to allocate (f nil) is the
-	// collector's, and must never reach dropFrame's munmap.
-	switch {
-	case f == nil:
-	case len(sess.frames) < maxFrames:
-		sess.frames = append(sess.frames, f[:0])
-	default:
-		dropFrame(f)
-	}
-	g.n = 0
-	return true
 }
 
 // awaitWrittenLocked waits until the writer goroutine has written every
@@ -220,7 +168,6 @@ func drainLocked() {
 		cv := newStampConv(j.g.floor)
 		encode(j.words, &c, &cv)
 		writeChunk(j.g, &c, j.words, j.final, j.end, &cv)
-		j.g.jobs--
 		if cap(j.words) == maxWords {
 			dropWords(j.words)
 		}

@@ -70,7 +70,6 @@ func TestWriterOrder(t *testing.T) {
 func TestWriterDrain(t *testing.T) {
 	const n = 3 * maxWords // outcomes (a word each) of about three full buffers
 	path := startSession(t)
-	queueAll(t)
 	g := Main(testGraphJSON(t), bMain)
 	sess.mu.Lock()
 	sess.writing = true // as if a writer ran: queued jobs wait
@@ -101,29 +100,12 @@ func TestWriterDrain(t *testing.T) {
 	}
 }
 
-// queueAll makes every full buffer go to the writer goroutine for the rest
-// of the test, as before goroutines wrote their own (writeOwnLocked).
-func queueAll(t *testing.T) {
-	writeOwn = false
-	t.Cleanup(func() { writeOwn = true })
-}
-
 // TestWriterFinishBusy ends the program while workers keep filling buffers
 // as fast as they can, more of them than the one writer: finish must not
 // wait for the queue to run empty, which it may never do while they run.
-// With goroutines writing their own buffers, finish must not wait for them
-// either.
 func TestWriterFinishBusy(t *testing.T) {
-	t.Run("queued", func(t *testing.T) { writerFinishBusy(t, false) })
-	t.Run("own", func(t *testing.T) { writerFinishBusy(t, true) })
-}
-
-func writerFinishBusy(t *testing.T, own bool) {
 	const workers = 4
 	startSession(t)
-	if !own {
-		queueAll(t)
-	}
 	g := Main(testGraphJSON(t), bMain)
 	var stop atomic.Bool
 	var ended []<-chan struct{}
@@ -140,13 +122,12 @@ func writerFinishBusy(t *testing.T, own bool) {
 			}
 		}))
 	}
-	// Let the queue fill up, as far as the workers outrun the writer; or
-	// let the workers write chunks of their own.
+	// Let the queue fill up, as far as the workers outrun the writer.
 	for deadline := time.Now().Add(time.Second); time.Now().Before(deadline); time.Sleep(time.Millisecond) {
 		sess.mu.Lock()
 		full := sess.queued > maxQueued-maxWords
 		sess.mu.Unlock()
-		if full || own && time.Until(deadline) < 900*time.Millisecond {
+		if full {
 			break
 		}
 	}
