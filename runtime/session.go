@@ -370,7 +370,11 @@ func (g *G) flush(final bool) {
 	full[n], full[n+1], full[n+2] = opBit|opClock<<16, lo(uint64(t)), hi(uint64(t))
 	sess.mu.Lock()
 	// g.n = 0 under the mutex: finish reads n under it too.
-	g.queueLocked(full[:n+3], final, t)
+	if dropFull && !final && cap(full) == maxWords {
+		g.n = 0
+	} else {
+		g.queueLocked(full[:n+3], final, t)
+	}
 	sess.mu.Unlock()
 }
 

@@ -15,6 +15,12 @@
 # over the plain build's median time in the same rounds. Also reports trace
 # bytes per recorded block execution.
 #
+# Two more variants say where recording's time goes: the same build writing
+# its trace to /dev/null (everything encoded, nothing written to a file),
+# and the floor, a build with -tags divergo_floor whose goroutines empty
+# their full buffers in place (runtime/floor.go): the probes, clocks and
+# sync wrappers, with nothing encoded or written.
+#
 # Usage: scripts/bench-overhead.sh [RUNS]   (default 5)
 #        BASE=REV scripts/bench-overhead.sh [RUNS]
 #        PROGS="switchloop calls" scripts/bench-overhead.sh [RUNS]
@@ -61,6 +67,8 @@ run() {
 	case $1 in
 	plain | count | atomic | rttrace) "./$1" "${args[@]}" ;;
 	dvg | dvgbase) DIVERGO_TRACE="$PWD/$1.dvt" "./$1" "${args[@]}" ;;
+	null) DIVERGO_TRACE=/dev/null ./dvg "${args[@]}" ;;
+	floor) DIVERGO_TRACE="$PWD/floor.dvt" ./dvgfloor "${args[@]}" ;;
 	pin | pinbase)
 		if [[ ${#pin[@]} -eq 0 ]]; then return; fi
 		DIVERGO_TRACE="$PWD/$1.dvt" "${pin[@]}" "./dvg${1#pin}" "${args[@]}"
@@ -120,14 +128,14 @@ func init() {
 }
 '
 
-echo "| program | plain (median, best) | divergo | divergo, one core | DIVERGO_TRACE=off | cover count | cover atomic | runtime/trace | trace bytes / block |"
-echo "|---|---|---|---|---|---|---|---|---|"
+echo "| program | plain (median, best) | divergo | divergo, one core | DIVERGO_TRACE=off | to /dev/null | floor | cover count | cover atomic | runtime/trace | trace bytes / block |"
+echo "|---|---|---|---|---|---|---|---|---|---|---|"
 declare -A progArgs=([cpuloop]="-n 300000" [wordcount]="-lines 100000" [switchloop]="-n 25000000" [calls]="-n 32")
 for prog in $progs; do
 	read -r -a args <<<"${progArgs[$prog]}"
 	mod="$tmp/$prog"
 	module "$mod" "$prog" "$root"
-	variants=(plain dvg pin off count atomic rttrace)
+	variants=(plain dvg pin off null floor count atomic rttrace)
 	if [[ -n $base ]]; then
 		module "$tmp/$prog-base" "$prog" "$tmp/base"
 		(
@@ -147,9 +155,10 @@ for prog in $progs; do
 		go build -overlay=rt.json -o rttrace .
 		go generate ./... >/dev/null
 		go build -overlay="$mod/.divergo/overlay.json" -o dvg .
+		go build -tags divergo_floor -overlay="$mod/.divergo/overlay.json" -o dvgfloor .
 		export GOCOVERDIR="$mod/cov" RT_TRACE="$mod/rt.out"
 		mkdir -p cov
-		{ read -r p d pn o c a r db pb ob; read -r bp _; } < <(medians "$runs" "${variants[@]}")
+		{ read -r p d pn o nl fl c a r db pb ob; read -r bp _; } < <(medians "$runs" "${variants[@]}")
 		size=$(stat -c %s dvg.dvt)
 		[[ -s rt.out ]] || { echo "runtime/trace wrote nothing" >&2; exit 1; }
 		blocks=$(divergo show --json dvg.dvt | python3 -c 'import json,sys; print(sum(g["blocks"] for g in json.load(sys.stdin)["goroutines"]))' 2>/dev/null || echo 0)
@@ -157,8 +166,9 @@ for prog in $progs; do
 		col() { # col AFTER BEFORE: a ratio, or "before → after" with BASE
 			if [[ -n $base ]]; then echo "$(ratio "$2" "$p") → **$(ratio "$1" "$p")**"; else ratio "$1" "$p"; fi
 		}
-		printf '| %s | %s s, %s s | %s | %s | %s | %s | %s | %s | %s |\n' "$prog" "$p" "$bp" \
+		printf '| %s | %s s, %s s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n' "$prog" "$p" "$bp" \
 			"$(col "$d" "${db:-0}")" "$(col "$pn" "${pb:-0}")" "$(col "$o" "${ob:-0}")" \
+			"$(ratio "$nl" "$p")" "$(ratio "$fl" "$p")" \
 			"$(ratio "$c" "$p")" "$(ratio "$a" "$p")" "$(ratio "$r" "$p")" "$bpb"
 	)
 done
