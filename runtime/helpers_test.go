@@ -89,7 +89,10 @@ func resetSession() {
 	for _, w := range sess.free { // mapped (mem_linux.go): a test binary runs many sessions
 		dropWords(w)
 	}
-	sess.jobs, sess.queued, sess.free, sess.removed, sess.draining = nil, 0, nil, nil, false
+	for _, f := range sess.frames {
+		dropFrame(f)
+	}
+	sess.jobs, sess.queued, sess.free, sess.frames, sess.removed, sess.draining = nil, 0, nil, nil, nil, false
 	sess.file, sess.w, sess.pending, sess.closed, sess.failed = nil, nil, nil, false, false
 	sess.pendingBytes, sess.dropped = 0, false
 	sess.mu.Unlock()

@@ -23,6 +23,7 @@ type G struct {
 	start    int64  // stamp (clock.go)
 	floor    int64  // latest time in ns written for this goroutine; guarded like seq
 	seq      uint64 // next chunk's sequence number; guarded by sess.mu
+	jobs     int    // chunks queued for the writer or in flight; guarded by sess.mu
 	wrote    bool   // first chunk written; guarded by sess.mu
 	ended    bool   // final chunk written; guarded by sess.mu
 	isMain   bool

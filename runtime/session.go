@@ -56,6 +56,7 @@ type session struct {
 	work     sync.Cond  // on mu: a job was queued, or the trace closed
 	idle     sync.Cond  // on mu: a job was written, or the trace closed
 	free     [][]uint32 // full-size buffers to reuse
+	frames   [][]byte   // frames of goroutines that encode their own buffers (writeOwnLocked)
 
 	regMu sync.Mutex
 	live  map[*G]struct{} // recorders whose goroutine may still run
@@ -361,7 +362,8 @@ func chunkHead(g *G, c *trace.Chunk, words []uint32, final bool, end int64, cv *
 }
 
 // flush closes g's buffer with a clock event and hands it to the writer
-// goroutine (writer.go); g goes on with an empty buffer.
+// goroutine, or writes it out itself when the writer is behind (writer.go);
+// g goes on with an empty buffer.
 // Only g's goroutine calls it.
 func (g *G) flush(final bool) {
 	t := now()
@@ -370,9 +372,10 @@ func (g *G) flush(final bool) {
 	full[n], full[n+1], full[n+2] = opBit|opClock<<16, lo(uint64(t)), hi(uint64(t))
 	sess.mu.Lock()
 	// g.n = 0 under the mutex: finish reads n under it too.
-	if dropFull && !final && cap(full) == maxWords {
+	switch {
+	case dropFull && !final && cap(full) == maxWords:
 		g.n = 0
-	} else {
+	case final || cap(full) < maxWords || !g.writeOwnLocked(full[:n+3], t):
 		g.queueLocked(full[:n+3], final, t)
 	}
 	sess.mu.Unlock()

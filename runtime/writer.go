@@ -17,10 +17,14 @@ import "github.com/divergo/divergo/internal/trace"
 // one core).
 //
 // Order: jobs are written in the order they were queued, one at a time, so
-// a goroutine's chunks stay in sequence. finish waits for the job
+// a goroutine's chunks stay in sequence; a goroutine with jobs queued or in
+// flight (g.jobs) queues its next full buffer too, even when the writer is
+// behind and others write their own (writeOwnLocked). finish waits for the job
 // in flight, writes the queued ones itself, and only then reads the live
 // buffers: every word a goroutine recorded is in exactly one of a written
-// chunk, a queued job or its current buffer.
+// chunk, a queued job or its current buffer (a buffer being encoded by its
+// own goroutine is still its current buffer, and once finish has read it
+// its goroutine writes nothing).
 //
 // The writer goroutine is started by the first full buffer (a program that
 // never fills one never has it), then waits on sess.work until half the
@@ -74,6 +78,7 @@ func (g *G) queueLocked(words []uint32, final bool, end int64) {
 	}
 	sess.jobs = append(sess.jobs, job{g, words, final, end})
 	sess.queued += len(words)
+	g.jobs++
 	if !sess.writing {
 		sess.writing = true
 		go writeJobs()
@@ -128,6 +133,7 @@ func writeJobs() {
 		sess.mu.Lock()
 		sess.inflight = false
 		sess.queued -= len(j.words)
+		j.g.jobs--
 		if !open {
 			writeChunk(j.g, &c, j.words, j.final, j.end, &cv)
 		}
@@ -142,6 +148,55 @@ func writeJobs() {
 	}
 	sess.writing = false
 	sess.idle.Broadcast()
+}
+
+// maxFrames bounds the frames kept for goroutines that encode their own
+// buffers: one per goroutine encoding at the same time is enough.
+const maxFrames = 4
+
+// writeOwnLocked encodes and writes words, a full buffer of g that ends at
+// the stamp end, on g's own goroutine when the writer goroutine is behind
+// (half its queue full), and reports whether it did; g then goes on with
+// the same buffer, empty. One writer encodes for every goroutine, and on a
+// machine with more cores than it can keep up with, goroutines that fill
+// buffers faster than it would wait for room; so a goroutine that would
+// queue behind others' buffers encodes its own instead, and recording
+// scales with the cores as it did when every goroutine wrote its own
+// (sessions 6-10). It declines while the file is not open and while g has
+// chunks queued, which must be written first. sess.mu is held, and released
+// while encoding.
+func (g *G) writeOwnLocked(words []uint32, end int64) bool {
+	if sess.queued < wakeWords || sess.w == nil || sess.failed || sess.closed || g.jobs > 0 {
+		return false
+	}
+	var f []byte // a mapped frame (mem_linux.go), nil if none could be
+	if k := len(sess.frames); k > 0 {
+		f, sess.frames = sess.frames[k-1], sess.frames[:k-1]
+	} else {
+		f = bigFrame()
+	}
+	c := trace.Chunk{Frame: f}
+	cv := newStampConv(g.floor) // g.floor is written under sess.mu
+	sess.mu.Unlock()
+	encode(words, &c, &cv)
+	sess.mu.Lock()
+	for sess.inflight { // the writer goroutine writes without the lock
+		sess.idle.Wait()
+	}
+	// If finish ran meanwhile, it wrote these words from g's buffer and
+	// closed the trace: writeChunk then writes nothing.
+	writeChunk(g, &c, words, false, end, &cv)
+	// Only f goes back: a frame encode had to allocate (f nil) is the
+	// collector's, and must never reach dropFrame's munmap.
+	switch {
+	case f == nil:
+	case len(sess.frames) < maxFrames:
+		sess.frames = append(sess.frames, f[:0])
+	default:
+		dropFrame(f)
+	}
+	g.n = 0
+	return true
 }
 
 // awaitWrittenLocked waits until the writer goroutine has written every
@@ -168,6 +223,7 @@ func drainLocked() {
 		cv := newStampConv(j.g.floor)
 		encode(j.words, &c, &cv)
 		writeChunk(j.g, &c, j.words, j.final, j.end, &cv)
+		j.g.jobs--
 		if cap(j.words) == maxWords {
 			dropWords(j.words)
 		}

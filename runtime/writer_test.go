@@ -100,6 +100,65 @@ func TestWriterDrain(t *testing.T) {
 	}
 }
 
+// TestWriterBehind stalls the writer goroutine with half its queue full of
+// main's buffers: a worker with nothing queued then encodes and writes its
+// own full buffers instead of queueing behind them (writeOwnLocked), and
+// every stream still holds its outcomes in order.
+func TestWriterBehind(t *testing.T) {
+	const mainN, workerN = 5 * maxWords, 2*maxWords + 100 // outcomes, a word each
+	path := startSession(t)
+	g := Main(testGraphJSON(t), bMain)
+	sess.mu.Lock()
+	sess.writing = true // as if a writer ran: queued jobs wait
+	sess.mu.Unlock()
+	for k := range mainN {
+		g.Outcome(uint64(k))
+	}
+	sess.mu.Lock()
+	queued := sess.queued
+	sess.mu.Unlock()
+	if queued < wakeWords {
+		t.Fatalf("%d words queued, want at least %d", queued, wakeWords)
+	}
+	var wrote uint64
+	done := goWorker(g, func(w *G) {
+		for k := range workerN {
+			w.Outcome(uint64(k))
+		}
+		sess.mu.Lock()
+		wrote = w.seq
+		sess.mu.Unlock()
+	})
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the worker waited for the stalled writer")
+	}
+	if wrote != 2 {
+		t.Errorf("the worker wrote %d chunks of its own, want 2", wrote)
+	}
+	sess.mu.Lock()
+	sess.writing = false
+	sess.mu.Unlock()
+	g.Exit(bMain)
+	_, gs := readTrace(t, path)
+	for p, want := range map[string]int{"main": mainN, "main/worker@main.go:7#1": workerN} {
+		var k uint64
+		for _, e := range gs[p].events {
+			if e.Kind != trace.EvOutcome {
+				continue
+			}
+			if e.Value != k {
+				t.Fatalf("%s: outcome %d is %d", p, k, e.Value)
+			}
+			k++
+		}
+		if k != uint64(want) {
+			t.Errorf("%s: %d outcomes, want %d", p, k, want)
+		}
+	}
+}
+
 // TestWriterFinishBusy ends the program while workers keep filling buffers
 // as fast as they can, more of them than the one writer: finish must not
 // wait for the queue to run empty, which it may never do while they run.
