@@ -10,9 +10,16 @@ import (
 // G is the recorder of one goroutine. Only that goroutine uses it, except
 // when the program ends and every buffer is flushed.
 type G struct {
-	// Hot: the probe touches only these.
+	// Hot: the probe touches only these. The pads keep every other word
+	// of this G or of a G next to it in memory, some of which the writer
+	// goroutine writes (floor, seq, jobs), out of their cache lines,
+	// wherever the allocator puts the G (it aligns a G to 16 bytes, not
+	// 64): a store of the writer's there would take the line away from
+	// the probes' core.
+	_   [64]byte
 	buf []uint32 // len is the usable part; cap keeps room for a closing clock
 	n   int
+	_   [64]byte
 
 	off      bool // the shared recorder of DIVERGO_TRACE=off, or a goroutine's that ended
 	id       uint64
