@@ -20,7 +20,10 @@
 // (internal/trace, docs/FORMAT.md) and writes it without holding the
 // session's lock, while the goroutine that filled it goes on with an empty
 // one: in a program with one busy goroutine the other core does the
-// encoding (writer.go says why, and how order is kept).
+// encoding. When the writer is behind, a goroutine with nothing queued
+// encodes and writes its own full buffer instead of waiting, so that
+// recording keeps up on machines with more cores than one writer can serve
+// (writer.go says why, and how order is kept).
 //
 // Time is taken at goroutine start and end, at every chunk, and around
 // every sync operation; never per block. The trace holds nanoseconds since

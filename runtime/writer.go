@@ -2,9 +2,10 @@ package runtime
 
 import "github.com/divergo/divergo/internal/trace"
 
-// Every full buffer goes to a writer goroutine, which encodes and writes
-// it without holding sess.mu while the program's goroutines go on with
-// empty buffers. Sessions 6-10 had each goroutine encode and write its own
+// Full buffers go to a writer goroutine, which encodes and writes them
+// without holding sess.mu while the program's goroutines go on with empty
+// buffers; only when the writer is behind does a goroutine encode and
+// write its own (writeOwnLocked). Sessions 6-10 had each goroutine encode and write its own
 // full buffers of the largest size instead, because on the machine of
 // session 6 a cache line written on one core and read on the other cost
 // about 80 ns each way, and the writer's encoding of a buffer the producer
@@ -15,6 +16,9 @@ import "github.com/divergo/divergo/internal/trace"
 // core has nothing else to do (PERFORMANCE.md, "Session 11": calls 9.8x ->
 // 7.2x the plain program, wordcount 1.23x -> 1.16x, and no slower pinned to
 // one core).
+//
+// A G's floor, seq and jobs are written by whichever goroutine writes its
+// chunk, so G pads its buffer and count away from them (recorder.go).
 //
 // Order: jobs are written in the order they were queued, one at a time, so
 // a goroutine's chunks stay in sequence; a goroutine with jobs queued or in
