@@ -5,17 +5,17 @@ import "github.com/divergo/divergo/internal/trace"
 // Full buffers go to a writer goroutine, which encodes and writes them
 // without holding sess.mu while the program's goroutines go on with empty
 // buffers; only when the writer is behind does a goroutine encode and
-// write its own (writeOwnLocked). Sessions 6-10 had each goroutine encode and write its own
-// full buffers of the largest size instead, because on the machine of
-// session 6 a cache line written on one core and read on the other cost
-// about 80 ns each way, and the writer's encoding of a buffer the producer
-// then refilled made the switch loop, one word per iteration then, slower
-// on two cores than on one. Since loops are packed, buffers fill up to 16
-// times more slowly, and on session 11's machine handing every buffer over
-// costs the producer less than encoding it, most of all where the other
-// core has nothing else to do (PERFORMANCE.md, "Session 11": calls 9.8x ->
-// 7.2x the plain program, wordcount 1.23x -> 1.16x, and no slower pinned to
-// one core).
+// write its own (writeOwnLocked). Sessions 6-10 had every goroutine encode
+// and write its own full buffers, because on the machine of session 6 a
+// cache line written on one core and read on the other cost about 80 ns
+// each way, and the writer's encoding of a buffer the producer then
+// refilled made the switch loop, one word per iteration then, slower on two
+// cores than on one. Since loops are packed, buffers fill up to 16 times
+// more slowly, and on session 11's machine handing every buffer over costs
+// the producer less than encoding it, most of all where the other core has
+// nothing else to do (PERFORMANCE.md, "Session 11": calls 9.8x -> 7.2x the
+// plain program, wordcount 1.23x -> 1.16x, and no slower pinned to one
+// core).
 //
 // A G's floor, seq and jobs are written by whichever goroutine writes its
 // chunk, so G pads its buffer and count away from them (recorder.go).
@@ -23,8 +23,8 @@ import "github.com/divergo/divergo/internal/trace"
 // Order: jobs are written in the order they were queued, one at a time, so
 // a goroutine's chunks stay in sequence; a goroutine with jobs queued or in
 // flight (g.jobs) queues its next full buffer too, even when the writer is
-// behind and others write their own (writeOwnLocked). finish waits for the job
-// in flight, writes the queued ones itself, and only then reads the live
+// behind and others write their own (writeOwnLocked). finish waits for the
+// job in flight, writes the queued ones itself, and only then reads the live
 // buffers: every word a goroutine recorded is in exactly one of a written
 // chunk, a queued job or its current buffer (a buffer being encoded by its
 // own goroutine is still its current buffer, and once finish has read it

@@ -161,7 +161,8 @@ func TestWriterBehind(t *testing.T) {
 
 // TestWriterFinishBusy ends the program while workers keep filling buffers
 // as fast as they can, more of them than the one writer: finish must not
-// wait for the queue to run empty, which it may never do while they run.
+// wait for the queue to run empty, which it may never do while they run,
+// nor for the workers that write their own buffers once it is half full.
 func TestWriterFinishBusy(t *testing.T) {
 	const workers = 4
 	startSession(t)
@@ -181,12 +182,13 @@ func TestWriterFinishBusy(t *testing.T) {
 			}
 		}))
 	}
-	// Let the queue fill up, as far as the workers outrun the writer.
+	// Let the queue fill up to where workers write their own, as far as
+	// they outrun the writer.
 	for deadline := time.Now().Add(time.Second); time.Now().Before(deadline); time.Sleep(time.Millisecond) {
 		sess.mu.Lock()
-		full := sess.queued > maxQueued-maxWords
+		behind := sess.queued >= wakeWords
 		sess.mu.Unlock()
-		if full {
+		if behind {
 			break
 		}
 	}
