@@ -124,6 +124,23 @@ func TestFindOwnBlock(t *testing.T) {
 	}
 }
 
+// TestFindNotNextBlock joins a wait with the block woken inside it, not
+// with the goroutine's next block, which by the joined clocks began a few
+// ns before the wait's end and was woken after it (doubleselect); a block
+// woken a little after the end is still joined when it is the only one.
+func TestFindNotNextBlock(t *testing.T) {
+	own := Wake{G: 1, Blocked: 483_100, At: 484_752, Reason: "chan receive", By: 2}
+	next := Wake{G: 1, Blocked: 486_672, At: 487_440, Reason: "chan send", By: 3}
+	tr := &Trace{byG: map[uint64][]Wake{1: {own, next}}, n: 2}
+	if w, ok := tr.Find(1, 483_099, 486_675, nil); !ok || w.At != own.At {
+		t.Errorf("Find = %v, %v; want %v", w, ok, own)
+	}
+	tr = &Trace{byG: map[uint64][]Wake{1: {next}}, n: 1}
+	if w, ok := tr.Find(1, 483_099, 486_675, nil); !ok || w.At != next.At {
+		t.Errorf("Find = %v, %v with one block woken after the end; want %v", w, ok, next)
+	}
+}
+
 // TestUnended keeps the block of a goroutine still blocked when the trace
 // ends, with its stack at the receive it waits in.
 func TestUnended(t *testing.T) {
