@@ -167,9 +167,8 @@ func prepare(t *testing.T, prog string, tool bool) *program {
 		// tidy wants the modules that tests of divergo's dependencies import
 		// (go-cmp, for golang.org/x/tools), which building divergo never
 		// downloads: on a fresh machine only the module proxy has them, so
-		// this one command may reach it, as a user's go mod tidy would.
-		// The caller's own GOPROXY: empty, it defers to go env -w's or Go's
-		// default, as it does for the caller.
+		// this one command runs with the caller's GOPROXY (when empty, go
+		// env -w's or Go's default), as a user's go mod tidy would.
 		goCmdEnv(t, dir, []string{"GOPROXY=" + os.Getenv("GOPROXY")}, "mod", "tidy")
 	}
 	before := snapshot(t, dir)
