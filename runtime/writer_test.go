@@ -48,18 +48,9 @@ func TestWriterOrder(t *testing.T) {
 		if p == "main" {
 			continue
 		}
-		var k uint64
-		for _, e := range w.events {
-			if e.Kind != trace.EvOutcome {
-				continue
-			}
-			if e.Value != k {
-				t.Fatalf("%s: outcome %d is %d", p, k, e.Value)
-			}
-			k++
-		}
-		if k != n || w.info.Chunks < 5 {
-			t.Errorf("%s: %d outcomes in %d chunks, want %d in several", p, k, w.info.Chunks, n)
+		wantOutcomes(t, p, w.events, n)
+		if w.info.Chunks < 5 {
+			t.Errorf("%s: %d chunks, want several", p, w.info.Chunks)
 		}
 	}
 }
@@ -71,32 +62,51 @@ func TestWriterDrain(t *testing.T) {
 	const n = 3 * maxWords // outcomes (a word each) of about three full buffers
 	path := startSession(t)
 	g := Main(testGraphJSON(t), bMain)
-	sess.mu.Lock()
-	sess.writing = true // as if a writer ran: queued jobs wait
-	sess.mu.Unlock()
+	release := stallWriter()
 	for k := range n {
 		g.Outcome(uint64(k))
 	}
 	sess.mu.Lock()
 	queued := len(sess.jobs)
-	sess.writing = false
 	sess.mu.Unlock()
+	release()
 	g.Exit(bMain)
 	if queued < 2 {
 		t.Fatalf("%d jobs queued, want several", queued)
 	}
 	_, gs := readTrace(t, path)
-	var k uint64
-	for _, e := range gs["main"].events {
-		if e.Kind == trace.EvOutcome {
-			if e.Value != k {
-				t.Fatalf("outcome %d is %d", k, e.Value)
-			}
-			k++
+	wantOutcomes(t, "main", gs["main"].events, n)
+}
+
+// stallWriter makes queued jobs wait, as if a writer goroutine ran and
+// never took them, until release; finish then writes them.
+func stallWriter() (release func()) {
+	sess.mu.Lock()
+	sess.writing = true
+	sess.mu.Unlock()
+	return func() {
+		sess.mu.Lock()
+		sess.writing = false
+		sess.mu.Unlock()
+	}
+}
+
+// wantOutcomes checks that the events of stream name hold the outcomes 0
+// to n-1, in order.
+func wantOutcomes(t *testing.T, name string, evs []trace.Event, n int) {
+	t.Helper()
+	k := 0
+	for _, e := range evs {
+		if e.Kind != trace.EvOutcome {
+			continue
 		}
+		if e.Value != uint64(k) {
+			t.Fatalf("%s: outcome %d is %d", name, k, e.Value)
+		}
+		k++
 	}
 	if k != n {
-		t.Errorf("%d outcomes, want %d", k, n)
+		t.Errorf("%s: %d outcomes, want %d", name, k, n)
 	}
 }
 
@@ -108,9 +118,7 @@ func TestWriterBehind(t *testing.T) {
 	const mainN, workerN = 5 * maxWords, 2*maxWords + 100 // outcomes, a word each
 	path := startSession(t)
 	g := Main(testGraphJSON(t), bMain)
-	sess.mu.Lock()
-	sess.writing = true // as if a writer ran: queued jobs wait
-	sess.mu.Unlock()
+	release := stallWriter()
 	for k := range mainN {
 		g.Outcome(uint64(k))
 	}
@@ -137,26 +145,11 @@ func TestWriterBehind(t *testing.T) {
 	if wrote != 2 {
 		t.Errorf("the worker wrote %d chunks of its own, want 2", wrote)
 	}
-	sess.mu.Lock()
-	sess.writing = false
-	sess.mu.Unlock()
+	release()
 	g.Exit(bMain)
 	_, gs := readTrace(t, path)
-	for p, want := range map[string]int{"main": mainN, "main/worker@main.go:7#1": workerN} {
-		var k uint64
-		for _, e := range gs[p].events {
-			if e.Kind != trace.EvOutcome {
-				continue
-			}
-			if e.Value != k {
-				t.Fatalf("%s: outcome %d is %d", p, k, e.Value)
-			}
-			k++
-		}
-		if k != uint64(want) {
-			t.Errorf("%s: %d outcomes, want %d", p, k, want)
-		}
-	}
+	wantOutcomes(t, "main", gs["main"].events, mainN)
+	wantOutcomes(t, "worker", gs["main/worker@main.go:7#1"].events, workerN)
 }
 
 // TestWriterFinishBusy ends the program while workers keep filling buffers
