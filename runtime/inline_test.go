@@ -10,7 +10,8 @@ import (
 // TestProbeInlines checks that what an instrumented function calls on every
 // block, outcome, entry and return inlines: the block and outcome probes (a
 // call there would cost a tight loop its registers), Enter's and Exit's
-// tests of DIVERGO_TRACE=off (PERFORMANCE.md, "Session 6"). The probes
+// tests of DIVERGO_TRACE=off (PERFORMANCE.md, "Session 6"), and lookup,
+// which enter makes at every function entry ("Session 11"). The probes
 // inline only because their slow paths are called through a parameter
 // (call, call64), and a reworded condition can tip any of them over the
 // budget.
@@ -19,7 +20,7 @@ func TestProbeInlines(t *testing.T) {
 	if err != nil {
 		t.Fatalf("go build -gcflags=-m=2: %v\n%s", err, out)
 	}
-	for _, fn := range []string{`\(\*G\)\.B`, `\(\*G\)\.PackWord`, `\(\*G\)\.Outcome`, `\(\*G\)\.Exit`, `Enter`, `Off`} {
+	for _, fn := range []string{`\(\*G\)\.B`, `\(\*G\)\.PackWord`, `\(\*G\)\.Outcome`, `\(\*G\)\.Exit`, `Enter`, `Off`, `lookup`} {
 		re := regexp.MustCompile(`(?m)^\S+: can inline ` + fn + `( |$)`)
 		if !re.Match(out) {
 			var why []string
