@@ -107,37 +107,35 @@ func TestReadWake(t *testing.T) {
 	}
 }
 
-// TestFindOwnBlock joins a wait with a block inside it, and not with the
-// goroutine's previous block, which began within JoinEps before the wait
-// and was woken before it began: a wait still blocked when the trace ended
-// has no wake of its own.
+// TestFindOwnBlock joins a wait with the block woken inside it, and not
+// with a neighbour of it:
+//   - the goroutine's previous block, which began within JoinEps before the
+//     wait and was woken before it began (a wait still blocked when the
+//     trace ended has no wake of its own);
+//   - its next block, which by the joined clocks began a few ns before the
+//     wait's end and was woken after it (doubleselect), unless that is the
+//     only block there is.
 func TestFindOwnBlock(t *testing.T) {
 	prev := Wake{G: 1, Blocked: 9_200, At: 9_600, Reason: "chan receive", By: 2}
 	own := Wake{G: 1, Blocked: 10_100, At: 30_000, Reason: "chan send", By: 3}
-	tr := &Trace{byG: map[uint64][]Wake{1: {prev, own}}, n: 2}
-	if w, ok := tr.Find(1, 10_000, 31_000, nil); !ok || w.At != own.At {
-		t.Errorf("Find = %v, %v; want %v", w, ok, own)
-	}
-	tr = &Trace{byG: map[uint64][]Wake{1: {prev}}, n: 1}
-	if w, ok := tr.Find(1, 10_000, 31_000, nil); ok {
-		t.Errorf("Find = %v for a wait begun after the wake; want none", w)
-	}
-}
-
-// TestFindNotNextBlock joins a wait with the block woken inside it, not
-// with the goroutine's next block, which by the joined clocks began a few
-// ns before the wait's end and was woken after it (doubleselect); a block
-// woken a little after the end is still joined when it is the only one.
-func TestFindNotNextBlock(t *testing.T) {
-	own := Wake{G: 1, Blocked: 483_100, At: 484_752, Reason: "chan receive", By: 2}
+	recv := Wake{G: 1, Blocked: 483_100, At: 484_752, Reason: "chan receive", By: 2}
 	next := Wake{G: 1, Blocked: 486_672, At: 487_440, Reason: "chan send", By: 3}
-	tr := &Trace{byG: map[uint64][]Wake{1: {own, next}}, n: 2}
-	if w, ok := tr.Find(1, 483_099, 486_675, nil); !ok || w.At != own.At {
-		t.Errorf("Find = %v, %v; want %v", w, ok, own)
-	}
-	tr = &Trace{byG: map[uint64][]Wake{1: {next}}, n: 1}
-	if w, ok := tr.Find(1, 483_099, 486_675, nil); !ok || w.At != next.At {
-		t.Errorf("Find = %v, %v with one block woken after the end; want %v", w, ok, next)
+	for _, c := range []struct {
+		name       string
+		wakes      []Wake
+		begin, end int64
+		want       *Wake // nil: none
+	}{
+		{"previous block", []Wake{prev, own}, 10_000, 31_000, &own},
+		{"only the previous block", []Wake{prev}, 10_000, 31_000, nil},
+		{"next block", []Wake{recv, next}, 483_099, 486_675, &recv},
+		{"only the next block", []Wake{next}, 483_099, 486_675, &next},
+	} {
+		tr := &Trace{byG: map[uint64][]Wake{1: c.wakes}, n: len(c.wakes)}
+		w, ok := tr.Find(1, c.begin, c.end, nil)
+		if c.want == nil && ok || c.want != nil && (!ok || w.At != c.want.At) {
+			t.Errorf("%s: Find = %v, %v; want %v", c.name, w, ok, c.want)
+		}
 	}
 }
 
