@@ -57,7 +57,7 @@ type session struct {
 	work     sync.Cond  // on mu: a job was queued, or the trace closed
 	idle     sync.Cond  // on mu: a job was written, or the trace closed
 	free     [][]uint32 // full-size buffers to reuse
-	frames   [][]byte   // frames of goroutines that encode their own buffers (writeOwnLocked)
+	frames   [][]byte   // frames for goroutines that encode their own buffers (writeOwnLocked)
 
 	regMu sync.Mutex
 	live  map[*G]struct{} // recorders whose goroutine may still run

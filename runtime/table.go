@@ -39,6 +39,7 @@ func lookup(goid uint64) *G {
 // callGoid calls f(goid): see B.
 func callGoid(goid uint64, f func(uint64) *G) *G { return f(goid) }
 
+// lookupOverflow is lookup for a goid beyond the table.
 func lookupOverflow(goid uint64) *G {
 	g, _ := overflow.Load(goid)
 	gg, _ := g.(*G)
