@@ -140,6 +140,15 @@ func readLayers(doc string) (map[string]int, error) {
 // module its own (non-test) files import, all named relative to the
 // module. Packages with test files only (this one) have no place in the
 // layers and are left out.
+// relPackage names a package of the module as the table does: its path
+// below the module, "." for the module's root package.
+func relPackage(path string) string {
+	if path == module {
+		return "."
+	}
+	return strings.TrimPrefix(path, module+"/")
+}
+
 func goList() (map[string][]string, error) {
 	cmd := exec.Command("go", "list", "-e", "-json=ImportPath,Imports,GoFiles,Error", "./...")
 	cmd.Stderr = os.Stderr
@@ -167,11 +176,11 @@ func goList() (map[string][]string, error) {
 		if len(p.GoFiles) == 0 {
 			continue
 		}
-		name := strings.TrimPrefix(strings.TrimPrefix(p.ImportPath, module), "/")
+		name := relPackage(p.ImportPath)
 		imports[name] = []string{}
 		for _, imp := range p.Imports {
-			if rel, ok := strings.CutPrefix(imp, module+"/"); ok {
-				imports[name] = append(imports[name], rel)
+			if imp == module || strings.HasPrefix(imp, module+"/") {
+				imports[name] = append(imports[name], relPackage(imp))
 			}
 		}
 	}

@@ -60,8 +60,9 @@ func env(extra ...string) []string {
 	return append(out, extra...)
 }
 
-// setup copies testdata/prog into a new module that requires divergo
-// through a replace of the repository, and returns its directory.
+// setup copies testdata/prog into a new module, which requires divergo
+// (through a replace of the repository) only when it is to run divergo as
+// a tool of the module, and returns its directory.
 func setup(t *testing.T, prog string, tool bool) string {
 	t.Helper()
 	dir := t.TempDir()
@@ -88,10 +89,15 @@ func setup(t *testing.T, prog string, tool bool) string {
 		}
 		write(t, filepath.Join(dir, e.Name()), data)
 	}
-	gomod := "module example.com/" + prog + "\n\ngo 1.26.8\n\nrequire github.com/divergo/divergo v0.0.0\n\nreplace github.com/divergo/divergo => " + repoRoot + "\n"
-	if tool {
-		gomod += "\ntool github.com/divergo/divergo/cmd/divergo\n"
+	gomod := "module example.com/" + prog + "\n\ngo 1.26.8\n"
+	if !tool {
+		// The recorder comes with the overlay: the module needs nothing.
+		write(t, filepath.Join(dir, "go.mod"), []byte(gomod))
+		return dir
 	}
+	// divergo as a tool of the module, as a user adds it once it is
+	// published (go get -tool): here through a replace of the repository.
+	gomod += "\nrequire github.com/divergo/divergo v0.0.0\n\nreplace github.com/divergo/divergo => " + repoRoot + "\n\ntool github.com/divergo/divergo/cmd/divergo\n"
 	write(t, filepath.Join(dir, "go.mod"), []byte(gomod))
 	sum, err := os.ReadFile(filepath.Join(repoRoot, "go.sum"))
 	if err != nil {

@@ -184,8 +184,9 @@ func (rp realProg) test(t *testing.T) {
 }
 
 // setupReal copies testdata/real/name/main.go into a new module that
-// requires divergo through a replace of the repository (and x/sync, which
-// some programs import), with the go:generate directive appended.
+// requires x/sync, which some programs import (and not divergo: its
+// recorder comes with the overlay), with the go:generate directive
+// appended.
 func setupReal(t *testing.T, name string) string {
 	t.Helper()
 	dir := t.TempDir()
@@ -195,7 +196,7 @@ func setupReal(t *testing.T, name string) string {
 	}
 	src = append(src, "\n//go:generate divergo instrument ./...\n"...)
 	write(t, filepath.Join(dir, "main.go"), src)
-	gomod := "module example.com/" + name + "\n\ngo 1.26.8\n\nrequire (\n\tgithub.com/divergo/divergo v0.0.0\n\tgolang.org/x/sync v0.24.0\n)\n\nreplace github.com/divergo/divergo => " + repoRoot + "\n"
+	gomod := "module example.com/" + name + "\n\ngo 1.26.8\n\nrequire golang.org/x/sync v0.24.0\n"
 	write(t, filepath.Join(dir, "go.mod"), []byte(gomod))
 	sum, err := os.ReadFile(filepath.Join(repoRoot, "go.sum"))
 	if err != nil {

@@ -113,7 +113,11 @@ func instrument(cfg Config, out string) (*Result, error) {
 	if out == "" {
 		out = filepath.Join(lr.ModuleDir, OutDir)
 	}
-	res, err := write(lr.ModuleDir, out, graphJSON, pkgs)
+	m := Module{Dir: lr.ModuleDir, Path: lr.Module}
+	if mod := roots[0].Pkg.Module; mod != nil {
+		m.GoVersion = mod.GoVersion
+	}
+	res, err := write(m, out, graphJSON, pkgs)
 	if err != nil {
 		return nil, err
 	}

@@ -29,7 +29,7 @@ func TestNotInModule(t *testing.T) {
 // commits with git add -A does not commit generated copies.
 func TestGitignore(t *testing.T) {
 	out := filepath.Join(t.TempDir(), OutDir)
-	if _, err := write(t.TempDir(), out, []byte("{}"), nil); err != nil {
+	if _, err := write(Module{Dir: t.TempDir(), Path: "example.com/m"}, out, []byte("{}"), nil); err != nil {
 		t.Fatal(err)
 	}
 	data, err := os.ReadFile(filepath.Join(out, ".gitignore"))

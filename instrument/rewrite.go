@@ -9,9 +9,6 @@ import (
 	"strings"
 )
 
-// RuntimePath is the import path of the package generated code calls.
-const RuntimePath = "github.com/divergo/divergo/runtime"
-
 // Insertion priorities at one offset: a function's entry before a select
 // case's end, before a block probe, before an outcome, before a select's
 // begin, before the rewrites of the statement itself (which use their AST
@@ -40,6 +37,8 @@ type fileJob struct {
 	info  *types.Info
 	pkg   *types.Package
 	funcs map[ast.Node]*Func
+	// recorder is the import path of the recorder the copy calls.
+	recorder string
 }
 
 // fileResult is a rewritten file.
@@ -90,7 +89,7 @@ func rewriteFile(j fileJob) (*fileResult, error) {
 	}
 	if r.res.changed {
 		// The import goes on the package clause's line so that no line moves.
-		r.buf.insert(r.off(j.file.Name.End()), 0, `; import _dvg "`+RuntimePath+`"`)
+		r.buf.insert(r.off(j.file.Name.End()), 0, `; import _dvg "`+j.recorder+`"`)
 		var tr []string
 		for t := range r.trailers {
 			tr = append(tr, t)

@@ -126,6 +126,10 @@ func copyFile(t *testing.T, src, dst string) {
 	}
 }
 
+// fakeRecorder is the import path of the fake runtime TestRewrite's
+// programs require.
+const fakeRecorder = "github.com/divergo/divergo/runtime"
+
 // TestRewrite instruments each program of testdata/rewrite against a fake
 // runtime that prints every goroutine's events, builds it with the
 // overlay, runs it, and compares the events and the generated source with
@@ -159,7 +163,7 @@ func TestRewrite(t *testing.T) {
 				t.Fatalf("loading: %v", err)
 			}
 			p := pkgs[0]
-			res, err := Write(mod, []byte(`{"fake":true}`), []*Package{{
+			res, err := Write(Module{Dir: mod, Path: "example.com/prog", GoVersion: "1.26", Recorder: fakeRecorder}, []byte(`{"fake":true}`), []*Package{{
 				Path: p.PkgPath, Name: p.Name, Dir: mod, Fset: p.Fset, Files: p.Syntax,
 				Info: p.TypesInfo, Types: p.Types, Funcs: fakePlan(p),
 			}})

@@ -6,6 +6,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"go/version"
 	"os"
 	"path/filepath"
 	"sort"
@@ -49,16 +50,29 @@ type Result struct {
 	Warnings  []string   // constructs left uninstrumented, "file:line: why"
 }
 
-// Write instruments pkgs into moduleDir/.divergo and writes the overlay.
+// Module is the main module whose packages are instrumented.
+type Module struct {
+	Dir  string // its root
+	Path string // its module path
+	// GoVersion is its go line ("1.16"); "" when it has none, which the go
+	// command takes as go 1.16.
+	GoVersion string
+	// Recorder is the import path of the recorder the copies call; ""
+	// means divergo's own, copied into the overlay at RecorderPath(Path).
+	Recorder string
+}
+
+// Write instruments pkgs into m.Dir/.divergo and writes the overlay.
 // graphJSON (tbb.Marshal) is embedded in the main package's glue file. The
 // user's files are only read.
-func Write(moduleDir string, graphJSON []byte, pkgs []*Package) (*Result, error) {
-	return write(moduleDir, filepath.Join(moduleDir, OutDir), graphJSON, pkgs)
+func Write(m Module, graphJSON []byte, pkgs []*Package) (*Result, error) {
+	return write(m, filepath.Join(m.Dir, OutDir), graphJSON, pkgs)
 }
 
 // write is Write with the side directory out chosen by the caller (the
 // tests keep it out of the repository).
-func write(moduleDir, out string, graphJSON []byte, pkgs []*Package) (*Result, error) {
+func write(m Module, out string, graphJSON []byte, pkgs []*Package) (*Result, error) {
+	moduleDir := m.Dir
 	if err := os.RemoveAll(out); err != nil {
 		return nil, fmt.Errorf("removing the previous %s: %w", OutDir, err)
 	}
@@ -79,6 +93,17 @@ func write(moduleDir, out string, graphJSON []byte, pkgs []*Package) (*Result, e
 		replace[orig] = dst
 		return nil
 	}
+	recorder := m.Recorder
+	if recorder == "" {
+		recorder = RecorderPath(m.Path)
+		if err := writeRecorder(moduleDir, recorder, put); err != nil {
+			return nil, err
+		}
+	}
+	// The code divergo writes into the module's packages needs go1.21
+	// (generic calls); a file of an older module gets that version through
+	// its build constraint, which changes nothing else it means.
+	oldLang := version.Compare(moduleLang(m.GoVersion), copyLang) < 0
 	sawMain := false
 	tests := testGlues(pkgs)
 	glues := map[[2]string]*glueJob{}
@@ -110,7 +135,7 @@ func write(moduleDir, out string, graphJSON []byte, pkgs []*Package) (*Result, e
 				// parsed would be cut in the wrong places.
 				return nil, fmt.Errorf("%s changed while divergo was instrumenting it; run again", name)
 			}
-			fr, err := rewriteFile(fileJob{fset: p.Fset, file: f, src: src, info: p.Info, pkg: p.Types, funcs: funcs})
+			fr, err := rewriteFile(fileJob{fset: p.Fset, file: f, src: src, info: p.Info, pkg: p.Types, funcs: funcs, recorder: recorder})
 			if err != nil {
 				return nil, err
 			}
@@ -119,7 +144,15 @@ func write(moduleDir, out string, graphJSON []byte, pkgs []*Package) (*Result, e
 				continue
 			}
 			needHash = needHash || fr.needHash
-			data := Header + "\n\n//line " + name + ":1:1\n" + string(fr.src)
+			head := ""
+			if oldLang && f.GoVersion == "" {
+				// A file with a //go:build go1.N of its own is at go1.21 or
+				// later already.
+				if fr.src, head, err = langConstraint(fr.src, copyLang); err != nil {
+					return nil, fmt.Errorf("%s: %w", name, err)
+				}
+			}
+			data := Header + "\n\n" + head + "//line " + name + ":1:1\n" + string(fr.src)
 			if err := put(name, []byte(data)); err != nil {
 				return nil, err
 			}
@@ -147,13 +180,13 @@ func write(moduleDir, out string, graphJSON []byte, pkgs []*Package) (*Result, e
 			base = "divergo_glue_test.go"
 		}
 		name := glueName(gj.dir, base, replace)
-		if err := put(filepath.Join(gj.dir, name), glue(gj.pkg, gj.hash, gj.main, graphJSON)); err != nil {
+		if err := put(filepath.Join(gj.dir, name), glue(gj.pkg, gj.hash, gj.main, graphJSON, recorder, oldLang)); err != nil {
 			return nil, err
 		}
 	}
 	for _, tg := range tests {
 		name := glueName(tg.dir, "divergo_glue_test.go", replace)
-		if err := put(filepath.Join(tg.dir, name), testGlue(tg.pkg, !tg.testMain, graphJSON)); err != nil {
+		if err := put(filepath.Join(tg.dir, name), testGlue(tg.pkg, !tg.testMain, graphJSON, recorder, oldLang)); err != nil {
 			return nil, err
 		}
 	}
@@ -271,13 +304,13 @@ func testGlues(pkgs []*Package) []*testGlueJob {
 // have a TestMain of their own, a TestMain that completes the trace after
 // the tests (a TestMain of the user's completes it through its os.Exit,
 // rewritten to _dvg.OsExit).
-func testGlue(pkg string, testMain bool, graphJSON []byte) []byte {
+func testGlue(pkg string, testMain bool, graphJSON []byte, recorder string, oldLang bool) []byte {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s\n\npackage %s\n\nimport (\n", Header, pkg)
+	fmt.Fprintf(&b, "%s\n\n%spackage %s\n\nimport (\n", Header, glueConstraint(oldLang), pkg)
 	if testMain {
 		b.WriteString("\t_dvg_testing \"testing\"\n\n")
 	}
-	fmt.Fprintf(&b, "\t_dvg %q\n)\n\nfunc init() { _dvg.Tests(_dvg_testgraph) }\n", RuntimePath)
+	fmt.Fprintf(&b, "\t_dvg %q\n)\n\nfunc init() { _dvg.Tests(_dvg_testgraph) }\n", recorder)
 	if testMain {
 		b.WriteString("\n// TestMain completes the trace when the tests are done.\nfunc TestMain(m *_dvg_testing.M) { _dvg.OsExit(m.Run()) }\n")
 	}
@@ -289,9 +322,9 @@ func testGlue(pkg string, testMain bool, graphJSON []byte) []byte {
 // graph for main, and the hash of map keys and index values that are not
 // integers. Imports are aliased so that they cannot collide with the
 // package's own names.
-func glue(pkg string, hash, main bool, graphJSON []byte) []byte {
+func glue(pkg string, hash, main bool, graphJSON []byte, recorder string, oldLang bool) []byte {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s\n\npackage %s\n", Header, pkg)
+	fmt.Fprintf(&b, "%s\n\n%spackage %s\n", Header, glueConstraint(oldLang), pkg)
 	if hash {
 		fmt.Fprintf(&b, `
 import (
@@ -301,7 +334,7 @@ import (
 
 	_dvg %q
 )
-`, RuntimePath)
+`, recorder)
 		b.WriteString(`
 // _dvg_hash gives a value the same outcome in every run: integers
 // themselves, strings and others a hash of their text. Pointers and

@@ -14,7 +14,6 @@
 # built from this tree), to count what an older one packs.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-root=$PWD
 goroot_test="$(go env GOROOT)/test"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -33,8 +32,7 @@ for f in "$@"; do
 	d="$tmp/$(tr / _ <<<"${f%.go}")"
 	mkdir -p "$d"
 	cp "$goroot_test/$f" "$d/main.go"
-	printf 'module example.com/x\n\ngo 1.26.8\n\nrequire github.com/divergo/divergo v0.0.0\n\nreplace github.com/divergo/divergo => %s\n' "$root" >"$d/go.mod"
-	cp go.sum "$d/"
+	printf 'module example.com/x\n\ngo 1.26.8\n' >"$d/go.mod"
 	(
 		cd "$d"
 		plain=$(timeout 60 go run . 2>&1; echo "exit $?")

@@ -151,7 +151,7 @@ func recordRuns(t *testing.T, name string, envs ...[]string) (bin string, traces
 	if err != nil {
 		t.Fatal(err)
 	}
-	gomod := "module example.com/" + name + "\n\ngo 1.26.8\n\nrequire github.com/divergo/divergo v0.0.0\n\nreplace github.com/divergo/divergo => " + root + "\n"
+	gomod := "module example.com/" + name + "\n\ngo 1.26.8\n"
 	for name, data := range map[string][]byte{"main.go": src, "go.sum": sum, "go.mod": []byte(gomod)} {
 		if err := os.WriteFile(filepath.Join(mod, name), data, 0o644); err != nil {
 			t.Fatal(err)

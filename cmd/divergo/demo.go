@@ -3,14 +3,10 @@ package main
 import (
 	"bytes"
 	_ "embed"
-	"errors"
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"runtime"
-	"runtime/debug"
 	"strings"
 
 	"github.com/divergo/divergo/compare"
@@ -20,8 +16,6 @@ import (
 
 //go:embed demodata/main.go.txt
 var demoProgram []byte
-
-const divergoModule = "github.com/divergo/divergo"
 
 func init() {
 	register(&command{
@@ -36,9 +30,8 @@ schedules (DIVERGO_PERTURB) until two runs took different paths. Then it
 prints where the two runs went different ways and how far apart they are
 (divergo diff), and why goroutines waited in the first run (divergo wait).
 
-Run it from a divergo checkout (go run ./cmd/divergo demo), or from an
-installed divergo with a released version, which the temporary module then
-requires through the module proxy.
+It runs anywhere divergo does, with no network: the temporary module
+requires nothing, and the recorder comes with divergo (as for any module).
 
 Flags:
 	-keep	keep the temporary module and its traces, and print where they are
@@ -144,68 +137,31 @@ scheduler, so two runs of the same program on the same input can differ.
 	fmt.Fprint(stdout, `
 On your own module:
 
-	go get -tool github.com/divergo/divergo/cmd/divergo
-	go tool divergo vet ./...                     # the change points
-	go tool divergo run -n 2 -perturb ./cmd/app   # instrument, build, run twice
-	go tool divergo diff divergo-traces/run-1.dvt divergo-traces/run-2.dvt
-	go tool divergo wait -pprof wait.pprof divergo-traces/run-1.dvt
+	divergo vet ./...                     # the change points
+	divergo run -n 2 -perturb ./cmd/app   # instrument, build, run twice
+	divergo diff divergo-traces/run-1.dvt divergo-traces/run-2.dvt
+	divergo wait -pprof wait.pprof divergo-traces/run-1.dvt
 	go tool pprof -top wait.pprof
-	go tool divergo check ./cmd/app               # holes in the analysis, if any
+	divergo check ./cmd/app               # holes in the analysis, if any
+
+(go install ./cmd/divergo in a divergo checkout puts divergo on your PATH;
+your module's go.mod and go.sum are left as they are.)
 
 README.md walks through the same steps with go generate and the overlay.
 `)
 	return 0, nil
 }
 
-// writeDemoModule writes the embedded program as a module that requires
-// divergo: the checkout it runs from through a replace, or the released
-// version of the running binary through the module proxy.
+// writeDemoModule writes the embedded program as a module of its own. It
+// requires nothing: the recorder comes with the instrumented copies.
 func writeDemoModule(dir string) error {
-	root, version := divergoSource()
-	// The go line of the toolchain at hand: at least divergo's own, or the
-	// build could not use divergo at all.
-	gomod := "module example.com/tally\n\ngo " + strings.TrimPrefix(runtime.Version(), "go") + "\n\nrequire " + divergoModule + " "
-	var sum []byte
-	switch {
-	case root != "":
-		gomod += "v0.0.0\n\nreplace " + divergoModule + " => " + root + "\n"
-		var err error
-		if sum, err = os.ReadFile(filepath.Join(root, "go.sum")); err != nil {
-			return err
-		}
-	case version != "":
-		gomod += version + "\n"
-	default:
-		return errors.New("cannot find divergo's source: run the demo from a divergo checkout (go run ./cmd/divergo demo) or install a released version")
-	}
-	for name, data := range map[string][]byte{"go.mod": []byte(gomod), "go.sum": sum, "main.go": demoProgram} {
+	gomod := "module example.com/tally\n\ngo 1.21\n"
+	for name, data := range map[string][]byte{"go.mod": []byte(gomod), "main.go": demoProgram} {
 		if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
 			return err
 		}
 	}
-	if root == "" { // a released version: let the go command fill in go.sum
-		cmd := exec.Command("go", "mod", "tidy")
-		cmd.Dir = dir
-		if out, err := cmd.CombinedOutput(); err != nil {
-			return fmt.Errorf("go mod tidy: %s", firstLine(string(out), err))
-		}
-	}
 	return nil
-}
-
-// divergoSource finds the divergo module the demo program should build
-// against: the root of the checkout of the current directory, else the
-// version this binary was built from when it is a release.
-func divergoSource() (root, version string) {
-	if out, err := exec.Command("go", "list", "-m", "-f", "{{.Path}} {{.Dir}}").Output(); err == nil {
-		if path, dir, ok := strings.Cut(strings.TrimSpace(string(out)), " "); ok && path == divergoModule {
-			return dir, ""
-		}
-	}
-	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Path == divergoModule && strings.HasPrefix(bi.Main.Version, "v") {
-		return "", bi.Main.Version
-	}
-	return "", ""
 }
 
 // demoRun runs the instrumented program once with schedule perturbation and

@@ -218,14 +218,16 @@ func frames(s xtrace.Stack, cache map[xtrace.Stack][]Frame) []Frame {
 
 // skipFrame reports whether a frame belongs to the machinery of waking
 // and blocking (the Go runtime, package sync, divergo's recorder and its
-// wrappers) rather than to the code that woke or waited.
+// wrappers) rather than to the code that woke or waited. The recorder is a
+// package of the instrumented module, MODULE/_divergo (and its own
+// internal packages below it).
 func skipFrame(fn string) bool {
 	for _, p := range []string{"runtime.", "internal/", "sync.", "github.com/divergo/divergo/runtime."} {
 		if strings.HasPrefix(fn, p) {
 			return true
 		}
 	}
-	return false
+	return strings.Contains(fn, "/_divergo.") || strings.Contains(fn, "/_divergo/")
 }
 
 // Fits reports whether the tracer's reason for a block can be the block of
