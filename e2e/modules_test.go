@@ -1,8 +1,6 @@
 package e2e
 
 import (
-	"crypto/sha256"
-	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -35,7 +33,7 @@ func TestModulesAsTheyAre(t *testing.T) {
 			// A workspace is found from the module's directory, as a user's
 			// is; env's GOWORK=off would hide it.
 			extra := []string{"GOWORK="}
-			before := treeHashes(t, root)
+			before := snapshot(t, root)
 
 			plain := filepath.Join(t.TempDir(), "plain")
 			goCmdEnv(t, dir, extra, "build", "-o", plain, ".")
@@ -72,7 +70,7 @@ func TestModulesAsTheyAre(t *testing.T) {
 			if p, i := linkedModules(t, plain), linkedModules(t, inst); p != i {
 				t.Errorf("the instrumented binary links other modules than the plain one:\nplain:\n%s\ninstrumented:\n%s", p, i)
 			}
-			after := treeHashes(t, root)
+			after := snapshot(t, root)
 			for p, h := range before {
 				if after[p] != h {
 					t.Errorf("%s changed", p)
@@ -104,34 +102,6 @@ func extract(t *testing.T, archive string) string {
 		write(t, p, f.Data)
 	}
 	return dir
-}
-
-// treeHashes hashes every file below dir but divergo's side directory (and
-// the empty directories of its recorder, which hold no file).
-func treeHashes(t *testing.T, dir string) map[string][32]byte {
-	t.Helper()
-	out := map[string][32]byte{}
-	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() && d.Name() == ".divergo" {
-			return filepath.SkipDir
-		}
-		if d.IsDir() {
-			return nil
-		}
-		data, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		out[p] = sha256.Sum256(data)
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return out
 }
 
 // execOut runs bin in dir and returns its standard output.
