@@ -152,7 +152,7 @@ On your own module:
 	go tool pprof -top wait.pprof
 	go tool divergo check ./cmd/app               # holes in the analysis, if any
 
-README.md walks through the same steps with go generate and the overlay.
+README.md walks through the same steps with divergo instrument and the overlay.
 `)
 	return 0, nil
 }
