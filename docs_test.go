@@ -15,9 +15,10 @@ import (
 	"testing"
 )
 
-// history matches a development session named by its number ("session 7",
-// "Sessions 6-10"). Decisions and measurements are named by what they are
-// and cited by a doc section's title; git keeps when they happened.
+// history matches a development session named by its number, singular or
+// plural, with or without a dash before the number. Decisions and
+// measurements are named by what they are and cited by a doc section's
+// title; git keeps when they happened.
 var history = regexp.MustCompile(`(?i)\bsessions?[\s-]*[0-9]+`)
 
 // TestNoSessionNumbers keeps development history out of the tracked files:
