@@ -14,8 +14,8 @@ import (
 // TestBenchFilesReport pins the reports of BenchmarkCompareFiles's 1M
 // pairs, sparse and dense, as "divergo diff" prints them (JSON, and text
 // with every group and section): their SHA-256 sums were taken from the
-// code before the comparison's work on the read floor (session 7 of
-// docs/PERFORMANCE.md), so that every later speed-up is checked to leave
+// code before lockstep compared the files' bytes (docs/PERFORMANCE.md,
+// "Comparing in lockstep, from the files' bytes"), so that every later speed-up is checked to leave
 // each section, distance and line as it was. The 10M pair, the sparse one
 // ten times longer, is checked too with COMPARE_BENCH_10M=1 (it takes a
 // few seconds more).

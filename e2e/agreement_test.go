@@ -29,7 +29,7 @@ const mutexFloor = 0.98
 // returned cannot always order two such sends to one waiting receiver: the
 // one stamped first may have been descheduled between its send and its
 // stamp, and have paired with the receive before (doubleselect, one of
-// 21,571 in session 6; wordcount, one of 21,817 before). Each disagreement
+// 21,571 in one run; wordcount, one of 21,817 in another). Each disagreement
 // is listed; a test that failed on one in twenty thousand would fail CI at
 // random.
 const otherFloor = 0.999

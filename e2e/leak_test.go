@@ -47,8 +47,8 @@ func TestLeakProfileUnchanged(t *testing.T) {
 	for round := 0; round < 2; round++ {
 		expect(t, "plain", total(plain), want)
 	}
-	// Instrumented runs now and then report 9: 2 of 100 runs in session
-	// 10 and 1 of 60 with session 9's divergo, against 0 of 100 with the
+	// Instrumented runs now and then report 9: 2 of 100 runs, and 1 of 60
+	// with an older runtime, against 0 of 100 with the
 	// lock tickets (ticket.go) taken out, and still 4-6 of 150 without
 	// their weak pointer or without their cleanup. With the two pads
 	// before the first Lock instead of after it, 0 of 150: the ticket's

@@ -19,7 +19,7 @@ const prioOffCopy = -3500
 // probe still tested the empty buffer and kept the loop's registers
 // spilled around its slow call, every entry and return still paid its
 // call and defer, 1.2-1.5× the plain program on tight loops and calls
-// (PERFORMANCE.md, "Session 7"). The copy is the original text, so with
+// (PERFORMANCE.md, "Recording off"). The copy is the original text, so with
 // recording off the program runs its own code and one test per call.
 //
 // The copy lives in a block of its own, where its labels would clash with

@@ -10,8 +10,8 @@ import (
 // TestProbeInlines checks that what an instrumented function calls on every
 // block, outcome, entry and return inlines: the block and outcome probes (a
 // call there would cost a tight loop its registers), Enter's and Exit's
-// tests of DIVERGO_TRACE=off (PERFORMANCE.md, "Session 6"), and lookup,
-// which enter makes at every function entry ("Session 11"). The probes
+// tests of DIVERGO_TRACE=off (PERFORMANCE.md, "Recording off"), and lookup,
+// which enter makes at every function entry ("Function entry"). The probes
 // inline only because their slow paths are called through a parameter
 // (call, call64), and a reworded condition can tip any of them over the
 // budget.

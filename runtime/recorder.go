@@ -106,7 +106,7 @@ func (g *G) setBuf(b []uint32) {
 // (*G).B with cost 47"). The slow path is called through call, because the
 // inliner charges a call of a function parameter 17 where it charges a
 // direct call 57: B cost 79 of the budget of 80 with a direct call, and
-// no form of the off test fitted (PERFORMANCE.md, "Session 6"). Once call
+// no form of the off test fitted (PERFORMANCE.md, "Recording off"). Once call
 // is inlined its f is a constant, and the code of the fast path is what it
 // was; the slow path is an indirect call.
 func (g *G) B(id uint32) {
@@ -169,8 +169,8 @@ func (g *G) put(op, aux uint32, words ...uint32) {
 // PackWord when the word is full and when the loop ends, so that a probe
 // inside the loop is a shift and an or, not a store. PackWord inlines, as B
 // does (TestProbeInlines): a word of a tight loop is then four stores and
-// no call, where calls of session 8's Pack and of room took about as long
-// as encoding the word (PERFORMANCE.md, "Session 9"). n goes into 16 bits
+// no call, where a call that wrote the word and room's call took about as long
+// as encoding the word (PERFORMANCE.md, "Repeated pack words"). n goes into 16 bits
 // of the opcode word unchecked; the name is not Pack's so that code
 // instrumented by a divergo whose Pack took counts of any size fails to
 // build against this runtime instead of recording a wrong word.

@@ -5,15 +5,15 @@ import "github.com/divergo/divergo/internal/trace"
 // Full buffers go to a writer goroutine, which encodes and writes them
 // without holding sess.mu while the program's goroutines go on with empty
 // buffers; only when the writer is behind does a goroutine encode and
-// write its own (writeOwnLocked). Sessions 6-10 had every goroutine encode
-// and write its own full buffers, because on the machine of session 6 a
+// write its own (writeOwnLocked). An earlier design had every goroutine
+// encode and write its own full buffers, because on the machine it was chosen on, a
 // cache line written on one core and read on the other cost about 80 ns
 // each way, and the writer's encoding of a buffer the producer then
 // refilled made the switch loop, one word per iteration then, slower on two
 // cores than on one. Since loops are packed, buffers fill up to 16 times
-// more slowly, and on session 11's machine handing every buffer over costs
+// more slowly, and handing every buffer over costs
 // the producer less than encoding it, most of all where the other core has
-// nothing else to do (PERFORMANCE.md, "Session 11": calls 9.8x -> 7.2x the
+// nothing else to do (PERFORMANCE.md, "The writer goroutine": calls 9.8x -> 7.2x the
 // plain program, wordcount 1.23x -> 1.16x, and no slower pinned to one
 // core).
 //
@@ -54,7 +54,7 @@ const maxQueued = 8 * maxWords
 // the writer goroutine, which goes on until the queue is empty. Waking it
 // for every buffer cost the producer a futex call and both cores two
 // context switches per buffer, more than encoding it (the switch loop of
-// PERFORMANCE.md, "Session 6": 1,600-2,000 context switches per run,
+// PERFORMANCE.md, "The writer goroutine": 1,600-2,000 context switches per run,
 // 730-1,000 with this); half the queue leaves the writer the other half to
 // wake up in before the producer waits for room. Full buffers wait longer in memory,
 // never more than maxQueued words of them, as before.
@@ -66,7 +66,7 @@ const wakeWords = maxQueued / 2
 // writer empties them reuses the same ones, run after run of the queue.
 // With fewer, each time the writer caught up it unmapped the surplus and the
 // next burst mapped it again, and a fresh buffer costs the producer a page
-// fault per 4 KiB (the switch loop of PERFORMANCE.md, "Session 6": 30-45
+// fault per 4 KiB (the switch loop of PERFORMANCE.md, "The writer goroutine": 30-45
 // unmaps and maps per run with 8, and a third of its CPU time).
 const maxFree = maxQueued/maxWords + 2
 
@@ -166,7 +166,7 @@ const maxFrames = 4
 // buffers faster than it would wait for room; so a goroutine that would
 // queue behind others' buffers encodes its own instead, and recording
 // scales with the cores as it did when every goroutine wrote its own
-// (sessions 6-10). It declines while the file is not open and while g has
+// (PERFORMANCE.md, "The writer goroutine"). It declines while the file is not open and while g has
 // chunks queued, which must be written first. sess.mu is held, and released
 // while encoding.
 func (g *G) writeOwnLocked(words []uint32, end int64) bool {

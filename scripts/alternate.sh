@@ -3,7 +3,7 @@
 # and fastest wall time: a change of load on a shared machine then hits
 # every command alike, and the fastest run is the one the load touched
 # least. It is what docs/PERFORMANCE.md's "alternating runs" of single
-# builds (session 7) were timed with.
+# builds were timed with.
 #
 # Usage: scripts/alternate.sh N 'CMD1' 'CMD2' ...
 # Example:

@@ -4,7 +4,7 @@
 # and compares its output and exit status with `go run` of the plain file.
 # Prints a line per program: same or different output, and how many packed
 # loops' word writes (PackWord/PackCount) the instrumented copy holds.
-# It is how PERFORMANCE.md's "Go's tests" counts were made (session 10).
+# It is how PERFORMANCE.md, "Packed loops", counted Go's own tests.
 #
 # Usage: scripts/goroot-run.sh [FILE...]   (paths relative to GOROOT/test)
 # Without files: the `// run` programs of test/ and test/ken/ with a

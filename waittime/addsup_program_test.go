@@ -17,7 +17,7 @@ import (
 //
 // What it checks depends on how the machine ran the program's goroutines:
 // under CI's load (the e2e tests beside it) a run can fall short of the
-// figures (2 of 5 CI runs in session 8, each time another check, all
+// figures (2 of 5 CI runs once, each time another check, all
 // passing alone). So a run that falls short is recorded again, up to three
 // times, and the test fails only when every run does.
 func TestAddsUpProgram(t *testing.T) {

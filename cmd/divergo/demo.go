@@ -147,7 +147,7 @@ On your own module:
 (go install ./cmd/divergo in a divergo checkout puts divergo on your PATH;
 your module's go.mod and go.sum are left as they are.)
 
-README.md walks through the same steps with go generate and the overlay.
+README.md walks through the same steps with divergo instrument and the overlay.
 `)
 	return 0, nil
 }

@@ -1,0 +1,236 @@
+package divergo_test
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// history matches a development session named by its number, singular or
+// plural, with or without a dash before the number. Decisions and
+// measurements are named by what they are and cited by a doc section's
+// title; git keeps when they happened.
+var history = regexp.MustCompile(`(?i)\bsessions?[\s-]*[0-9]+`)
+
+// TestNoSessionNumbers keeps development history out of the tracked files:
+// docs, comments, scripts and test names say what is, not which session
+// measured it. Files under testdata/ directories are programs and traces,
+// not prose, and are left out, as are binary files.
+func TestNoSessionNumbers(t *testing.T) {
+	files, err := trackedFiles()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(files) == 0 {
+		t.Fatal("no files found")
+	}
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue // deleted in the work tree, not yet in the index
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, hit := range historyLines(data) {
+			t.Errorf("%s:%s: name the decision or measurement by what it is, and cite the doc section by its title", f, hit)
+		}
+	}
+}
+
+// TestNoSessionNumbersCatches: the rule fails the forms it is meant to fail,
+// across a line break too, and passes the runtime's own sessions.
+func TestNoSessionNumbersCatches(t *testing.T) {
+	s := "sess" + "ion" // so that this file does not hold what it tests
+	for _, bad := range []string{
+		s + " 7", "S" + s[1:] + " 11's machine", s + "s 6-10", s + "\n9", s + "-3", "(" + s + " 8)",
+	} {
+		if len(historyLines([]byte(bad))) == 0 {
+			t.Errorf("%q passes", bad)
+		}
+	}
+	for _, good := range []string{
+		"the " + s + "'s lock", s + ".go", "a " + s + " of 41 rounds", "multi" + s + " 3", s + "s end",
+	} {
+		if hits := historyLines([]byte(good)); len(hits) > 0 {
+			t.Errorf("%q fails: %v", good, hits)
+		}
+	}
+	if historyLines([]byte("x\x00 "+s+" 3")) != nil {
+		t.Error("a binary file is read")
+	}
+}
+
+// historyLines returns "line: text" for each match in data, nil for a
+// binary file (a NUL byte in its first 8000 bytes, as git decides).
+func historyLines(data []byte) []string {
+	if bytes.IndexByte(data[:min(len(data), 8000)], 0) >= 0 {
+		return nil
+	}
+	var hits []string
+	for _, m := range history.FindAllIndex(data, -1) {
+		line := 1 + bytes.Count(data[:m[0]], []byte("\n"))
+		hits = append(hits, fmt.Sprintf("%d: %q", line, data[m[0]:m[1]]))
+	}
+	return hits
+}
+
+// trackedFiles lists the files git tracks outside testdata/ directories,
+// or, where git or the repository is not there (a module zip), every file
+// under the module root but .git and testdata/ directories.
+func trackedFiles() ([]string, error) {
+	inTestdata := func(p string) bool {
+		return slices.Contains(strings.Split(filepath.ToSlash(p), "/"), "testdata")
+	}
+	var files []string
+	if out, err := exec.Command("git", "ls-files", "-z").Output(); err == nil {
+		for _, f := range strings.Split(string(out), "\x00") {
+			if f != "" && !inTestdata(f) {
+				files = append(files, f)
+			}
+		}
+		return files, nil
+	}
+	err := filepath.WalkDir(".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			if d.Name() == ".git" || d.Name() == ".divergo" || d.Name() == "testdata" {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if d.Type().IsRegular() {
+			files = append(files, p)
+		}
+		return nil
+	})
+	return files, err
+}
+
+// TestReadmeCommands checks every divergo command in the README's shell
+// blocks against the command as built: its subcommand exists, -h explains
+// it, and each flag it is given is one that -h names. go commands must be
+// ones the go command knows. (cmd/divergo's TestDemo runs the demo itself.)
+func TestReadmeCommands(t *testing.T) {
+	readme, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmds := shellCommands(string(readme))
+	if len(cmds) < 10 {
+		t.Fatalf("README.md: %d commands in sh blocks, want the workflows' (at least 10)", len(cmds))
+	}
+	bin := filepath.Join(t.TempDir(), "divergo")
+	if out, err := exec.Command("go", "build", "-o", bin, "./cmd/divergo").CombinedOutput(); err != nil {
+		t.Fatalf("go build ./cmd/divergo: %v\n%s", err, out)
+	}
+	helps := map[string]string{}
+	help := func(sub string) (string, error) {
+		if h, ok := helps[sub]; ok {
+			return h, nil
+		}
+		args := []string{sub, "-h"}
+		if sub == "help" { // help takes a command, not flags
+			args = args[:1]
+		}
+		out, err := exec.Command(bin, args...).CombinedOutput()
+		if err != nil {
+			return "", fmt.Errorf("divergo %s: %w\n%s", strings.Join(args, " "), err, out)
+		}
+		helps[sub] = string(out)
+		return helps[sub], nil
+	}
+	var divergoCmds int
+	for _, c := range cmds {
+		args := c.words
+		for len(args) > 0 && strings.Contains(args[0], "=") { // VAR=value before the command
+			args = args[1:]
+		}
+		switch {
+		case len(args) >= 1 && args[0] == "divergo":
+			args = args[1:]
+		case len(args) >= 3 && args[0] == "go" && args[1] == "run" && args[2] == "./cmd/divergo",
+			len(args) >= 3 && args[0] == "go" && args[1] == "tool" && args[2] == "divergo":
+			args = args[3:]
+		case len(args) >= 2 && args[0] == "go" && args[1] == "tool":
+			if out, err := exec.Command("go", "tool", "-n", args[2]).CombinedOutput(); err != nil {
+				t.Errorf("README.md:%d: go tool %s: no such tool: %v\n%s", c.line, args[2], err, out)
+			}
+			continue
+		case len(args) >= 2 && args[0] == "go":
+			if out, err := exec.Command("go", "help", args[1]).CombinedOutput(); err != nil {
+				t.Errorf("README.md:%d: go %s: no such go command: %v\n%s", c.line, args[1], err, out)
+			}
+			continue
+		default:
+			continue // the user's own program
+		}
+		divergoCmds++
+		if len(args) == 0 {
+			t.Errorf("README.md:%d: divergo without a command", c.line)
+			continue
+		}
+		sub := args[0]
+		h, err := help(sub)
+		if err != nil {
+			t.Errorf("README.md:%d: %v", c.line, err)
+			continue
+		}
+		for _, a := range args[1:] {
+			if a == "--" {
+				break
+			}
+			name, _, _ := strings.Cut(a, "=")
+			if strings.HasPrefix(name, "-") && !strings.Contains(h, "["+name) && !strings.Contains(h, name+" ") && !strings.Contains(h, name+"\t") {
+				t.Errorf("README.md:%d: divergo %s: flag %s is not in divergo %s -h", c.line, sub, name, sub)
+			}
+		}
+	}
+	if divergoCmds < 8 {
+		t.Errorf("README.md: %d divergo commands checked, want the workflows' (at least 8)", divergoCmds)
+	}
+}
+
+// readmeCmd is one command of a README shell block, split into words.
+type readmeCmd struct {
+	line  int
+	words []string
+}
+
+// shellCommands returns the commands of the ```sh blocks of a Markdown
+// text: each line without its comment, split at && into commands.
+func shellCommands(md string) []readmeCmd {
+	var cmds []readmeCmd
+	in := false
+	sc := bufio.NewScanner(strings.NewReader(md))
+	for n := 1; sc.Scan(); n++ {
+		line := sc.Text()
+		switch {
+		case strings.HasPrefix(line, "```"):
+			in = !in && strings.TrimPrefix(line, "```") == "sh"
+			continue
+		case !in:
+			continue
+		}
+		if i := strings.Index(line, " #"); i >= 0 {
+			line = line[:i]
+		}
+		for _, c := range strings.Split(line, "&&") {
+			if w := strings.Fields(c); len(w) > 0 {
+				cmds = append(cmds, readmeCmd{n, w})
+			}
+		}
+	}
+	return cmds
+}
