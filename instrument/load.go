@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"go/ast"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 
@@ -40,8 +39,16 @@ func instrument(cfg Config, out string) (*Result, error) {
 	if len(patterns) == 0 {
 		patterns = []string{"./..."}
 	}
-	if err := inModule(cfg); err != nil {
+	env, err := moduleEnv(cfg)
+	if err != nil {
 		return nil, err
+	}
+	key := ""
+	if env != nil && out == "" {
+		key = cacheKey(cfg, env)
+		if res := cached(filepath.Join(filepath.Dir(env["GOMOD"]), OutDir), key); res != nil {
+			return res, nil
+		}
 	}
 	lr, err := load.Load(load.Config{Dir: cfg.Dir, Patterns: patterns, Env: cfg.Env, Tests: true}, analyzer.Analyzer)
 	if err != nil {
@@ -122,6 +129,9 @@ func instrument(cfg Config, out string) (*Result, error) {
 		return nil, err
 	}
 	res.ModuleDir, res.Packages, res.Graph = lr.ModuleDir, len(pkgs), g
+	if err := keep(out, key, res, graphJSON); err != nil {
+		return nil, err
+	}
 	return res, nil
 }
 
@@ -194,22 +204,22 @@ func isMainMain(pkg string, n ast.Node) bool {
 	return ok && pkg == "main" && d.Recv == nil && d.Name.Name == "main"
 }
 
-// inModule says in one line when cfg.Dir is not inside a module: the go
-// command's own message ("directory outside main module or its selected
-// dependencies") does not say what to do.
-func inModule(cfg Config) error {
-	cmd := exec.Command("go", "env", "GOMOD")
-	cmd.Dir, cmd.Env = cfg.Dir, cfg.Env
-	out, err := cmd.Output()
+// moduleEnv reads the go command's environment in cfg.Dir and says in one
+// line when cfg.Dir is not inside a module: the go command's own message
+// ("directory outside main module or its selected dependencies") does not
+// say what to do. A nil map with no error means the go command could not
+// say, and the load will report why.
+func moduleEnv(cfg Config) (map[string]string, error) {
+	env, err := goEnvOf(cfg)
 	if err != nil {
-		return nil // let the load report what is wrong with the go command
+		return nil, nil
 	}
-	if gomod := strings.TrimSpace(string(out)); gomod == "" || gomod == os.DevNull {
+	if gomod := env["GOMOD"]; gomod == "" || gomod == os.DevNull {
 		dir := cfg.Dir
 		if dir == "" {
 			dir = "the current directory"
 		}
-		return fmt.Errorf("%s is not in a Go module (no go.mod here or above): instrumenting writes %s at the module root; run go mod init first", dir, OutDir)
+		return nil, fmt.Errorf("%s is not in a Go module (no go.mod here or above): instrumenting writes %s at the module root; run go mod init first", dir, OutDir)
 	}
-	return nil
+	return env, nil
 }

@@ -40,3 +40,51 @@ func TestGitignore(t *testing.T) {
 		t.Errorf(".gitignore = %q, want it to ignore everything", data)
 	}
 }
+
+// TestReuse: a second Instrument with nothing changed takes .divergo as
+// the first wrote it; an edit, or other patterns, instrument again.
+func TestReuse(t *testing.T) {
+	if testing.Short() {
+		t.Skip("loads packages")
+	}
+	dir := t.TempDir()
+	for name, data := range map[string]string{
+		"go.mod":  "module example.com/m\n\ngo 1.21\n",
+		"main.go": "package main\n\nimport \"example.com/m/lib\"\n\nfunc main() { go lib.F(); lib.F() }\n",
+		"lib/l.go": "package lib\n\nimport \"sync\"\n\nvar mu sync.Mutex\n\n// F locks.\nfunc F() { mu.Lock(); mu.Unlock() }\n",
+	} {
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o777); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(data), 0o666); err != nil {
+			t.Fatal(err)
+		}
+	}
+	run := func(patterns ...string) *Result {
+		t.Helper()
+		res, err := Instrument(Config{Dir: dir, Patterns: patterns, Env: testEnv()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	first := run("./...")
+	if first.Reused {
+		t.Fatal("the first run reused a .divergo that was not there")
+	}
+	again := run("./...")
+	if !again.Reused || again.Files != first.Files || again.Packages != first.Packages || len(again.Graph.Blocks) != len(first.Graph.Blocks) {
+		t.Errorf("second run: reused %v, %d files of %d packages, %d blocks; want reused, %d of %d, %d",
+			again.Reused, again.Files, again.Packages, len(again.Graph.Blocks), first.Files, first.Packages, len(first.Graph.Blocks))
+	}
+	if res := run("."); res.Reused {
+		t.Error("other patterns reused the copies of ./...")
+	}
+	run("./...")
+	if err := os.WriteFile(filepath.Join(dir, "lib", "l.go"), []byte("package lib\n\n// F does nothing.\nfunc F() {}\n"), 0o666); err != nil {
+		t.Fatal(err)
+	}
+	if res := run("./..."); res.Reused {
+		t.Error("an edited file reused the copies of its old text")
+	}
+}

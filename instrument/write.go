@@ -48,6 +48,9 @@ type Result struct {
 	Files     int        // instrumented copies written
 	Skipped   []string   // files left as they are, "file: why"
 	Warnings  []string   // constructs left uninstrumented, "file:line: why"
+	// Reused says nothing had changed since an earlier run wrote
+	// .divergo, which Instrument took as it was.
+	Reused bool
 }
 
 // Module is the main module whose packages are instrumented.

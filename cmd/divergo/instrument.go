@@ -70,8 +70,12 @@ func reportInstrument(res *instrument.Result, stdout, stderr io.Writer) {
 	for _, w := range res.Warnings {
 		fmt.Fprintf(stderr, "divergo: warning: %s\n", rel(res.ModuleDir, w))
 	}
-	fmt.Fprintf(stdout, "divergo: instrumented %d files of %d packages (%d blocks) into %s; build with: go build -overlay=%s\n",
-		res.Files, res.Packages, len(res.Graph.Blocks), filepath.Join(res.ModuleDir, instrument.OutDir), res.Overlay)
+	did := "instrumented"
+	if res.Reused {
+		did = "nothing changed: reused" // the sources, divergo and the go command's settings are those .divergo was written from
+	}
+	fmt.Fprintf(stdout, "divergo: %s %d files of %d packages (%d blocks) in %s; build with: go build -overlay=%s\n",
+		did, res.Files, res.Packages, len(res.Graph.Blocks), filepath.Join(res.ModuleDir, instrument.OutDir), res.Overlay)
 }
 
 // rel shortens a message that starts with a path under dir.

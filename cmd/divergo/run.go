@@ -18,10 +18,11 @@ func init() {
 		name:    "run",
 		usage:   "divergo run [-n N] [-o DIR] [-perturb [-seed S]] [package] [-- args]",
 		summary: "instrument, build and run a program N times, writing one trace per run",
-		help: `Run instruments the main module (as "divergo instrument ./..." at its root),
-builds the named main package (default ".") with the overlay into a temporary
-binary, and runs it N times with the arguments after --, each run writing its
-trace to DIR/run-K.dvt (K from 1). The program's standard streams are passed
+		help: `Run instruments the packages of the main module that the named main package
+(default ".") links, reusing .divergo when nothing changed since it was
+written, builds the package with the overlay into a temporary binary, and
+runs it N times with the arguments after --, each run writing its trace to
+DIR/run-K.dvt (K from 1). The program's standard streams are passed
 through. Run prints each run's exit status and where its trace is.
 
 With -perturb, run K perturbs the schedule with seed S+K-1
@@ -117,7 +118,11 @@ func buildInstrumentedIn(root, dir, pkg string, stderr io.Writer) (bin string, c
 	if err := isCommand(dir, pkg); err != nil {
 		return "", nil, err
 	}
-	res, err := instrument.Instrument(instrument.Config{Dir: root, Patterns: []string{"./..."}})
+	pkgs, err := targetPackages(root, dir, pkg, false)
+	if err != nil {
+		return "", nil, err
+	}
+	res, err := instrument.Instrument(instrument.Config{Dir: root, Patterns: pkgs})
 	if err != nil {
 		return "", nil, err
 	}

@@ -24,8 +24,9 @@ func init() {
 		name:    "test",
 		usage:   "divergo test [-n N] [-run RE] [-perturb=false] [-seed S] [-o DIR] [-json] [package] [-- testflags]",
 		summary: "run a package's tests N times and say what separates failing runs of a flaky test from passing ones",
-		help: `Test instruments the main module (as "divergo instrument ./..." at its root),
-builds the named package's test binary once with the overlay (go test -c),
+		help: `Test instruments the packages of the main module that the named package and
+its tests link (reusing .divergo when nothing changed since it was written),
+builds the package's test binary once with the overlay (go test -c),
 and runs it N times, run K with DIVERGO_PERTURB=S+K-1 (perturbed schedules)
 and its trace in DIR/run-K.dvt. The flags after -- go to the test binary
 (-test.timeout=30s, -test.count=1 ...); the timeout is 10m, as go test's,
@@ -550,7 +551,11 @@ func buildTestBinary(pkg string, stderr io.Writer) (bin, pkgDir string, cleanup 
 	if tests, _ := goList(pkg, "{{len .TestGoFiles}} {{len .XTestGoFiles}}"); tests == "0 0" {
 		return "", "", nil, fmt.Errorf("%s has no test files", pkg)
 	}
-	res, err := instrument.Instrument(instrument.Config{Dir: root, Patterns: []string{"./..."}})
+	pkgs, err := targetPackages(root, "", pkg, true)
+	if err != nil {
+		return "", "", nil, err
+	}
+	res, err := instrument.Instrument(instrument.Config{Dir: root, Patterns: pkgs})
 	if err != nil {
 		return "", "", nil, err
 	}
