@@ -75,7 +75,11 @@ func cacheKey(cfg Config, env map[string]string) string {
 // of the modules its go.mod replaces with a local directory.
 func sourceDirs(cfg Config, root string, env map[string]string) ([]string, error) {
 	dirs := []string{root}
-	var mod struct{ Replace []struct{ New struct{ Path, Version string } } }
+	var mod struct {
+		Replace []struct {
+			New struct{ Path, Version string }
+		}
+	}
 	if err := goJSON(cfg, &mod, "mod", "edit", "-json"); err != nil {
 		return nil, err
 	}

@@ -49,8 +49,8 @@ func TestReuse(t *testing.T) {
 	}
 	dir := t.TempDir()
 	for name, data := range map[string]string{
-		"go.mod":  "module example.com/m\n\ngo 1.21\n",
-		"main.go": "package main\n\nimport \"example.com/m/lib\"\n\nfunc main() { go lib.F(); lib.F() }\n",
+		"go.mod":   "module example.com/m\n\ngo 1.21\n",
+		"main.go":  "package main\n\nimport \"example.com/m/lib\"\n\nfunc main() { go lib.F(); lib.F() }\n",
 		"lib/l.go": "package lib\n\nimport \"sync\"\n\nvar mu sync.Mutex\n\n// F locks.\nfunc F() { mu.Lock(); mu.Unlock() }\n",
 	} {
 		if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o777); err != nil {
