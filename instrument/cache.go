@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"io"
 	"io/fs"
@@ -14,6 +15,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/divergo/divergo/analyzer"
 	"github.com/divergo/divergo/internal/tbb"
 )
 
@@ -22,8 +24,8 @@ import (
 // again by every divergo run, test and check. The copies depend only on
 // the sources of the module (and of the modules it replaces with local
 // directories, or shares a workspace with), its go.mod, go.sum, go.work
-// and vendor/modules.txt, the patterns, the go command and its
-// environment, and divergo itself; when none of them changed since .divergo
+// and vendor/modules.txt, the patterns, the analyzer's flags, the go
+// command and its environment, and divergo itself; when none of them changed since .divergo
 // was written, Instrument takes what is there (docs/INSTRUMENT.md, "Reuse").
 
 // keyFile holds the key of what .divergo was written from, written last:
@@ -54,6 +56,10 @@ func cacheKey(cfg Config, env map[string]string) string {
 		return ""
 	}
 	fmt.Fprintf(h, "patterns %q nopack %v\n", cfg.Patterns, cfg.NoPack)
+	// The analyzer's flags (check -disable plants holes with one).
+	analyzer.Analyzer.Flags.VisitAll(func(f *flag.Flag) {
+		fmt.Fprintf(h, "-%s=%q\n", f.Name, f.Value.String())
+	})
 	for _, k := range goEnv {
 		fmt.Fprintf(h, "%s=%q\n", k, env[k])
 	}
