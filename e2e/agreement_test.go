@@ -348,11 +348,8 @@ func (p agreementProg) build(t *testing.T) (dir, bin string) {
 		pr := prepare(t, p.name, false)
 		return pr.dir, pr.bin
 	}
-	dir = setupReal(t, p.name)
-	goCmd(t, dir, "generate", "./...")
-	bin = filepath.Join(t.TempDir(), "prog")
-	goCmd(t, dir, "build", "-overlay="+filepath.Join(dir, ".divergo", "overlay.json"), "-o", bin, ".")
-	return dir, bin
+	b := builtReal(t, p.name)
+	return b.dir, b.bin
 }
 
 // agreementProgs is every program of the end-to-end suite.

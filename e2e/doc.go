@@ -4,5 +4,5 @@
 // runs it, and checks the recorded trace against what the program did.
 //
 // The tests build the divergo command once (TestMain) and share the go
-// command's build cache.
+// command's build cache. With -short they are all skipped.
 package e2e

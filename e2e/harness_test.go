@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"bytes"
+	"flag"
 	"crypto/sha256"
 	"fmt"
 	"io/fs"
@@ -17,8 +18,9 @@ import (
 )
 
 var (
-	repoRoot string // the divergo module
-	binDir   string // holds the divergo binary, first on PATH
+	repoRoot  string // the divergo module
+	binDir    string // holds the divergo binary, first on PATH
+	sharedDir string // holds what the tests build once for all (builtReal)
 )
 
 func TestMain(m *testing.M) {
@@ -26,6 +28,13 @@ func TestMain(m *testing.M) {
 }
 
 func testMain(m *testing.M) int {
+	flag.Parse()
+	if testing.Short() {
+		// Every test here builds and runs programs: go test -short ./...
+		// is the quick loop, and CI runs the whole suite.
+		fmt.Println("e2e: the end-to-end tests build and run programs; skipped with -short")
+		return 0
+	}
 	wd, err := os.Getwd()
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
@@ -38,6 +47,12 @@ func testMain(m *testing.M) int {
 		return 2
 	}
 	defer os.RemoveAll(binDir)
+	sharedDir, err = os.MkdirTemp("", "divergo-e2e-shared-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 2
+	}
+	defer os.RemoveAll(sharedDir)
 	cmd := exec.Command("go", "build", "-o", filepath.Join(binDir, "divergo"), "./cmd/divergo")
 	cmd.Dir = repoRoot
 	if out, err := cmd.CombinedOutput(); err != nil {

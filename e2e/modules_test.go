@@ -26,6 +26,7 @@ func TestModulesAsTheyAre(t *testing.T) {
 		{"loopvar16", ".", "[3 3 3]\n", "TestCollect"},
 		{"vendored", ".", "distinct: 82\n", ""},
 		{"workspace", "app", "count: 8\n", ""},
+		{"old113", ".", "sum: 64\n", ""},
 	} {
 		t.Run(tc.archive, func(t *testing.T) {
 			root := extract(t, filepath.Join("testdata", "modules", tc.archive+".txtar"))

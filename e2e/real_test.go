@@ -10,6 +10,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/divergo/divergo/compare"
@@ -86,28 +87,9 @@ func TestRealPrograms(t *testing.T) {
 }
 
 func (rp realProg) test(t *testing.T) {
-	dir := setupReal(t, rp.name)
-	bins := t.TempDir()
-
-	// The plain program, built before anything was generated.
-	plainBin := filepath.Join(bins, "plain")
-	goCmd(t, dir, "build", "-o", plainBin, ".")
-	plain := execProg(t, dir, plainBin, rp.args)
-
-	before := snapshot(t, dir)
-	goCmd(t, dir, "generate", "./...")
-	overlay := filepath.Join(dir, ".divergo", "overlay.json")
-	bin := filepath.Join(bins, "prog")
-	goCmd(t, dir, "build", "-overlay="+overlay, "-o", bin, ".")
-	after := snapshot(t, dir)
-	if len(after) != len(before) {
-		t.Errorf("module files: %d before, %d after go generate and build", len(before), len(after))
-	}
-	for p, h := range before {
-		if after[p] != h {
-			t.Errorf("%s changed", p)
-		}
-	}
+	b := builtReal(t, rp.name)
+	dir, bin, bins := b.dir, b.bin, t.TempDir()
+	plain := execProg(t, dir, b.plain, rp.args)
 
 	// The recorded run behaves as the plain one, and its trace is whole.
 	tr := filepath.Join(bins, "one.dvt")
@@ -183,15 +165,17 @@ func (rp realProg) test(t *testing.T) {
 	}
 }
 
-// setupReal copies testdata/real/name/main.go into a new module that
-// requires x/sync, which some programs import (and not divergo: its
+// setupRealIn copies testdata/real/name/main.go into a new module in dir
+// that requires x/sync, which some programs import (and not divergo: its
 // recorder comes with the overlay), with the go:generate directive
 // appended.
-func setupReal(t *testing.T, name string) string {
+func setupRealIn(t *testing.T, dir, name string) {
 	t.Helper()
-	dir := t.TempDir()
 	src, err := os.ReadFile(filepath.Join("testdata", "real", name, "main.go"))
 	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(dir, 0o777); err != nil {
 		t.Fatal(err)
 	}
 	src = append(src, "\n//go:generate divergo instrument ./...\n"...)
@@ -203,7 +187,57 @@ func setupReal(t *testing.T, name string) string {
 		t.Fatal(err)
 	}
 	write(t, filepath.Join(dir, "go.sum"), sum)
-	return dir
+}
+
+// realBuilt is a real program set up, instrumented and built once for all
+// the tests that run it.
+type realBuilt struct {
+	dir, bin string // the module, and its instrumented build
+	plain    string // its plain build
+	failed   bool
+}
+
+var (
+	realMu     sync.Mutex
+	realBuilds = map[string]*realBuilt{}
+)
+
+// builtReal sets up the real program name in a module, builds it plain,
+// runs go generate and builds it with the overlay, once per run of the
+// tests: TestRealPrograms, the agreement test and the pairwise diffs take
+// the same programs, and building them again was most of the suite's time.
+// The first caller checks that generating and building touched no file of
+// the module. Callers record into directories of their own.
+func builtReal(t *testing.T, name string) *realBuilt {
+	t.Helper()
+	realMu.Lock()
+	defer realMu.Unlock()
+	if b := realBuilds[name]; b != nil {
+		if b.failed {
+			t.Fatalf("%s did not build (the first test to build it says why)", name)
+		}
+		return b
+	}
+	b := &realBuilt{dir: filepath.Join(sharedDir, "real", name), failed: true}
+	realBuilds[name] = b
+	b.plain, b.bin = filepath.Join(b.dir, "plain"), filepath.Join(b.dir, "prog")
+	setupRealIn(t, b.dir, name)
+	// The plain program, built before anything was generated.
+	goCmd(t, b.dir, "build", "-o", b.plain, ".")
+	before := snapshot(t, b.dir)
+	goCmd(t, b.dir, "generate", "./...")
+	goCmd(t, b.dir, "build", "-overlay="+filepath.Join(b.dir, ".divergo", "overlay.json"), "-o", b.bin, ".")
+	after := snapshot(t, b.dir)
+	if len(after) != len(before) {
+		t.Errorf("module files: %d before, %d after go generate and build", len(before), len(after))
+	}
+	for p, h := range before {
+		if after[p] != h {
+			t.Errorf("%s changed", p)
+		}
+	}
+	b.failed = t.Failed()
+	return b
 }
 
 // execProg runs bin in dir and returns what it did: exit status, standard

@@ -55,7 +55,15 @@ func cacheKey(cfg Config, env map[string]string) string {
 	if err := hashFile(h, self); err != nil {
 		return ""
 	}
-	fmt.Fprintf(h, "patterns %q nopack %v\n", cfg.Patterns, cfg.NoPack)
+	// The packages the patterns name, not the patterns: go generate's
+	// ./... and run's list of what the target links are often the same.
+	cmd := exec.Command("go", append([]string{"list", "-e", "-f", "{{.ImportPath}}"}, patterns(cfg)...)...)
+	cmd.Dir, cmd.Env = cfg.Dir, cfg.Env
+	pkgs, err := cmd.Output()
+	if err != nil {
+		return ""
+	}
+	fmt.Fprintf(h, "packages %q nopack %v\n", pkgs, cfg.NoPack)
 	// The analyzer's flags (check -disable plants holes with one).
 	analyzer.Analyzer.Flags.VisitAll(func(f *flag.Flag) {
 		fmt.Fprintf(h, "-%s=%q\n", f.Name, f.Value.String())

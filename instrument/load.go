@@ -35,10 +35,7 @@ func Instrument(cfg Config) (*Result, error) { return instrument(cfg, "") }
 // instrument is Instrument writing to out instead of the module's
 // .divergo when out is not "" (the tests keep it out of the repository).
 func instrument(cfg Config, out string) (*Result, error) {
-	patterns := cfg.Patterns
-	if len(patterns) == 0 {
-		patterns = []string{"./..."}
-	}
+	patterns := patterns(cfg)
 	env, err := moduleEnv(cfg)
 	if err != nil {
 		return nil, err
@@ -133,6 +130,14 @@ func instrument(cfg Config, out string) (*Result, error) {
 		return nil, err
 	}
 	return res, nil
+}
+
+// patterns are cfg's, "./..." when it names none.
+func patterns(cfg Config) []string {
+	if len(cfg.Patterns) == 0 {
+		return []string{"./..."}
+	}
+	return cfg.Patterns
 }
 
 // testVariants keeps, of the packages loaded with their tests, the ones

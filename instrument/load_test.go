@@ -77,8 +77,11 @@ func TestReuse(t *testing.T) {
 		t.Errorf("second run: reused %v, %d files of %d packages, %d blocks; want reused, %d of %d, %d",
 			again.Reused, again.Files, again.Packages, len(again.Graph.Blocks), first.Files, first.Packages, len(first.Graph.Blocks))
 	}
+	if res := run("example.com/m", "example.com/m/lib"); !res.Reused {
+		t.Error("the packages ./... names, named one by one, did not reuse its copies")
+	}
 	if res := run("."); res.Reused {
-		t.Error("other patterns reused the copies of ./...")
+		t.Error("a pattern naming fewer packages reused the copies of ./...")
 	}
 	run("./...")
 	if err := os.WriteFile(filepath.Join(dir, "lib", "l.go"), []byte("package lib\n\n// F does nothing.\nfunc F() {}\n"), 0o666); err != nil {
