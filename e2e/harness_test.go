@@ -2,8 +2,8 @@ package e2e
 
 import (
 	"bytes"
-	"flag"
 	"crypto/sha256"
+	"flag"
 	"fmt"
 	"io/fs"
 	"os"
