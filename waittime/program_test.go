@@ -127,6 +127,9 @@ func recordProgram(t *testing.T, name string, extra ...string) (bin, tracePath s
 // recordRuns is recordProgram with one run per environment given.
 func recordRuns(t *testing.T, name string, envs ...[]string) (bin string, traces []string) {
 	t.Helper()
+	if testing.Short() {
+		t.Skip("builds divergo, instruments, builds and runs a program")
+	}
 	root, err := filepath.Abs("..")
 	if err != nil {
 		t.Fatal(err)
