@@ -1,6 +1,8 @@
 package instrument
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -51,5 +53,26 @@ func TestRecorderFile(t *testing.T) {
 	want := "//go:build " + recorderLang + " && (linux)\n\npackage runtime\n\nimport (\n\t\"os\"\n\n\t\"example.com/m/_divergo/internal/trace\"\n)\n"
 	if string(out) != want {
 		t.Errorf("got\n%s\nwant\n%s", out, want)
+	}
+}
+
+// TestRecorderDirTaken: a module with files of its own where the recorder
+// goes is refused in one line; the empty directories an earlier run made
+// are not files of its own.
+func TestRecorderDirTaken(t *testing.T) {
+	mod := t.TempDir()
+	put := func(string, []byte) error { return nil }
+	if err := writeRecorder(mod, "example.com/m/_divergo", put); err != nil {
+		t.Fatalf("a module without %s: %v", RecorderDir, err)
+	}
+	if err := writeRecorder(mod, "example.com/m/_divergo", put); err != nil {
+		t.Fatalf("again, with the empty directories of the first run: %v", err)
+	}
+	if err := os.WriteFile(filepath.Join(mod, RecorderDir, "x.go"), []byte("package x\n"), 0o666); err != nil {
+		t.Fatal(err)
+	}
+	err := writeRecorder(mod, "example.com/m/_divergo", put)
+	if err == nil || strings.Contains(err.Error(), "\n") || !strings.Contains(err.Error(), RecorderDir) {
+		t.Errorf("a module with files in %s: error %v, want one line naming the directory", RecorderDir, err)
 	}
 }
