@@ -157,7 +157,7 @@ func runCheck(args []string, stdout, stderr io.Writer) (int, error) {
 		}
 		rerun += " " + pkg
 	}
-	if err := c.WriteText(stdout, compare.CheckTextOptions{Program: pkg, Root: sourceRoot(), Kept: *keep != "", Rerun: rerun}); err != nil {
+	if err := c.WriteText(stdout, compare.CheckTextOptions{Program: pkg, Root: sourceRoot(""), Kept: *keep != "", Rerun: rerun}); err != nil {
 		return 2, err
 	}
 	if len(c.Holes) > 0 {

@@ -4,9 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
-	"strings"
 
 	"github.com/divergo/divergo/compare"
 	"github.com/divergo/divergo/internal/perfetto"
@@ -17,7 +15,7 @@ import (
 func init() {
 	register(&command{
 		name:    "diff",
-		usage:   "divergo diff [-json] [-n N | -all] [-sections] [-html [OUT.html]] [-wait] [-perfetto OUT.json] [-wd W] [-wnd W] [-wtr W] A B [C ...]",
+		usage:   "divergo diff [-json] [-n N | -all] [-sections] [-html [OUT.html]] [-src DIR] [-wait] [-perfetto OUT.json] [-wd W] [-wnd W] [-wtr W] A B [C ...]",
 		summary: "compare runs: where they diverged and how far apart they are",
 		help: `Diff corresponds two traces of the same program (Eckert & Nutt's linear
 algorithm): goroutines are matched by spawn path, each pair is walked in
@@ -92,6 +90,10 @@ Flags:
 		parted, with the summary at the top and a navigation by statement;
 		with -html given no file (divergo diff -html A B) the page goes to
 		a temporary file opened in the browser, as go tool cover -html does
+	-src DIR
+		the root of the module the traces were recorded from, for the
+		source lines (default: the module above the working directory or
+		above a trace whose path the traces name)
 	-wait	compare the waiting time at the sync sites of the two runs
 	-perfetto OUT.json
 		also write the timeline of the two runs to OUT.json
@@ -121,6 +123,7 @@ func runDiff(args []string, stdout, stderr io.Writer) (int, error) {
 	all := fs.Bool("all", false, "print every statement where the runs parted")
 	sections := fs.Bool("sections", false, "also list every divergent section with the paper's measures")
 	page := fs.String("html", "", "write the report as an HTML page of the source to this file")
+	src := srcFlag(fs)
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return 2, err
@@ -172,7 +175,7 @@ func runDiff(args []string, stdout, stderr io.Writer) (int, error) {
 		}
 	}
 	na, nb := shortNames(pos[0], pos[1])
-	topts := compare.TextOptions{NameA: na, NameB: nb, Root: sourceRoot(), Groups: groupLimit(*ngroups, *all), Sections: *sections}
+	topts := compare.TextOptions{NameA: na, NameB: nb, Root: sourceRoot(*src, pos...), Groups: groupLimit(*ngroups, *all), Sections: *sections}
 	if *page != "" {
 		if err := writePage(*page, openPage, rep.Page(topts), stderr); err != nil {
 			return 2, err
@@ -242,25 +245,6 @@ func diffMany(names []string, traces []compare.Trace, opts compare.Options, asJS
 		}{names, m})
 	}
 	return status, m.WriteText(stdout, names)
-}
-
-// sourceRoot is the module root above the current directory, where the
-// module-relative positions of the graph point; "" when there is none.
-func sourceRoot() string {
-	dir, err := os.Getwd()
-	if err != nil {
-		return ""
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return dir
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir || strings.TrimSpace(parent) == "" {
-			return ""
-		}
-		dir = parent
-	}
 }
 
 // jsonFlag passes -json on to another command when it was given.

@@ -16,7 +16,7 @@ import (
 func init() {
 	register(&command{
 		name:    "wait",
-		usage:   "divergo wait [-json] [-html [OUT.html]] [-pprof FILE] [-tolerance 0.95] [-threshold 0.5] [-steps 8] [-waits] [-blocks] TRACE [TRACE2]",
+		usage:   "divergo wait [-json] [-html [OUT.html]] [-src DIR] [-pprof FILE] [-tolerance 0.95] [-threshold 0.5] [-steps 8] [-waits] [-blocks] TRACE [TRACE2]",
 		summary: "explain why goroutines waited at sync points (waiting-time analysis)",
 		help: `Wait reads one trace and explains the time goroutines spent waiting at
 mutexes, channels, selects, WaitGroups, Conds and Onces (Meira's waiting-time
@@ -110,6 +110,9 @@ Flags:
 			waiting time, with its classes, and the lines that explain its
 			first class; with no file (divergo wait -html TRACE) the page
 			goes to a temporary file opened in the browser
+	-src DIR	the root of the module the trace was recorded from, for the
+			page's source (default: the module above the working
+			directory or above the trace whose path the trace names)
 
 Example:
 
@@ -131,6 +134,7 @@ func runWait(args []string, stdout, stderr io.Writer) (int, error) {
 	blocks := fs.Bool("blocks", false, "one step per block")
 	goTrace := fs.String("gotrace", "", "Go's execution trace of the run (default: the trace's .gotrace beside it, when there; off: none)")
 	page := fs.String("html", "", "write the report as an HTML page of the source to this file")
+	src := srcFlag(fs)
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return 2, err
@@ -165,7 +169,7 @@ func runWait(args []string, stdout, stderr io.Writer) (int, error) {
 	}
 	if *page != "" {
 		title := "divergo wait " + filepath.Base(pos[0])
-		if err := writePage(*page, openPage, reps[0].Page(title, sourceRoot(), *steps), stderr); err != nil {
+		if err := writePage(*page, openPage, reps[0].Page(title, sourceRoot(*src, pos[0]), *steps), stderr); err != nil {
 			return 2, err
 		}
 	}

@@ -31,7 +31,7 @@ func TestPage(t *testing.T) {
 		`<span class="note" data-group="g1">took &lt;else&gt;`,
 		`<a href="#f0-L4" class="parted" data-group="g1" data-pos="main.go:4">`,
 		`<a href="#f1-L7" class="hole" data-group="g2" data-pos="gone.go:7">`,
-		"gone.go: source not found under the module root",
+		"gone.go: source not found (run divergo from the module, or give -src DIR)",
 		`<span class="src mark hole" id="f1-L7" data-line="7"`,
 	} {
 		if !strings.Contains(out, want) {

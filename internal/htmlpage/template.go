@@ -50,7 +50,7 @@ a.cut { border-left-color: rgb(120, 120, 120); } a.wait { border-left-color: rgb
 <main>
 <div class="bar"><label>file <select id="files">{{range .Files}}<option value="{{.Index}}">{{.Name}} ({{.Marked}} marked)</option>{{end}}</select></label></div>
 {{range .Files}}<div class="file" id="file{{.Index}}" data-file="{{.Name}}">
-{{if .Missing}}<p class="missing">{{.Name}}: source not found under the module root; only the marked lines are listed.</p>{{end}}<pre>{{range .Lines}}<span class="src {{.Class}}" id="{{.ID}}" data-line="{{.N}}"{{if .Style}} style="{{.Style}}"{{end}}><span class="ln">{{.N}}</span>{{.Text}}</span>{{range .Marks}}<span class="note" data-group="{{.Group}}">{{range .Note}}{{.}}
+{{if .Missing}}<p class="missing">{{.Name}}: source not found (run divergo from the module, or give -src DIR); only the marked lines are listed.</p>{{end}}<pre>{{range .Lines}}<span class="src {{.Class}}" id="{{.ID}}" data-line="{{.N}}"{{if .Style}} style="{{.Style}}"{{end}}><span class="ln">{{.N}}</span>{{.Text}}</span>{{range .Marks}}<span class="note" data-group="{{.Group}}">{{range .Note}}{{.}}
 {{end}}</span>{{end}}{{end}}</pre>
 </div>
 {{end}}</main>
