@@ -1,6 +1,7 @@
 package compare
 
 import (
+	"errors"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -43,8 +44,36 @@ func TestSelfAndTiming(t *testing.T) {
 func TestDifferentPrograms(t *testing.T) {
 	f1, f2 := newFig1(t), newFig2(t)
 	_, err := Traces(f1.run(0, 0, 0), f2.run(1), Options{Weights: DefaultWeights})
-	if err == nil || !strings.Contains(err.Error(), f1.g.ShortHash()) || !strings.Contains(err.Error(), f2.g.ShortHash()) {
+	var dp *DifferentPrograms
+	if !errors.As(err, &dp) || !strings.Contains(err.Error(), f1.g.ShortHash()) || !strings.Contains(err.Error(), f2.g.ShortHash()) {
 		t.Fatalf("err = %v, want one naming both graph hashes", err)
+	}
+}
+
+// TestTwoCommands: two commands of one module record under the module's
+// one graph; traces of the two are refused, naming both main packages,
+// and two traces of one are compared.
+func TestTwoCommands(t *testing.T) {
+	b := newBuilder("cmd/a/main.go")
+	mainA := b.fn("example.com/m/cmd/a.main", 3)
+	mainB := b.fn("example.com/m/cmd/b.main", 3)
+	b.g.Funcs[mainA].Pkg, b.g.Funcs[mainB].Pkg = "example.com/m/cmd/a", "example.com/m/cmd/b"
+	ea, eb := b.block(mainA, "entry", 4, true, ""), b.block(mainB, "entry", 4, true, "")
+	b.exit(ea)
+	b.exit(eb)
+	g := b.graph(t)
+	runOf := func(entry int) *memTrace {
+		m := newMem(g).add(1, 0, 0, 0, blk(entry), ret(entry))
+		m.gs[0].FirstBlock, m.gs[0].HasFirst = uint32(entry), true
+		return m
+	}
+	_, err := Traces(runOf(ea), runOf(eb), Options{})
+	var dp *DifferentPrograms
+	if !errors.As(err, &dp) || !strings.Contains(err.Error(), "example.com/m/cmd/a and in example.com/m/cmd/b") || !strings.Contains(err.Error(), g.ShortHash()) {
+		t.Fatalf("err = %v, want one naming the graph and both main packages", err)
+	}
+	if rep, err := Traces(runOf(eb), runOf(eb), Options{}); err != nil || !rep.Summary.Same {
+		t.Fatalf("two traces of one command: %v", err)
 	}
 }
 

@@ -15,14 +15,10 @@ import (
 // the caches of what the streams learnt of the graph (kept from one pair to
 // the next) and the call stacks.
 func Traces(a, b Trace, opts Options) (*Report, error) {
-	ga, gb := a.Graph(), b.Graph()
-	if ga == nil || gb == nil {
-		return nil, fmt.Errorf("a trace has no program graph")
+	if err := SameProgram(a, b); err != nil {
+		return nil, err
 	}
-	if ga.Hash != gb.Hash {
-		return nil, fmt.Errorf("traces come from different programs: a has graph %s, b has graph %s", ga.ShortHash(), gb.ShortHash())
-	}
-	p, err := newProgram(ga)
+	p, err := newProgram(a.Graph())
 	if err != nil {
 		return nil, fmt.Errorf("program graph: %w", err)
 	}
@@ -142,7 +138,7 @@ func Traces(a, b Trace, opts Options) (*Report, error) {
 	rep.Summary.OnlyA = len(rep.Goroutines.OnlyA)
 	rep.Summary.OnlyB = len(rep.Goroutines.OnlyB)
 	rep.Summary.Same = len(rep.Sections) == 0 && len(onlyA) == 0 && len(onlyB) == 0
-	rep.Summary.Graph = ga.Hash
+	rep.Summary.Graph = a.Graph().Hash
 	rep.Summary.Weights = w
 	rep.Groups = GroupSections(rep.Sections)
 	if rep.Groups == nil {

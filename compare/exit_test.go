@@ -211,3 +211,29 @@ func TestLibraryGoroutines(t *testing.T) {
 		t.Errorf("with an extra f2 in b: %+v, %d sections", rep.Goroutines, len(rep.Sections))
 	}
 }
+
+// TestCutOffAsleep: a goroutine the exit caught in a sleep was asleep,
+// not blocked for ever as one caught in a send was; both are cut off.
+func TestCutOffAsleep(t *testing.T) {
+	x := newBranchy(t, true)
+	for _, tt := range []struct {
+		op   trace.Op
+		took string
+	}{
+		{trace.OpSleep, "asleep at branchy/f.go:11: still sleeping when the program ended"},
+		{trace.OpSend, "blocked for ever at branchy/f.go:11 (send): still blocked when the program ended"},
+	} {
+		caught := trace.Event{Kind: trace.EvSync, Block: uint32(x.entry), Site: uint32(x.entry), Op: tt.op, Waited: true, Blocked: true, Begin: 10, End: 90}
+		a, b := x.run(true, 1), newMem(x.g).add(1, 0, 0, 0, blk(x.entry), caught).unfinished(1)
+		for _, file := range []bool{false, true} {
+			ta, tb := Trace(a), Trace(b)
+			if file {
+				ta, tb = toFile(t, a), toFile(t, b)
+			}
+			rep := mustCompare(t, ta, tb)
+			if len(rep.Sections) != 1 || !rep.Sections[0].CutOff || rep.Sections[0].B.Took != tt.took {
+				t.Errorf("%v, file %v: sections %+v; want one cut off, b %q", tt.op, file, rep.Sections, tt.took)
+			}
+		}
+	}
+}

@@ -61,26 +61,36 @@ func FuzzCompare(f *testing.F) {
 }
 
 // FuzzCompareFiles: two trace files whose one chunk holds arbitrary bytes
-// (for events, mostly one-byte blocks, which lockstep takes as bytes):
-// Traces returns a report or a one-line error, the same with lockstep as
-// with tokens only, and never panics.
+// (for events, mostly one-byte blocks, which lockstep takes as bytes),
+// each body repeated 1+reps times, so that a divergence found once recurs
+// thousands of times in one goroutine pair: Traces returns a report or a
+// one-line error, the same with lockstep as with tokens only, and never
+// panics.
 func FuzzCompareFiles(f *testing.F) {
-	f.Add([]byte{2, 2, 4, 7, 1, 6, 2, 8}, []byte{2, 2, 4, 7, 2, 6, 2, 8}, uint8(8), uint8(8))
-	f.Add([]byte{2, 4, 6, 2, 4, 6, 13, 9, 2}, []byte{2, 4, 6, 2, 4, 6, 2}, uint8(9), uint8(7))
+	f.Add([]byte{2, 2, 4, 7, 1, 6, 2, 8}, []byte{2, 2, 4, 7, 2, 6, 2, 8}, uint8(8), uint8(8), uint16(0))
+	f.Add([]byte{2, 4, 6, 2, 4, 6, 13, 9, 2}, []byte{2, 4, 6, 2, 4, 6, 2}, uint8(9), uint8(7), uint16(0))
 	fig := newFig1(f)
+	// task0 called 10,000 times, taking the then branch in a and the else
+	// branch in b: a list of 10,000 sections, past the 60 chunks at which
+	// its chunk size once overflowed.
+	a, na := fig.task0Body(fig.tThen)
+	b, nb := fig.task0Body(fig.tElse)
+	f.Add(a, b, na, nb, uint16(9999))
 	data, err := tbb.Marshal(fig.g)
 	if err != nil {
 		f.Fatal(err)
 	}
-	f.Fuzz(func(t *testing.T, a, b []byte, na, nb uint8) {
+	f.Fuzz(func(t *testing.T, a, b []byte, na, nb uint8, reps uint16) {
 		dir := t.TempDir()
 		open := func(name string, body []byte, n uint8) Trace {
+			// At most 128 KB a body, so that every input stays quick.
+			times := min(1+int(reps), (128<<10)/max(len(body), 1))
 			var file bytes.Buffer
 			w, err := trace.NewWriter(&file, trace.Header{Program: "fuzz", Start: time.Unix(0, 0), Graph: data, Hash: fig.g.Hash})
 			if err != nil {
 				t.Fatal(err)
 			}
-			c := &trace.Chunk{G: 1, Final: true, Events: uint64(min(int(n), len(body))), Body: body}
+			c := &trace.Chunk{G: 1, Final: true, Events: uint64(min(int(n), len(body)) * times), Body: bytes.Repeat(body, times)}
 			if err := w.WriteChunk(c); err != nil {
 				t.Fatal(err)
 			}
@@ -104,4 +114,15 @@ func FuzzCompareFiles(f *testing.F) {
 		}
 		bothWays(t, "fuzz files", ta, tb)
 	})
+}
+
+// task0Body is one call of Figure 1's task0 taking branch (tThen or
+// tElse), encoded as a chunk body, and its number of events.
+func (f *fig1) task0Body(branch int) ([]byte, uint8) {
+	evs := []trace.Event{blk(f.t0), out(1), blk(f.t1), blk(branch), blk(f.tEnd), ret(f.t0)}
+	var body []byte
+	for _, e := range evs {
+		body = trace.AppendEvent(body, e)
+	}
+	return body, uint8(len(evs))
 }

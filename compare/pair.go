@@ -232,8 +232,8 @@ func (c *pairCmp) record(at int32, t *tbb.TCP, cp int32, unresolved bool) {
 		kind = string(t.Kind)
 	}
 	cutA, cutB := cut && c.unfinA && c.ma.blocks == 0, cut && c.unfinB && c.mb.blocks == 0
-	k.a.Took = c.p.took(kind, &c.ma, cutA, cutB, unresolved, c.a.blockedAt())
-	k.b.Took = c.p.took(kind, &c.mb, cutB, cutA, unresolved, c.b.blockedAt())
+	k.a.Took = c.p.took(kind, &c.ma, cutA, cutB, unresolved, c.a.blocked)
+	k.b.Took = c.p.took(kind, &c.mb, cutB, cutA, unresolved, c.b.blocked)
 	if c.observe != nil {
 		sec := c.sections.section(k, &c.a.c.points, c.p)
 		c.observe(Step{Goroutine: c.ga, Kind: StepSection, Block: int(at), Section: &sec})

@@ -2,6 +2,7 @@ package compare
 
 import (
 	"math"
+	"math/bits"
 
 	"github.com/divergo/divergo/internal/steps"
 	"github.com/divergo/divergo/internal/tbb"
@@ -44,12 +45,22 @@ const sectionChunk = 128
 // (a worker pool's goroutines) does not take 23 KB.
 func (l *sectionList) next() *keptSection {
 	if k := len(l.chunks); k == 0 || len(l.chunks[k-1]) == cap(l.chunks[k-1]) {
-		l.chunks = append(l.chunks, make([]keptSection, 0, min(8<<k, sectionChunk)))
+		l.chunks = append(l.chunks, make([]keptSection, 0, chunkSize(k)))
 	}
 	last := &l.chunks[len(l.chunks)-1]
 	*last = (*last)[:len(*last)+1]
 	l.n++
 	return &(*last)[len(*last)-1]
+}
+
+// chunkSize is the capacity of a list's chunk k: 8<<k up to sectionChunk.
+// The shift is bounded before it is taken: 8<<k wraps to zero or a
+// negative number from k = 60 on (7,500 sections), and makeslice panics.
+func chunkSize(k int) int {
+	if k >= bits.Len(sectionChunk/8) {
+		return sectionChunk
+	}
+	return 8 << k
 }
 
 // appendTo appends the sections to dst, in order.

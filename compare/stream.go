@@ -116,15 +116,6 @@ func (s *stream) noteBlocked(ev *trace.Event) {
 	}
 }
 
-// blockedAt says where and in what the goroutine was blocked for ever,
-// "" when it was not.
-func (s *stream) blockedAt() string {
-	if s.blocked == nil {
-		return ""
-	}
-	return trace.SitePos(s.p.g, s.blocked.Site, s.blocked.Block).FileLine() + " (" + s.blocked.Op.String() + ")"
-}
-
 const batch = 4096
 
 // cache is what a worker of Traces keeps from one stream to the next: the

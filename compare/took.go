@@ -10,14 +10,19 @@ import (
 
 // took says in plain words what one side of a section did at its change
 // point, from the first block it executed in the deciding frame: the words
-// a reader needs before any of the paper's measures. blockedAt is where the
-// side's goroutine was still blocked when its trace ended, if it was.
-func (p *program) took(kind string, m *sideMeasure, cut, otherCut, unresolved bool, blockedAt string) string {
+// a reader needs before any of the paper's measures. blocked is the
+// operation the side's goroutine was still in when its trace ended, if it
+// was: a sleep is no wait for ever, it would have woken.
+func (p *program) took(kind string, m *sideMeasure, cut, otherCut, unresolved bool, blocked *trace.Event) string {
 	if cut {
-		if blockedAt != "" {
-			return "blocked for ever at " + blockedAt + ": still blocked when the program ended"
+		if blocked == nil {
+			return "stopped here: still running when the program ended"
 		}
-		return "stopped here: still running when the program ended"
+		at := trace.SitePos(p.g, blocked.Site, blocked.Block).FileLine()
+		if blocked.Op == trace.OpSleep {
+			return "asleep at " + at + ": still sleeping when the program ended"
+		}
+		return "blocked for ever at " + at + " (" + blocked.Op.String() + "): still blocked when the program ended"
 	}
 	var first *tbb.Block
 	if m.first != noBlock {

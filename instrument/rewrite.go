@@ -1,11 +1,11 @@
 package instrument
 
 import (
-	"bytes"
 	"fmt"
 	"go/ast"
 	"go/token"
 	"go/types"
+	"sort"
 	"strings"
 )
 
@@ -465,9 +465,15 @@ func hasLineDirective(f *ast.File) bool {
 }
 
 // movable reports whether the source of n can be copied elsewhere on its
-// line: no newline (lines would move) and no comment (it could swallow what
-// follows).
+// line: on one line (lines would move) and with no comment inside (it
+// could swallow what follows). Both are read from the token positions, not
+// the text: a "//" in a string literal (go Crawl("https://golang.org/",
+// ...)) is no comment.
 func (r *rewriter) movable(n ast.Node) bool {
-	t := []byte(r.text(n))
-	return !bytes.ContainsAny(t, "\n") && !bytes.Contains(t, []byte("//")) && !bytes.Contains(t, []byte("/*"))
+	if r.tf.Line(n.Pos()) != r.tf.Line(n.End()) {
+		return false
+	}
+	cs := r.file.Comments
+	i := sort.Search(len(cs), func(i int) bool { return cs[i].End() > n.Pos() })
+	return i == len(cs) || cs[i].Pos() >= n.End()
 }

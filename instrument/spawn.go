@@ -44,7 +44,7 @@ func (r *rewriter) goStmt(g *ast.GoStmt) {
 	var inner strings.Builder
 	if r.inlineFunc(call.Fun) {
 		if !r.movable(call.Fun) {
-			r.warn(g.Pos(), "go statement with a callee spanning lines: spawn not recorded")
+			r.warn(g.Pos(), "go statement with a callee that spans lines or holds a comment: spawn not recorded")
 			r.walk(call)
 			return
 		}
@@ -60,7 +60,7 @@ func (r *rewriter) goStmt(g *ast.GoStmt) {
 		}
 		if r.inlineArg(a) {
 			if !r.movable(a) {
-				r.warn(g.Pos(), "go statement with a constant argument spanning lines: spawn not recorded")
+				r.warn(g.Pos(), "go statement with a constant argument that spans lines or holds a comment: spawn not recorded")
 				r.walk(call)
 				return
 			}

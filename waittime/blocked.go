@@ -74,7 +74,7 @@ func FindBlocked(t Trace) (*BlockedReport, error) {
 		byID[gi.ID] = gi
 	}
 	var out BlockedReport
-	running, sleeping := 0, 0
+	running := 0
 	mainEnded := false
 	for _, gi := range infos {
 		if gi.Ended {
@@ -86,11 +86,10 @@ func FindBlocked(t Trace) (*BlockedReport, error) {
 		if err != nil {
 			return nil, err
 		}
-		if !ok || last.Kind != trace.EvSync || !last.Blocked {
+		// A goroutine asleep is not blocked: its sleep ends by itself,
+		// so a ticking loop still asleep when main returns is no leak.
+		if !ok || last.Kind != trace.EvSync || !last.Blocked || last.Op == trace.OpSleep {
 			continue
-		}
-		if last.Op == trace.OpSleep {
-			sleeping++
 		}
 		b := g.Block(int(last.Block))
 		if b == nil {
@@ -124,7 +123,7 @@ func FindBlocked(t Trace) (*BlockedReport, error) {
 	case mainEnded:
 		out.Verdict = "leak"
 		out.Summary = fmt.Sprintf("Leak: %s still blocked when main returned.", plural2(n, "goroutine was", "goroutines were"))
-	case n == running && sleeping == 0:
+	case n == running:
 		out.Verdict = "deadlock"
 		out.Summary = fmt.Sprintf("Deadlock: every goroutine still running (%d) was blocked, none left to release the others.", n)
 	default:
@@ -268,8 +267,6 @@ func (b *BlockedReport) WriteText(w io.Writer, maxOps int) error {
 		}
 		what := ""
 		switch {
-		case g.Op == trace.OpSleep.String():
-			what = ", sleeping"
 		case g.Object != 0:
 			what = fmt.Sprintf(" on %s %#x", g.Kind, g.Object)
 		case g.Op == trace.OpSelect.String():

@@ -89,6 +89,41 @@ func TestFindBlockedNone(t *testing.T) {
 	}
 }
 
+// TestFindBlockedAsleep: a goroutine asleep when the trace ended (a
+// ticking loop's time.Sleep(time.Millisecond)) is not blocked, whether
+// main returned (no leak) or another goroutine is blocked (no deadlock:
+// the sleeper would have woken).
+func TestFindBlockedAsleep(t *testing.T) {
+	b := newBuilder("s.go")
+	blk := b.block("main", 5, 1)
+	tick := b.block("tick", 10, 1)
+	m := b.goroutine(1, 0, 0, 0, 0)
+	m.run(blk, 10)
+	m.spawn(blk, 2, 1)
+	m.done()
+	w := b.goroutine(2, 1, blk, 1, 0)
+	w.run(tick, 10)
+	w.blockedAt(tick, trace.OpSleep, 0, 1_000_000)
+	if bl, err := FindBlocked(b.trace()); err != nil || bl != nil {
+		t.Fatalf("main returned while a goroutine slept: FindBlocked = %+v, %v; want nothing", bl, err)
+	}
+
+	b = newBuilder("s.go")
+	blk = b.block("main", 5, 1)
+	tick = b.block("tick", 10, 1)
+	m = b.goroutine(1, 0, 0, 0, 0)
+	m.run(blk, 10)
+	m.spawn(blk, 2, 1)
+	m.blockedAt(blk, trace.OpRecv, 7, 1_000_000)
+	w = b.goroutine(2, 1, blk, 1, 0)
+	w.run(tick, 10)
+	w.blockedAt(tick, trace.OpSleep, 0, 1_000_000)
+	bl, err := FindBlocked(b.trace())
+	if err != nil || bl == nil || bl.Verdict != "blocked" || len(bl.Goroutines) != 1 || bl.Goroutines[0].GID != 1 {
+		t.Fatalf("FindBlocked = %+v, %v; want main alone blocked, no deadlock", bl, err)
+	}
+}
+
 // TestBlockedTextBounded: a report of many blocked goroutines on deep
 // spawn paths lists the first maxBlockedText of them, says how many it
 // left out, and shortens each path, naming the goroutine by its ID; with

@@ -160,6 +160,9 @@ func runDiff(args []string, stdout, stderr io.Writer) (int, error) {
 		traces[i] = compare.FromReader(r)
 		readers[i] = r
 	}
+	if err := sameProgram(pos, traces); err != nil {
+		return 2, err
+	}
 	opts := compare.Options{Weights: compare.Weights{D: *wd, ND: *wnd, TR: *wtr}}
 	defer progress.Start(stderr, "divergo diff: reading traces", readFraction(readers...))()
 	if len(pos) > 2 {

@@ -151,6 +151,11 @@ func runWait(args []string, stdout, stderr io.Writer) (int, error) {
 	if *goTrace != "" && *goTrace != "off" && len(pos) != 1 {
 		return 2, usageError("-gotrace names the execution trace of one run, got %d traces", len(pos))
 	}
+	if len(pos) == 2 {
+		if err := sameProgramFiles(pos); err != nil {
+			return 2, err
+		}
+	}
 	for _, file := range pos {
 		opts, err := withGoTrace(opts, file, *goTrace)
 		if err != nil {

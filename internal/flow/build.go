@@ -115,14 +115,21 @@ func liveBlocks(entry *Block, started []*Block) []*Block {
 
 // span is a block's source extent: its nodes for a probed block, its probe
 // point when it evaluates nothing, and the construct for an implied block.
+// A case clause's block starts at its case keyword: the clause is what the
+// switch or select chose, and its first statement is a line further down
+// (reports named the case at line 17 "the case at line 18").
 func span(blk *Block) (pos, end token.Pos) {
 	if !blk.Probed() && blk.Stmt != nil {
 		return blk.Stmt.Pos(), blk.Stmt.End()
 	}
+	pos, end = blk.Probe.Pos, blk.Probe.Pos
 	if n := len(blk.Nodes); n > 0 {
-		return blk.Nodes[0].Pos(), blk.Nodes[n-1].End()
+		pos, end = blk.Nodes[0].Pos(), blk.Nodes[n-1].End()
 	}
-	return blk.Probe.Pos, blk.Probe.Pos
+	if blk.Kind == "switch.case" || blk.Kind == "select.case" {
+		pos = blk.Stmt.Pos()
+	}
+	return pos, end
 }
 
 func tbbPos(fset *token.FileSet, pos token.Pos) tbb.Pos {

@@ -5,6 +5,7 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"slices"
 	"testing"
 
 	"github.com/divergo/divergo/internal/tbb"
@@ -93,5 +94,38 @@ func TestResolveCPs(t *testing.T) {
 	}
 	if begin.CP != tbb.Return || begin.CPPos.String() != "rel.go:8" {
 		t.Errorf("begin converges at %d %s, want return rel.go:8", begin.CP, begin.CPPos)
+	}
+}
+
+// TestCaseLines: a case clause's block starts at its case keyword, whether
+// its body starts on the next line, on the same line, or is empty; what
+// follows a case (the body's own blocks) keeps its first statement's line.
+func TestCaseLines(t *testing.T) {
+	fset, f := buildSrc(t, `func f(a, b chan int, x int) int {
+	select {
+	case v := <-a:
+		x += v
+	case b <- x: x--
+	default:
+	}
+	switch x {
+	case 1, 2:
+		x++
+		if x > 2 {
+			x--
+		}
+	default:
+	}
+	return x
+}`)
+	var got []string
+	for _, b := range f.Blocks {
+		got = append(got, fmt.Sprintf("%s@%d", b.Kind, fset.Position(b.Pos).Line))
+	}
+	want := []string{"select.case@5", "select.case@7", "select.case@8", "switch.case@11", "if.then@14", "switch.case@16"}
+	for _, w := range want {
+		if !slices.Contains(got, w) {
+			t.Errorf("no block %s in %v", w, got)
+		}
 	}
 }

@@ -53,6 +53,17 @@ func main() {
 	wg.Add(1)
 	go f(&wg, 1)
 	wg.Wait()
+	// A "//" or "/*" in a constant argument is no comment: recorded.
+	wg.Add(1)
+	go work(&wg, out, "https://golang.org/", &i)
+	wg.Wait()
+	wg.Add(1)
+	go work(&wg, out, "/* a */", &i)
+	wg.Wait()
+	// A comment inside one is: not recorded, with a warning.
+	wg.Add(1)
+	go work(&wg, out, "c" /* why */ +"d", &i)
+	wg.Wait()
 	close(out)
 	for v := range out {
 		fmt.Println(v)
