@@ -93,12 +93,13 @@ func TestDiffAll(t *testing.T) {
 }
 
 // corpusModule makes one module of progs: the first real program at its
-// root (setupReal's module), every other in a directory of its name. It
+// root (setupRealIn's module), every other in a directory of its name. It
 // instruments the module and builds every command into the returned
 // directory of binaries, each named by its program.
 func corpusModule(t *testing.T, progs []diffAllProg) (dir, bins string) {
 	t.Helper()
-	dir = setupReal(t, realProgs[0].name)
+	dir = t.TempDir()
+	setupRealIn(t, dir, realProgs[0].name)
 	for _, p := range progs {
 		if p.name == realProgs[0].name {
 			continue
