@@ -27,6 +27,9 @@ func TestMain(m *testing.M) {
 		// anything has called Main or Enter.
 		fmt.Println(Off())
 		return
+	} else if mode == "quiet" {
+		quietChild()
+		return
 	} else if mode != "" {
 		childMain(mode)
 		return

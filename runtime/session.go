@@ -124,7 +124,7 @@ func begin() bool {
 		// Nothing runs after Go's deadlock report: what the blocked
 		// goroutines were doing must be on disk before (blocked.go).
 		sess.watch = true
-		go checkpointer()
+		go hiddenCheckpointer()
 	}
 	// Time 0 after the setup, so that it does not count as main's time.
 	useTSC = tscUsable()

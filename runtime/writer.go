@@ -33,7 +33,8 @@ import "github.com/divergo/divergo/internal/trace"
 // The writer goroutine is started by the first full buffer (a program that
 // never fills one never has it), then waits on sess.work until half the
 // queue is full (wakeWords), or a checkpoint needs the queue written, and
-// returns when the trace is complete.
+// returns when the trace is complete. The program never sees it
+// (hidden.go).
 
 // job is a buffer waiting for the writer.
 type job struct {
@@ -85,7 +86,7 @@ func (g *G) queueLocked(words []uint32, final bool, end int64) {
 	g.jobs++
 	if !sess.writing {
 		sess.writing = true
-		go writeJobs()
+		go hiddenWriter()
 	}
 	if sess.queued >= wakeWords {
 		sess.work.Signal()
