@@ -52,8 +52,9 @@ type goidSampled struct {
 // goidSample reports the calling goroutine's g and id, then stays alive
 // (and keeps g in use) until every word is read.
 func goidSample() {
-	goidSamples.ch <- goidSampled{getg(), stackGoid()}
-	<-goidSamples.release
+	ch, release := goidSamples.ch, goidSamples.release // read before the next detection sets them
+	ch <- goidSampled{getg(), stackGoid()}
+	<-release
 }
 
 // detectGoidOffset finds the goid field by comparing the ids runtime.Stack

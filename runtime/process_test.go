@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"os/signal"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -63,6 +64,11 @@ func childMain(mode string) {
 		waitWritten()
 		fmt.Println("ready")
 		time.Sleep(time.Minute)
+	case "notify": // the program catches SIGTERM itself, then returns
+		ch := make(chan os.Signal, 1)
+		signal.Notify(ch, syscall.SIGTERM)
+		fmt.Println("ready")
+		fmt.Println(<-ch)
 	case "exit":
 		var wg sync.WaitGroup
 		g.WGAdd(bSpawn, &wg, 1)
@@ -151,28 +157,17 @@ func TestOffAtInit(t *testing.T) {
 	}
 }
 
-// TestSignalFlush sends SIGTERM or SIGINT to a running program: the trace
-// must be complete, and the program must die of the signal.
-func TestSignalFlush(t *testing.T) {
+// TestSignalDeath sends SIGTERM, SIGINT or SIGKILL to a running program
+// that does not catch signals: it must die of the signal, as it does
+// plain (the recorder catches none, doc.go), with every chunk written
+// before whole and readable.
+func TestSignalDeath(t *testing.T) {
 	for _, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGINT, syscall.SIGKILL} {
 		t.Run(sig.String(), func(t *testing.T) {
 			cmd, path := child(t, "wait")
-			out, err := cmd.StdoutPipe()
-			if err != nil {
-				t.Fatal(err)
-			}
-			cmd.Stderr = os.Stderr
-			if err := cmd.Start(); err != nil {
-				t.Fatal(err)
-			}
-			line, _ := bufio.NewReader(out).ReadString('\n')
-			if line != "ready\n" {
-				cmd.Process.Kill()
-				cmd.Wait()
-				t.Fatalf("child said %q", line)
-			}
+			startReady(t, cmd)
 			cmd.Process.Signal(sig)
-			err = cmd.Wait()
+			err := cmd.Wait()
 			var ee *exec.ExitError
 			if !errors.As(err, &ee) {
 				t.Fatalf("child exited with %v, want death by %v", err, sig)
@@ -181,26 +176,51 @@ func TestSignalFlush(t *testing.T) {
 				t.Errorf("child status %v, want death by %v", ee, sig)
 			}
 			r, gs := readTrace(t, path)
-			if r.Truncated() != (sig == syscall.SIGKILL) {
-				t.Errorf("truncated %v after %v", r.Truncated(), sig)
+			if !r.Truncated() {
+				t.Errorf("trace complete after %v", sig)
 			}
-			m := gs["main"]
-			if sig == syscall.SIGKILL {
-				// Only whole chunks: main's loop filled several.
-				if m.info.Blocks < maxWords || m.info.Ended {
-					t.Errorf("main after SIGKILL: %+v", m.info)
-				}
-				return
-			}
-			if len(gs) != 4 || m.info.Blocks != 200001+3 {
-				t.Errorf("%d goroutines, main %d blocks; want 4, %d", len(gs), m.info.Blocks, 200001+3)
-			}
-			for p, w := range gs {
-				if p != "main" && (w.info.Blocks == 0 || w.info.Ended) {
-					t.Errorf("%s: %+v, want blocks of a live goroutine", p, w.info)
-				}
+			// Only whole chunks: main's loop filled several.
+			if m := gs["main"]; m.info.Blocks < maxWords || m.info.Ended {
+				t.Errorf("main after %v: %+v", sig, m.info)
 			}
 		})
+	}
+}
+
+// startReady starts cmd and waits until it says "ready"; the rest of its
+// output is in the reader it returns.
+func startReady(t *testing.T, cmd *exec.Cmd) *bufio.Reader {
+	t.Helper()
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd.Stderr = os.Stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	rd := bufio.NewReader(out)
+	if line, _ := rd.ReadString('\n'); line != "ready\n" {
+		cmd.Process.Kill()
+		cmd.Wait()
+		t.Fatalf("child said %q", line)
+	}
+	return rd
+}
+
+// TestProgramSignals checks that a program catching SIGTERM itself gets it
+// as it does plain, and that its trace is complete when main then returns.
+func TestProgramSignals(t *testing.T) {
+	cmd, path := child(t, "notify")
+	rd := startReady(t, cmd)
+	cmd.Process.Signal(syscall.SIGTERM)
+	line, _ := rd.ReadString('\n')
+	if err := cmd.Wait(); err != nil || line != "terminated\n" {
+		t.Fatalf("child: %v, said %q; want a clean exit after \"terminated\"", err, line)
+	}
+	r, gs := readTrace(t, path)
+	if r.Truncated() || !gs["main"].info.Ended {
+		t.Errorf("trace truncated %v, main %+v; want it complete", r.Truncated(), gs["main"].info)
 	}
 }
 
@@ -289,14 +309,13 @@ func useNonRaceChild(t *testing.T, cmd *exec.Cmd) {
 	cmd.Path, cmd.Args[0] = bin, bin
 }
 
-// TestDeadlockReported checks that with DIVERGO_SIGNALS=off a deadlocked
-// program dies as Go makes it die, "all goroutines are asleep", with what
-// was written readable. With the signal handler it would hang: the Go
-// runtime does not report deadlocks once signals are caught.
+// TestDeadlockReported checks that a deadlocked program dies as Go makes it
+// die, "all goroutines are asleep", with what was written readable. A
+// recorder catching signals would make it hang: the Go runtime does not
+// report deadlocks once signals are caught.
 func TestDeadlockReported(t *testing.T) {
 	cmd, path := child(t, "deadlock")
 	useNonRaceChild(t, cmd)
-	cmd.Env = append(cmd.Env, "DIVERGO_SIGNALS=off")
 	var stderr strings.Builder
 	cmd.Stderr = &stderr
 	if err := cmd.Start(); err != nil {
@@ -324,10 +343,11 @@ func TestDeadlockReported(t *testing.T) {
 
 // TestBlockedAtEnd checks that a goroutine blocked for ever ends its stream
 // with the wait it is in, marked blocked, however the run ends: main
-// returns (a leak), SIGTERM stops a deadlocked run, or, with
-// DIVERGO_SIGNALS=off, Go kills it for the deadlock (blocked.go).
+// returns (a leak), or Go kills a deadlocked run for the deadlock
+// (blocked.go: the checkpoint taken when the last goroutine blocked holds
+// the waits).
 func TestBlockedAtEnd(t *testing.T) {
-	for _, how := range []string{"return", "sigterm", "deadlock"} {
+	for _, how := range []string{"return", "deadlock"} {
 		t.Run(how, func(t *testing.T) {
 			mode := "leak"
 			if how != "return" {
@@ -336,7 +356,6 @@ func TestBlockedAtEnd(t *testing.T) {
 			cmd, path := child(t, mode)
 			if how == "deadlock" {
 				useNonRaceChild(t, cmd)
-				cmd.Env = append(cmd.Env, "DIVERGO_SIGNALS=off")
 			}
 			out, err := cmd.StdoutPipe()
 			if err != nil {
@@ -346,16 +365,6 @@ func TestBlockedAtEnd(t *testing.T) {
 			cmd.Stderr = &stderr
 			if err := cmd.Start(); err != nil {
 				t.Fatal(err)
-			}
-			if how == "sigterm" {
-				line, _ := bufio.NewReader(out).ReadString('\n')
-				if line != "ready\n" {
-					cmd.Process.Kill()
-					cmd.Wait()
-					t.Fatalf("child said %q", line)
-				}
-				time.Sleep(50 * time.Millisecond) // main blocks in its receive
-				cmd.Process.Signal(syscall.SIGTERM)
 			}
 			done := make(chan error, 1)
 			go func() { io.Copy(io.Discard, out); done <- cmd.Wait() }()

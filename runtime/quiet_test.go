@@ -62,7 +62,6 @@ func quietChild() {
 // have ended are those from before recording started.
 func TestHiddenGoroutines(t *testing.T) {
 	cmd, path := child(t, "quiet")
-	cmd.Env = append(cmd.Env, "DIVERGO_SIGNALS=off")                       // signal.Notify's goroutine is the program's to see
 	if err := os.WriteFile(path, make([]byte, 1<<20), 0o644); err != nil { // a previous trace to remove
 		t.Fatal(err)
 	}

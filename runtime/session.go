@@ -62,8 +62,8 @@ type session struct {
 	regMu sync.Mutex
 	live  map[*G]struct{} // recorders whose goroutine may still run
 
-	stopSignals func()
-	watch       bool // DIVERGO_SIGNALS=off: checkpoints when every goroutine blocks (blocked.go)
+	watch    bool // checkpoints when every goroutine blocks (blocked.go)
+	watching bool // the checkpointer runs; guarded by mu
 }
 
 var sess session
@@ -114,18 +114,13 @@ func begin() bool {
 	sess.live = map[*G]struct{}{}
 	sess.nextID.Store(1) // 1 is main's
 	goidOffset = detectGoidOffset()
-	// Catching SIGINT and SIGTERM completes the trace, but a program with
-	// a signal handler is never reported deadlocked by the Go runtime: a
-	// deadlocked program hangs instead of dying with "all goroutines are
-	// asleep". DIVERGO_SIGNALS=off trades the first for the second.
-	if os.Getenv("DIVERGO_SIGNALS") != "off" {
-		sess.stopSignals = installSignals()
-	} else {
-		// Nothing runs after Go's deadlock report: what the blocked
-		// goroutines were doing must be on disk before (blocked.go).
-		sess.watch = true
-		go hiddenCheckpointer()
-	}
+	// No signal is caught: a program that catches one is never reported
+	// deadlocked by the Go runtime, and the program's own signal handling
+	// must be what it is plain (doc.go). Nothing runs after Go's deadlock
+	// report: what the blocked goroutines were doing must be on disk
+	// before (blocked.go).
+	sess.watch, sess.watching = true, true
+	go hiddenCheckpointer()
 	// Time 0 after the setup, so that it does not count as main's time.
 	useTSC = tscUsable()
 	sess.cal = calibrate()
@@ -477,6 +472,7 @@ func finish(caller *G, final bool) {
 	sess.closed = true
 	stopRuntimeTrace()
 	sess.work.Broadcast() // the writer returns
+	wakeCheckpointer()    // and the checkpointer
 	sess.idle.Broadcast() // flushes waiting for room drop their words
 }
 
