@@ -45,6 +45,9 @@ type pendingWait struct {
 func (g *G) block(op trace.Op, site uint32, obj uint64, begin int64) (prev pendingWait) {
 	prev = g.wait
 	g.wait = pendingWait{op, site, obj, begin}
+	if g.slot != nil {
+		g.publishWait()
+	}
 	if sess.watch && ckptWaits.Load() {
 		resumed() // this block may be the one that makes them all blocked
 	}
@@ -54,9 +57,19 @@ func (g *G) block(op trace.Op, site uint32, obj uint64, begin int64) (prev pendi
 // unblock records that g resumed, restoring the wait block replaced.
 func (g *G) unblock(prev pendingWait) {
 	g.wait = prev
+	if g.slot != nil {
+		g.publishWait()
+	}
 	if sess.watch && ckptWaits.Load() {
 		resumed()
 	}
+}
+
+// publishWait copies g's wait into its slot, where a reader finds it after
+// any death (arena_linux.go).
+func (g *G) publishWait() {
+	s, w := g.slot, g.wait
+	s.waitOp, s.waitSite, s.waitObj, s.waitBegin = uint32(w.op), w.site, w.obj, w.begin
 }
 
 // pendingOf reads the wait of a goroutine that may be running. The race is

@@ -45,16 +45,20 @@
 // program calls [OsExit], and when a goroutine started through [G.Spawn] or
 // main.main panics without recovering. After any other death (a signal,
 // SIGKILL, a fatal runtime error, an os.Exit in code that is not
-// instrumented), every chunk written before is whole and readable; buffers
-// not yet written are lost, including full ones still queued for the
-// writer (at most 1 MiB of them).
+// instrumented), every chunk written before is whole and readable. On
+// Linux nothing else is lost either: every buffer lives in an arena file
+// beside the trace, mapped shared, which the kernel keeps, and reading the
+// trace completes it from there ([RecoverTrace], arena_linux.go): every
+// goroutine that ran, each with what it recorded up to within an event of
+// the death. Elsewhere, buffers not yet written are lost, including full
+// ones still queued for the writer (at most 1 MiB of them).
 //
 // A goroutine still blocked in a sync operation when its buffer is written
-// for the last time ends its stream with that wait, marked blocked. A
+// for the last time ends its stream with that wait, marked blocked: the
+// wait is in the goroutine's slot of the arena too. Without an arena, a
 // checkpoint written when every goroutine has blocked stands for the
 // buffers Go's deadlock report will not let the runtime write (blocked.go,
-// docs/BLOCKED.md), and for those of a deadlocked program killed by a
-// signal.
+// docs/BLOCKED.md).
 //
 // # What the program can observe
 //
@@ -77,7 +81,7 @@
 //
 // What it can observe: time (every probe, sync wrapper and chunk costs
 // some; PERFORMANCE.md), memory (buffers of up to 128 KiB per goroutine,
-// mostly outside the Go heap), a file open for the trace and, in the
+// outside the Go heap), two files open (the trace, its arena) and, in the
 // environment, DIVERGO_TRACE_OWNER (child.go). With
 // DIVERGO_RUNTIME_TRACE, Go's execution tracer runs with its own goroutine,
 // which the program sees. Goroutine ids are not the plain build's: the

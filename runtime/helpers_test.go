@@ -92,6 +92,11 @@ func resetSession() {
 	sess.file, sess.w, sess.pending, sess.closed, sess.failed = nil, nil, nil, false, false
 	sess.pendingBytes, sess.dropped = 0, false
 	sess.mu.Unlock()
+	if sess.arena != nil {
+		sess.arena.remove()
+		sess.arena.close()
+		sess.arena = nil
+	}
 	sess.mainEntry = 0
 	sess.watch = false
 	ckptWaits.Store(false)

@@ -44,14 +44,14 @@ func childMain(mode string) {
 	g := Main(graphForChild(), bMain)
 	defer g.Exit(bMain)
 	switch mode {
-	case "wait": // workers work, then block; main says ready and waits for a signal
+	case "wait": // workers work, then block; main says ready once they have, and waits for a signal
 		started := make(chan bool)
 		for range 3 {
 			goWorker(g, func(w *G) {
-				started <- true // after Enter: its entry block is in the buffer
 				for range 100000 {
 					w.B(bWorkerL)
 				}
+				started <- true
 				select {} // alive, but not filling the disk
 			})
 		}
@@ -69,6 +69,8 @@ func childMain(mode string) {
 		signal.Notify(ch, syscall.SIGTERM)
 		fmt.Println("ready")
 		fmt.Println(<-ch)
+	case "work": // goroutines work until killed (TestKilledAnytime)
+		workChild(g)
 	case "exit":
 		var wg sync.WaitGroup
 		g.WGAdd(bSpawn, &wg, 1)
@@ -117,6 +119,40 @@ func childMain(mode string) {
 	}
 }
 
+// workChild is the child of TestKilledAnytime: waves of four goroutines,
+// one long (it fills buffers faster than the writer empties them), three
+// short (they end, and their buffers and slots are reused), each recording
+// its loop's index as an outcome, and a sync event now and then, until it
+// is killed. A goroutine says "started ID" once it has its recorder.
+func workChild(g *G) {
+	for wave := uint64(0); ; wave++ {
+		g.Outcome(wave)
+		var wg sync.WaitGroup
+		for k := range 4 {
+			wg.Add(1)
+			goWorker(g, func(w *G) {
+				defer wg.Done()
+				fmt.Printf("started %d\n", w.id)
+				ch := make(chan int, 1)
+				n := 1000
+				if k == 0 {
+					n = 30000
+				}
+				for i := range n {
+					w.B(bWorkerL)
+					w.Outcome(uint64(i))
+					if i%500 == 0 { // a sync event, with no outcome of its own
+						Send(w, bWorkerL, ch, i)
+						Recv(w, bWorkerL, ch)
+					}
+				}
+			})
+		}
+		wg.Wait()
+		time.Sleep(2 * time.Millisecond) // a trace read in a test's time
+	}
+}
+
 // workerBlocked reports whether a recorder other than main's is blocked.
 func workerBlocked() bool {
 	sess.regMu.Lock()
@@ -159,8 +195,9 @@ func TestOffAtInit(t *testing.T) {
 
 // TestSignalDeath sends SIGTERM, SIGINT or SIGKILL to a running program
 // that does not catch signals: it must die of the signal, as it does
-// plain (the recorder catches none, doc.go), with every chunk written
-// before whole and readable.
+// plain (the recorder catches none, doc.go), and reading its trace must
+// complete it from the arena (recover_linux.go): every goroutine with
+// every block it recorded.
 func TestSignalDeath(t *testing.T) {
 	for _, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGINT, syscall.SIGKILL} {
 		t.Run(sig.String(), func(t *testing.T) {
@@ -176,20 +213,23 @@ func TestSignalDeath(t *testing.T) {
 				t.Errorf("child status %v, want death by %v", ee, sig)
 			}
 			r, gs := readTrace(t, path)
-			if !r.Truncated() {
-				t.Errorf("trace complete after %v", sig)
+			if r.Truncated() {
+				t.Errorf("trace not completed after %v", sig)
 			}
-			// Only whole chunks: main's loop filled several.
-			if m := gs["main"]; m.info.Blocks < maxWords || m.info.Ended {
-				t.Errorf("main after %v: %+v", sig, m.info)
+			if len(gs) != 4 || gs["main"].info.Blocks != 200001+3 || gs["main"].info.Ended {
+				t.Errorf("%d goroutines, main %+v; want 4, %d blocks, not ended", len(gs), gs["main"].info, 200001+3)
+			}
+			for p, w := range gs {
+				if p != "main" && (w.info.Blocks != 100000+1 || w.info.Ended) {
+					t.Errorf("%s: %+v, want %d blocks of a live goroutine", p, w.info, 100000+1)
+				}
 			}
 		})
 	}
 }
 
-// startReady starts cmd and waits until it says "ready"; the rest of its
-// output is in the reader it returns.
-func startReady(t *testing.T, cmd *exec.Cmd) *bufio.Reader {
+// startOut starts cmd, its stderr the test's, and returns its stdout.
+func startOut(t *testing.T, cmd *exec.Cmd) io.Reader {
 	t.Helper()
 	out, err := cmd.StdoutPipe()
 	if err != nil {
@@ -199,7 +239,14 @@ func startReady(t *testing.T, cmd *exec.Cmd) *bufio.Reader {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	rd := bufio.NewReader(out)
+	return out
+}
+
+// startReady starts cmd and waits until it says "ready"; the rest of its
+// output is in the reader it returns.
+func startReady(t *testing.T, cmd *exec.Cmd) *bufio.Reader {
+	t.Helper()
+	rd := bufio.NewReader(startOut(t, cmd))
 	if line, _ := rd.ReadString('\n'); line != "ready\n" {
 		cmd.Process.Kill()
 		cmd.Wait()
@@ -282,6 +329,7 @@ func TestExitLeavesNoOldTrace(t *testing.T) {
 		if err := cmd.Run(); !errors.As(err, &ee) || ee.ExitCode() != 1 {
 			t.Fatalf("child: %v, want exit status 1", err)
 		}
+		readTrace(t, path) // completes it from the arena, and removes that
 		ents, err := os.ReadDir(filepath.Dir(path))
 		if err != nil {
 			t.Fatal(err)
@@ -310,7 +358,8 @@ func useNonRaceChild(t *testing.T, cmd *exec.Cmd) {
 }
 
 // TestDeadlockReported checks that a deadlocked program dies as Go makes it
-// die, "all goroutines are asleep", with what was written readable. A
+// die, "all goroutines are asleep", with everything it recorded in its
+// trace once read (the arena, recover_linux.go). A
 // recorder catching signals would make it hang: the Go runtime does not
 // report deadlocks once signals are caught.
 func TestDeadlockReported(t *testing.T) {
@@ -336,8 +385,8 @@ func TestDeadlockReported(t *testing.T) {
 		t.Fatalf("child: %v, stderr:\n%s", err, stderr.String())
 	}
 	r, gs := readTrace(t, path)
-	if !r.Truncated() || gs["main"].info.Blocks < maxWords {
-		t.Errorf("trace after the deadlock: truncated %v, main %+v; want the whole chunks written", r.Truncated(), gs["main"].info)
+	if r.Truncated() || gs["main"].info.Blocks != 200001 {
+		t.Errorf("trace after the deadlock: truncated %v, main %+v; want it completed, %d blocks", r.Truncated(), gs["main"].info, 200001)
 	}
 }
 

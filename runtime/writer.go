@@ -84,6 +84,15 @@ func (g *G) queueLocked(words []uint32, final bool, end int64) {
 	sess.jobs = append(sess.jobs, job{g, words, final, end})
 	sess.queued += len(words)
 	g.jobs++
+	g.fills++
+	if a := sess.arena; a != nil {
+		if h := a.hdrOf(words); h != nil {
+			h.end, h.state = end, bufQueued
+			if final {
+				h.state = bufFinal
+			}
+		}
+	}
 	if !sess.writing {
 		sess.writing = true
 		go hiddenWriter()
@@ -98,13 +107,11 @@ func (g *G) queueLocked(words []uint32, final bool, end int64) {
 		// dropped anyway (writeChunk).
 		g.setBuf(nil)
 		g.off = true
-	} else if k := len(sess.free); k > 0 && cap(g.buf) == maxWords {
+	} else if k := len(sess.free); k > 0 && cap(g.buf) == maxWords && sess.arena == nil {
 		g.setBuf(sess.free[k-1])
 		sess.free = sess.free[:k-1]
-	} else if cap(g.buf) == maxWords {
-		g.setBuf(bigWords())
 	} else {
-		g.setBuf(make([]uint32, cap(g.buf)-reserve, cap(g.buf)))
+		g.setBuf(newWords(cap(g.buf), g.id, g.fills))
 	}
 }
 
@@ -132,8 +139,10 @@ func writeJobs() {
 		sess.mu.Unlock()
 		cv := newStampConv(j.g.floor)
 		encode(j.words, &c, &cv)
+		released := false
 		if open {
 			writeChunk(j.g, &c, j.words, j.final, j.end, &cv)
+			released = releaseArena(j.words) // cleared outside the lock
 		}
 		sess.mu.Lock()
 		sess.inflight = false
@@ -141,8 +150,12 @@ func writeJobs() {
 		j.g.jobs--
 		if !open {
 			writeChunk(j.g, &c, j.words, j.final, j.end, &cv)
+			released = releaseArena(j.words)
 		}
-		if cap(j.words) == maxWords {
+		if j.final {
+			releaseSlot(j.g)
+		}
+		if !released && cap(j.words) == maxWords {
 			if len(sess.free) < maxFree {
 				sess.free = append(sess.free, j.words[:maxWords-reserve])
 			} else {
@@ -191,6 +204,13 @@ func (g *G) writeOwnLocked(words []uint32, end int64) bool {
 	// If finish ran meanwhile, it wrote these words from g's buffer and
 	// closed the trace: writeChunk then writes nothing.
 	writeChunk(g, &c, words, false, end, &cv)
+	g.fills++
+	if a := sess.arena; a != nil {
+		if h := a.hdrOf(words); h != nil {
+			clear(words) // the words, then the chunk they will be: see release
+			h.seq = g.fills
+		}
+	}
 	// Only f goes back: a frame encode had to allocate (f nil) is the
 	// collector's, and must never reach dropFrame's munmap.
 	switch {
@@ -229,10 +249,20 @@ func drainLocked() {
 		encode(j.words, &c, &cv)
 		writeChunk(j.g, &c, j.words, j.final, j.end, &cv)
 		j.g.jobs--
-		if cap(j.words) == maxWords {
+		if !releaseArena(j.words) && cap(j.words) == maxWords {
 			dropWords(j.words)
 		}
 	}
 	sess.jobs, sess.queued = nil, 0
 	sess.idle.Broadcast()
+}
+
+// releaseSlot gives back the slot of a goroutine whose final chunk is
+// written: it records nothing more (queueLocked turned it off), so nothing
+// writes the slot again. sess.mu is held.
+func releaseSlot(g *G) {
+	if g.slotH != nil && sess.arena != nil {
+		sess.arena.release(g.slotH)
+		g.slotH = nil
+	}
 }
