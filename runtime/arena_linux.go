@@ -117,7 +117,11 @@ func openArena(path string) *arena {
 		return nil
 	}
 	p := arenaPath(path)
-	f, err := os.OpenFile(p, os.O_RDWR|os.O_CREATE|os.O_TRUNC, 0o644)
+	// Removed, not truncated: another process recording to the same path
+	// may have it mapped, and truncating a file under a mapping turns the
+	// mapping's stores into SIGBUS.
+	os.Remove(p)
+	f, err := os.OpenFile(p, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o644)
 	if err != nil {
 		return nil
 	}

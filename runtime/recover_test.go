@@ -4,8 +4,10 @@ package runtime
 
 import (
 	"bufio"
+	"io"
 	"math/rand/v2"
 	"os"
+	"os/exec"
 	"strconv"
 	"strings"
 	"syscall"
@@ -95,5 +97,32 @@ func checkPrefix(t *testing.T, kill int, g goroutine) {
 	}
 	if g.info.Ended && next != 1000 && next != 30000 {
 		t.Errorf("kill %d: %s ended after %d iterations", kill, g.info.Path, next)
+	}
+}
+
+// TestSharedPath runs two programs recording to one path at once, as two
+// runs with one DIVERGO_TRACE do: the second must not take the first's
+// arena from under it (a file truncated under a mapping makes its stores
+// SIGBUS), so both live until they are killed.
+func TestSharedPath(t *testing.T) {
+	first, path := child(t, "work")
+	second, _ := child(t, "work")
+	second.Env = append(second.Env, "DIVERGO_TRACE="+path)
+	var cmds []*exec.Cmd
+	for _, cmd := range []*exec.Cmd{first, second} {
+		rd := bufio.NewReader(startOut(t, cmd))
+		if _, err := rd.ReadString('\n'); err != nil { // a goroutine started: it records
+			t.Fatal(err)
+		}
+		go io.Copy(io.Discard, rd)
+		cmds = append(cmds, cmd)
+	}
+	time.Sleep(100 * time.Millisecond)
+	for i, cmd := range cmds {
+		cmd.Process.Signal(syscall.SIGKILL)
+		err := cmd.Wait()
+		if ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus); !ok || !ws.Signaled() || ws.Signal() != syscall.SIGKILL {
+			t.Errorf("program %d ended with %v, want death by SIGKILL", i+1, err)
+		}
 	}
 }
