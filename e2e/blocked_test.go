@@ -1,7 +1,6 @@
 package e2e
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"errors"
@@ -10,7 +9,6 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 )
@@ -30,64 +28,42 @@ func TestBlockedLeak(t *testing.T) {
 	goldenFile(t, "blocked-leak.golden", blockedReports(t, p.dir, tr, "leak"))
 }
 
-// TestBlockedDeadlock runs testdata/deadlock, a lock-order deadlock, and
-// ends it the two ways a deadlocked instrumented program ends: SIGTERM (the
-// runtime catches it and completes the trace), and, with
-// DIVERGO_SIGNALS=off, Go's fatal "all goroutines are asleep" (no Go code
-// runs after it: the runtime wrote a checkpoint when the last goroutine
-// blocked). The reports must be the same and say deadlock.
+// TestBlockedDeadlock runs testdata/deadlock, a lock-order deadlock, plain
+// and recorded: both must die of Go's fatal "all goroutines are asleep"
+// with exit status 2 (the recorder catches no signal, which would keep Go
+// from seeing the deadlock). No Go code runs after the report: the runtime
+// wrote a checkpoint when the last goroutine blocked, and the reports must
+// say deadlock and name every blocked goroutine.
 func TestBlockedDeadlock(t *testing.T) {
 	p := prepare(t, "deadlock", false)
-	for _, how := range []string{"sigterm", "signals-off"} {
-		t.Run(how, func(t *testing.T) {
-			tr := filepath.Join(t.TempDir(), "run.dvt")
-			cmd := exec.Command(p.bin)
-			cmd.Dir, cmd.Env = p.dir, env("DIVERGO_TRACE="+tr)
-			if how == "signals-off" {
-				cmd.Env = append(cmd.Env, "DIVERGO_SIGNALS=off")
-			}
-			var stderr bytes.Buffer
-			cmd.Stderr = &stderr
-			out, err := cmd.StdoutPipe()
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := cmd.Start(); err != nil {
-				t.Fatal(err)
-			}
-			line, _ := bufio.NewReader(out).ReadString('\n')
-			if line != "deadlocked\n" {
-				cmd.Process.Kill()
-				cmd.Wait()
-				t.Fatalf("the program said %q", line)
-			}
-			if how == "sigterm" {
-				// announce printed the line and has only to return; a
-				// signal that comes before it does finds it running, and
-				// the verdict is rightly "blocked", not "deadlock" (CI saw
-				// this once). Let it end first.
-				time.Sleep(300 * time.Millisecond)
-				cmd.Process.Signal(syscall.SIGTERM)
-			}
-			done := make(chan error, 1)
-			go func() { done <- cmd.Wait() }()
-			select {
-			case err = <-done:
-			case <-time.After(time.Minute):
-				cmd.Process.Kill()
-				<-done
-				t.Fatalf("the program did not end (%s)", how)
-			}
-			var ee *exec.ExitError
-			if !errors.As(err, &ee) {
-				t.Fatalf("the program ended with %v, want death; stderr:\n%s", err, stderr.Bytes())
-			}
-			if how == "signals-off" && !strings.Contains(stderr.String(), "all goroutines are asleep - deadlock!") {
-				t.Fatalf("no deadlock report from Go:\n%s", stderr.Bytes())
-			}
-			goldenFile(t, "blocked-deadlock.golden", blockedReports(t, p.dir, tr, "deadlock"))
-		})
+	plain := filepath.Join(t.TempDir(), "plain")
+	goCmd(t, p.dir, "build", "-o", plain, ".")
+	tr := filepath.Join(t.TempDir(), "run.dvt")
+	for _, bin := range []string{plain, p.bin} {
+		cmd := exec.Command(bin)
+		cmd.Dir, cmd.Env = p.dir, env("DIVERGO_TRACE="+tr)
+		var stdout, stderr bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &stdout, &stderr
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		done := make(chan error, 1)
+		go func() { done <- cmd.Wait() }()
+		var err error
+		select {
+		case err = <-done:
+		case <-time.After(time.Minute):
+			cmd.Process.Kill()
+			<-done
+			t.Fatalf("%s did not end", filepath.Base(bin))
+		}
+		var ee *exec.ExitError
+		if !errors.As(err, &ee) || ee.ExitCode() != 2 || stdout.String() != "deadlocked\n" ||
+			!strings.Contains(stderr.String(), "fatal error: all goroutines are asleep - deadlock!") {
+			t.Fatalf("%s: %v, said %q, want Go's deadlock report and exit status 2; stderr:\n%s", filepath.Base(bin), err, stdout.String(), stderr.Bytes())
+		}
 	}
+	goldenFile(t, "blocked-deadlock.golden", blockedReports(t, p.dir, tr, "deadlock"))
 }
 
 // blockedReports runs wait (text and JSON) and show on a trace and returns

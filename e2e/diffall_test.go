@@ -40,7 +40,7 @@ func diffAllProgs() []diffAllProg {
 		ps = append(ps, diffAllProg{agreementProg: agreementProg{name: name}})
 	}
 	// Go ends it, "all goroutines are asleep", once it deadlocked.
-	ps = append(ps, diffAllProg{agreementProg: agreementProg{name: "deadlock"}, env: []string{"DIVERGO_SIGNALS=off"}})
+	ps = append(ps, diffAllProg{agreementProg: agreementProg{name: "deadlock"}})
 	return ps
 }
 

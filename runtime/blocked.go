@@ -14,21 +14,22 @@ import (
 // cleared when it resumes: a few plain stores on the blocking path only
 // (an operation that succeeds at its first try never sets it). Whatever
 // writes a goroutine's buffer while the goroutine still runs (finish, when
-// main returns, on SIGINT or SIGTERM, on OsExit; checkpoint, below) ends
+// main returns, on OsExit or an unrecovered panic; checkpoint, below) ends
 // that goroutine's stream with the pending wait as a sync event marked
 // blocked (docs/FORMAT.md, "Goroutines still blocked").
 //
-// With DIVERGO_SIGNALS=off a deadlocked program dies of Go's fatal "all
-// goroutines are asleep", and no Go code runs after that. A checkpointer
-// goroutine therefore looks every pollEvery whether every live recorder is
-// blocked; when they are, it writes every live buffer, each ending with its
-// pending wait, as tentative chunks at the end of the trace
+// A deadlocked program dies of Go's fatal "all goroutines are asleep", and
+// no Go code runs after that. A checkpointer goroutine (hidden from the
+// program, hidden.go) therefore looks every pollEvery whether every live
+// recorder is blocked; when they are, it writes every live buffer, each
+// ending with its pending wait, as tentative chunks at the end of the trace
 // (trace.Writer.WriteTentative), which the next real write cuts off again,
 // and then waits on a channel, with no timer pending, so that Go can
 // declare the deadlock. The first goroutine to resume (or to start) after
 // a checkpoint cuts it off and wakes the checkpointer: the blocking path
 // pays one load of a flag, not a shared counter (docs/BLOCKED.md has the
-// measurements). docs/BLOCKED.md weighs this against the alternatives.
+// measurements). docs/BLOCKED.md weighs this against the alternatives. It
+// returns when the trace is complete.
 
 // pendingWait is the wait a goroutine is blocked in; op 0 when none.
 type pendingWait struct {
@@ -44,6 +45,9 @@ type pendingWait struct {
 func (g *G) block(op trace.Op, site uint32, obj uint64, begin int64) (prev pendingWait) {
 	prev = g.wait
 	g.wait = pendingWait{op, site, obj, begin}
+	if g.slot != nil {
+		g.publishWait()
+	}
 	if sess.watch && ckptWaits.Load() {
 		resumed() // this block may be the one that makes them all blocked
 	}
@@ -53,9 +57,19 @@ func (g *G) block(op trace.Op, site uint32, obj uint64, begin int64) (prev pendi
 // unblock records that g resumed, restoring the wait block replaced.
 func (g *G) unblock(prev pendingWait) {
 	g.wait = prev
+	if g.slot != nil {
+		g.publishWait()
+	}
 	if sess.watch && ckptWaits.Load() {
 		resumed()
 	}
+}
+
+// publishWait copies g's wait into its slot, where a reader finds it after
+// any death (arena_linux.go).
+func (g *G) publishWait() {
+	s, w := g.slot, g.wait
+	s.waitOp, s.waitSite, s.waitObj, s.waitBegin = uint32(w.op), w.site, w.obj, w.begin
 }
 
 // pendingOf reads the wait of a goroutine that may be running. The race is
@@ -82,7 +96,7 @@ func appendBlocked(words []uint32, w pendingWait, now int64) []uint32 {
 // blocked: Go's deadlock report comes at most this much later.
 const pollEvery = 10 * time.Millisecond
 
-// The checkpoint's state (DIVERGO_SIGNALS=off only).
+// The checkpoint's state.
 var (
 	ckptWake  = make(chan struct{}, 1)
 	ckptWaits atomic.Bool // the checkpointer waits for a goroutine to resume
@@ -97,10 +111,7 @@ func resumed() {
 		return
 	}
 	dropCheckpoint() // under sess.mu: after a checkpoint being written
-	select {
-	case ckptWake <- struct{}{}:
-	default:
-	}
+	wakeCheckpointer()
 }
 
 func dropCheckpoint() {
@@ -130,9 +141,18 @@ func dropCheckpoint() {
 // program whose goroutines all wait for a ticker at once would otherwise
 // rewrite every buffer at every tick).
 func checkpointer() {
+	defer func() {
+		sess.mu.Lock()
+		sess.watching = false
+		sess.idle.Broadcast()
+		sess.mu.Unlock()
+	}()
 	marks := map[*G]uint64{}
 	for {
 		time.Sleep(pollEvery)
+		if traceDone() {
+			return
+		}
 		if allBlocked() {
 			t := time.Now()
 			ckptWaits.Store(true)
@@ -154,6 +174,22 @@ func checkpointer() {
 			}
 			<-ckptWake
 		}
+	}
+}
+
+// traceDone reports whether the trace is complete, or no longer written.
+func traceDone() bool {
+	sess.mu.Lock()
+	defer sess.mu.Unlock()
+	return sess.closed || sess.failed
+}
+
+// wakeCheckpointer wakes the checkpointer if it waits for a goroutine to
+// resume: finish calls it, so that it sees the trace complete and returns.
+func wakeCheckpointer() {
+	select {
+	case ckptWake <- struct{}{}:
+	default:
 	}
 }
 

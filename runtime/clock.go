@@ -5,6 +5,7 @@ import (
 	"os"
 	goruntime "runtime"
 	"strings"
+	"sync/atomic"
 	"time"
 	_ "unsafe" // for go:linkname
 )
@@ -117,6 +118,9 @@ func scaleSince(a, b calibration) float64 {
 	k := float64(b.n-a.n) / float64(b.t-a.t)
 	if b.n-a.n > int64(time.Millisecond) {
 		sess.k.Store(math.Float64bits(k))
+		if ar := sess.arena; ar != nil {
+			atomic.StoreUint64(&ar.header().k, math.Float64bits(k))
+		}
 	}
 	return k
 }

@@ -42,26 +42,52 @@
 // call into this package.
 //
 // The file is complete (index written) when main.main returns, when the
-// program calls [OsExit], when a goroutine started through [G.Spawn] or
-// main.main panics without recovering, and on SIGINT or SIGTERM (after the
-// flush the signal is raised again with its default action, so the exit
-// status is what it would have been). After SIGKILL or a fatal runtime
-// error, every chunk written before is whole and readable; buffers not yet
-// written are lost, including full ones still queued for the writer (at
-// most 1 MiB of them).
-//
-// Catching SIGINT and SIGTERM has a price: the Go runtime never reports a
-// deadlock in a program that catches signals, so a deadlocked program
-// hangs instead of dying with "all goroutines are asleep". With
-// DIVERGO_SIGNALS=off the runtime catches nothing: a deadlock is reported
-// as usual, and a signal kills the program with its trace truncated.
+// program calls [OsExit], and when a goroutine started through [G.Spawn] or
+// main.main panics without recovering. After any other death (a signal,
+// SIGKILL, a fatal runtime error, an os.Exit in code that is not
+// instrumented), every chunk written before is whole and readable. On
+// Linux nothing else is lost either: every buffer lives in an arena file
+// beside the trace, mapped shared, which the kernel keeps, and reading the
+// trace completes it from there ([RecoverTrace], arena_linux.go): every
+// goroutine that ran, each with what it recorded up to within an event of
+// the death. Elsewhere, buffers not yet written are lost, including full
+// ones still queued for the writer (at most 1 MiB of them).
 //
 // A goroutine still blocked in a sync operation when its buffer is written
-// for the last time ends its stream with that wait, marked blocked; with
-// DIVERGO_SIGNALS=off, a checkpoint written when every goroutine has
-// blocked stands for the buffers Go's deadlock report will not let the
-// runtime write (blocked.go, docs/BLOCKED.md).
+// for the last time ends its stream with that wait, marked blocked: the
+// wait is in the goroutine's slot of the arena too. Without an arena, a
+// checkpoint written when every goroutine has blocked stands for the
+// buffers Go's deadlock report will not let the runtime write (blocked.go,
+// docs/BLOCKED.md).
 //
+// # What the program can observe
+//
+// The recorder is built so that a recorded program behaves as its plain
+// build does wherever the program can look:
+//
+//   - Goroutines: the recorder's own (the writer, the checkpointer) are
+//     hidden as the Go runtime hides its collector's workers (hidden.go):
+//     runtime.NumGoroutine, runtime.Stack(buf, true), the goroutine profile
+//     and crash tracebacks list the program's goroutines only, so leak
+//     checks (goleak, counts before and after) pass recorded as plain.
+//   - Signals: none is caught. A program that does not handle SIGINT or
+//     SIGTERM dies of it, and one that calls signal.Notify gets exactly
+//     what it asked for. Catching them would complete the trace, but a Go
+//     program that catches a signal is never reported deadlocked: it
+//     would hang where the plain program dies with "all goroutines are
+//     asleep - deadlock!" and exit status 2.
+//   - Deadlocks: reported by Go as in the plain build, the checkpoint on
+//     disk before (at most about 10 ms after the last goroutine blocked).
+//
+// What it can observe: time (every probe, sync wrapper and chunk costs
+// some; PERFORMANCE.md), memory (buffers of up to 128 KiB per goroutine,
+// outside the Go heap), two files open (the trace, its arena) and, in the
+// environment, DIVERGO_TRACE_OWNER (child.go). With
+// DIVERGO_RUNTIME_TRACE, Go's execution tracer runs with its own goroutine,
+// which the program sees. Goroutine ids are not the plain build's: the
+// recorder's goroutines take ids too, so one that prints its goroutines'
+// ids (in a stack trace) sees other numbers.
+
 // # Schedule exploration
 //
 // DIVERGO_PERTURB=SEED (an integer) makes every sync wrapper, and the

@@ -16,16 +16,15 @@ import (
 // if the program exits first (an os.Exit the recorder does not see, a
 // crash, SIGKILL), the kernel does it at exit, so nothing of the old trace
 // is ever left behind. removed is closed when the old file is closed (nil
-// if there was none); finish waits for it.
+// if there was none); finish waits for it. The goroutine that closes it is
+// hidden from the program (hidden.go).
 func createTrace(path string) (f *os.File, removed chan struct{}, err error) {
 	if st, err := os.Lstat(path); err == nil && st.Mode().IsRegular() {
 		if old, err := os.Open(path); err == nil {
 			if os.Remove(path) == nil {
 				removed = make(chan struct{})
-				go func() {
-					old.Close()
-					close(removed)
-				}()
+				oldTrace.f, oldTrace.removed = old, removed
+				go hiddenCloseOld()
 			} else {
 				old.Close() // a system that cannot remove open files: truncated below
 			}
@@ -33,4 +32,16 @@ func createTrace(path string) (f *os.File, removed chan struct{}, err error) {
 	}
 	f, err = os.Create(path)
 	return f, removed, err
+}
+
+// oldTrace is the previous trace createTrace unlinked, for closeOld.
+var oldTrace struct {
+	f       *os.File
+	removed chan struct{}
+}
+
+// closeOld closes the previous trace and says so.
+func closeOld() {
+	oldTrace.f.Close()
+	close(oldTrace.removed)
 }

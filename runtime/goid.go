@@ -36,32 +36,45 @@ func stackGoid() uint64 {
 	return id
 }
 
+// goidSamples is what detectGoidOffset's goroutines report to, and wait on
+// (hidden.go: they take no arguments).
+var goidSamples struct {
+	ch      chan goidSampled
+	release chan struct{}
+}
+
+// goidSampled is a goroutine's g and the id runtime.Stack gives it.
+type goidSampled struct {
+	g  unsafe.Pointer
+	id uint64
+}
+
+// goidSample reports the calling goroutine's g and id, then stays alive
+// (and keeps g in use) until every word is read.
+func goidSample() {
+	ch, release := goidSamples.ch, goidSamples.release // read before the next detection sets them
+	ch <- goidSampled{getg(), stackGoid()}
+	<-release
+}
+
 // detectGoidOffset finds the goid field by comparing the ids runtime.Stack
 // gives for several goroutines with the words of their g structs: the
 // offset must hold the right id in every one of them, and be the only such
-// offset.
+// offset. Its goroutines are hidden from the program (hidden.go).
 func detectGoidOffset() int {
 	if !haveGetg {
 		return -1
 	}
-	type sample struct {
-		g  unsafe.Pointer
-		id uint64
-	}
 	const n = 4
-	ch := make(chan sample)
-	release := make(chan struct{})
+	goidSamples.ch, goidSamples.release = make(chan goidSampled), make(chan struct{})
 	for range n {
-		go func() {
-			ch <- sample{getg(), stackGoid()}
-			<-release // stay alive (and keep g in use) until every word is read
-		}()
+		go hiddenGoidSample()
 	}
-	var ss []sample
+	var ss []goidSampled
 	for range n {
-		ss = append(ss, <-ch)
+		ss = append(ss, <-goidSamples.ch)
 	}
-	ss = append(ss, sample{getg(), stackGoid()})
+	ss = append(ss, goidSampled{getg(), stackGoid()})
 	found := -1
 	for off := 0; off < maxGoidOffset; off += 8 {
 		ok := true
@@ -79,6 +92,6 @@ func detectGoidOffset() int {
 			found = off
 		}
 	}
-	close(release)
+	close(goidSamples.release)
 	return found
 }

@@ -71,10 +71,6 @@ func resetSession() {
 	}
 	sess.startMu.Lock()
 	defer sess.startMu.Unlock()
-	if sess.stopSignals != nil {
-		sess.stopSignals()
-		sess.stopSignals = nil
-	}
 	sess.regMu.Lock()
 	for g := range sess.live {
 		store(g.goid, nil)
@@ -83,7 +79,7 @@ func resetSession() {
 	sess.mainTaken = false
 	sess.regMu.Unlock()
 	sess.mu.Lock()
-	for sess.writing {
+	for sess.writing || sess.watching {
 		sess.idle.Wait()
 	}
 	for _, w := range sess.free { // mapped (mem_linux.go): a test binary runs many sessions
@@ -96,10 +92,19 @@ func resetSession() {
 	sess.file, sess.w, sess.pending, sess.closed, sess.failed = nil, nil, nil, false, false
 	sess.pendingBytes, sess.dropped = 0, false
 	sess.mu.Unlock()
+	if sess.arena != nil {
+		sess.arena.remove()
+		sess.arena.close()
+		sess.arena = nil
+	}
 	sess.mainEntry = 0
 	sess.watch = false
 	ckptWaits.Store(false)
 	ckptOn.Store(false)
+	select {
+	case <-ckptWake: // finish's, if the checkpointer saw the trace complete first
+	default:
+	}
 	sess.state.Store(stateIdle)
 }
 

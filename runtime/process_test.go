@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"os/signal"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -27,6 +28,9 @@ func TestMain(m *testing.M) {
 		// anything has called Main or Enter.
 		fmt.Println(Off())
 		return
+	} else if mode == "quiet" {
+		quietChild()
+		return
 	} else if mode != "" {
 		childMain(mode)
 		return
@@ -40,14 +44,14 @@ func childMain(mode string) {
 	g := Main(graphForChild(), bMain)
 	defer g.Exit(bMain)
 	switch mode {
-	case "wait": // workers work, then block; main says ready and waits for a signal
+	case "wait": // workers work, then block; main says ready once they have, and waits for a signal
 		started := make(chan bool)
 		for range 3 {
 			goWorker(g, func(w *G) {
-				started <- true // after Enter: its entry block is in the buffer
 				for range 100000 {
 					w.B(bWorkerL)
 				}
+				started <- true
 				select {} // alive, but not filling the disk
 			})
 		}
@@ -60,6 +64,13 @@ func childMain(mode string) {
 		waitWritten()
 		fmt.Println("ready")
 		time.Sleep(time.Minute)
+	case "notify": // the program catches SIGTERM itself, then returns
+		ch := make(chan os.Signal, 1)
+		signal.Notify(ch, syscall.SIGTERM)
+		fmt.Println("ready")
+		fmt.Println(<-ch)
+	case "work": // goroutines work until killed (TestKilledAnytime)
+		workChild(g)
 	case "exit":
 		var wg sync.WaitGroup
 		g.WGAdd(bSpawn, &wg, 1)
@@ -108,6 +119,40 @@ func childMain(mode string) {
 	}
 }
 
+// workChild is the child of TestKilledAnytime: waves of four goroutines,
+// one long (it fills buffers faster than the writer empties them), three
+// short (they end, and their buffers and slots are reused), each recording
+// its loop's index as an outcome, and a sync event now and then, until it
+// is killed. A goroutine says "started ID" once it has its recorder.
+func workChild(g *G) {
+	for wave := uint64(0); ; wave++ {
+		g.Outcome(wave)
+		var wg sync.WaitGroup
+		for k := range 4 {
+			wg.Add(1)
+			goWorker(g, func(w *G) {
+				defer wg.Done()
+				fmt.Printf("started %d\n", w.id)
+				ch := make(chan int, 1)
+				n := 1000
+				if k == 0 {
+					n = 30000
+				}
+				for i := range n {
+					w.B(bWorkerL)
+					w.Outcome(uint64(i))
+					if i%500 == 0 { // a sync event, with no outcome of its own
+						Send(w, bWorkerL, ch, i)
+						Recv(w, bWorkerL, ch)
+					}
+				}
+			})
+		}
+		wg.Wait()
+		time.Sleep(2 * time.Millisecond) // a trace read in a test's time
+	}
+}
+
 // workerBlocked reports whether a recorder other than main's is blocked.
 func workerBlocked() bool {
 	sess.regMu.Lock()
@@ -148,28 +193,18 @@ func TestOffAtInit(t *testing.T) {
 	}
 }
 
-// TestSignalFlush sends SIGTERM or SIGINT to a running program: the trace
-// must be complete, and the program must die of the signal.
-func TestSignalFlush(t *testing.T) {
+// TestSignalDeath sends SIGTERM, SIGINT or SIGKILL to a running program
+// that does not catch signals: it must die of the signal, as it does
+// plain (the recorder catches none, doc.go), and reading its trace must
+// complete it from the arena (recover_linux.go): every goroutine with
+// every block it recorded.
+func TestSignalDeath(t *testing.T) {
 	for _, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGINT, syscall.SIGKILL} {
 		t.Run(sig.String(), func(t *testing.T) {
 			cmd, path := child(t, "wait")
-			out, err := cmd.StdoutPipe()
-			if err != nil {
-				t.Fatal(err)
-			}
-			cmd.Stderr = os.Stderr
-			if err := cmd.Start(); err != nil {
-				t.Fatal(err)
-			}
-			line, _ := bufio.NewReader(out).ReadString('\n')
-			if line != "ready\n" {
-				cmd.Process.Kill()
-				cmd.Wait()
-				t.Fatalf("child said %q", line)
-			}
+			startReady(t, cmd)
 			cmd.Process.Signal(sig)
-			err = cmd.Wait()
+			err := cmd.Wait()
 			var ee *exec.ExitError
 			if !errors.As(err, &ee) {
 				t.Fatalf("child exited with %v, want death by %v", err, sig)
@@ -178,26 +213,61 @@ func TestSignalFlush(t *testing.T) {
 				t.Errorf("child status %v, want death by %v", ee, sig)
 			}
 			r, gs := readTrace(t, path)
-			if r.Truncated() != (sig == syscall.SIGKILL) {
-				t.Errorf("truncated %v after %v", r.Truncated(), sig)
+			if r.Truncated() {
+				t.Errorf("trace not completed after %v", sig)
 			}
-			m := gs["main"]
-			if sig == syscall.SIGKILL {
-				// Only whole chunks: main's loop filled several.
-				if m.info.Blocks < maxWords || m.info.Ended {
-					t.Errorf("main after SIGKILL: %+v", m.info)
-				}
-				return
-			}
-			if len(gs) != 4 || m.info.Blocks != 200001+3 {
-				t.Errorf("%d goroutines, main %d blocks; want 4, %d", len(gs), m.info.Blocks, 200001+3)
+			if len(gs) != 4 || gs["main"].info.Blocks != 200001+3 || gs["main"].info.Ended {
+				t.Errorf("%d goroutines, main %+v; want 4, %d blocks, not ended", len(gs), gs["main"].info, 200001+3)
 			}
 			for p, w := range gs {
-				if p != "main" && (w.info.Blocks == 0 || w.info.Ended) {
-					t.Errorf("%s: %+v, want blocks of a live goroutine", p, w.info)
+				if p != "main" && (w.info.Blocks != 100000+1 || w.info.Ended) {
+					t.Errorf("%s: %+v, want %d blocks of a live goroutine", p, w.info, 100000+1)
 				}
 			}
 		})
+	}
+}
+
+// startOut starts cmd, its stderr the test's, and returns its stdout.
+func startOut(t *testing.T, cmd *exec.Cmd) io.Reader {
+	t.Helper()
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd.Stderr = os.Stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// startReady starts cmd and waits until it says "ready"; the rest of its
+// output is in the reader it returns.
+func startReady(t *testing.T, cmd *exec.Cmd) *bufio.Reader {
+	t.Helper()
+	rd := bufio.NewReader(startOut(t, cmd))
+	if line, _ := rd.ReadString('\n'); line != "ready\n" {
+		cmd.Process.Kill()
+		cmd.Wait()
+		t.Fatalf("child said %q", line)
+	}
+	return rd
+}
+
+// TestProgramSignals checks that a program catching SIGTERM itself gets it
+// as it does plain, and that its trace is complete when main then returns.
+func TestProgramSignals(t *testing.T) {
+	cmd, path := child(t, "notify")
+	rd := startReady(t, cmd)
+	cmd.Process.Signal(syscall.SIGTERM)
+	line, _ := rd.ReadString('\n')
+	if err := cmd.Wait(); err != nil || line != "terminated\n" {
+		t.Fatalf("child: %v, said %q; want a clean exit after \"terminated\"", err, line)
+	}
+	r, gs := readTrace(t, path)
+	if r.Truncated() || !gs["main"].info.Ended {
+		t.Errorf("trace truncated %v, main %+v; want it complete", r.Truncated(), gs["main"].info)
 	}
 }
 
@@ -259,6 +329,7 @@ func TestExitLeavesNoOldTrace(t *testing.T) {
 		if err := cmd.Run(); !errors.As(err, &ee) || ee.ExitCode() != 1 {
 			t.Fatalf("child: %v, want exit status 1", err)
 		}
+		readTrace(t, path) // completes it from the arena, and removes that
 		ents, err := os.ReadDir(filepath.Dir(path))
 		if err != nil {
 			t.Fatal(err)
@@ -286,14 +357,14 @@ func useNonRaceChild(t *testing.T, cmd *exec.Cmd) {
 	cmd.Path, cmd.Args[0] = bin, bin
 }
 
-// TestDeadlockReported checks that with DIVERGO_SIGNALS=off a deadlocked
-// program dies as Go makes it die, "all goroutines are asleep", with what
-// was written readable. With the signal handler it would hang: the Go
-// runtime does not report deadlocks once signals are caught.
+// TestDeadlockReported checks that a deadlocked program dies as Go makes it
+// die, "all goroutines are asleep", with everything it recorded in its
+// trace once read (the arena, recover_linux.go). A
+// recorder catching signals would make it hang: the Go runtime does not
+// report deadlocks once signals are caught.
 func TestDeadlockReported(t *testing.T) {
 	cmd, path := child(t, "deadlock")
 	useNonRaceChild(t, cmd)
-	cmd.Env = append(cmd.Env, "DIVERGO_SIGNALS=off")
 	var stderr strings.Builder
 	cmd.Stderr = &stderr
 	if err := cmd.Start(); err != nil {
@@ -314,17 +385,18 @@ func TestDeadlockReported(t *testing.T) {
 		t.Fatalf("child: %v, stderr:\n%s", err, stderr.String())
 	}
 	r, gs := readTrace(t, path)
-	if !r.Truncated() || gs["main"].info.Blocks < maxWords {
-		t.Errorf("trace after the deadlock: truncated %v, main %+v; want the whole chunks written", r.Truncated(), gs["main"].info)
+	if r.Truncated() || gs["main"].info.Blocks != 200001 {
+		t.Errorf("trace after the deadlock: truncated %v, main %+v; want it completed, %d blocks", r.Truncated(), gs["main"].info, 200001)
 	}
 }
 
 // TestBlockedAtEnd checks that a goroutine blocked for ever ends its stream
 // with the wait it is in, marked blocked, however the run ends: main
-// returns (a leak), SIGTERM stops a deadlocked run, or, with
-// DIVERGO_SIGNALS=off, Go kills it for the deadlock (blocked.go).
+// returns (a leak), or Go kills a deadlocked run for the deadlock
+// (blocked.go: the checkpoint taken when the last goroutine blocked holds
+// the waits).
 func TestBlockedAtEnd(t *testing.T) {
-	for _, how := range []string{"return", "sigterm", "deadlock"} {
+	for _, how := range []string{"return", "deadlock"} {
 		t.Run(how, func(t *testing.T) {
 			mode := "leak"
 			if how != "return" {
@@ -333,7 +405,6 @@ func TestBlockedAtEnd(t *testing.T) {
 			cmd, path := child(t, mode)
 			if how == "deadlock" {
 				useNonRaceChild(t, cmd)
-				cmd.Env = append(cmd.Env, "DIVERGO_SIGNALS=off")
 			}
 			out, err := cmd.StdoutPipe()
 			if err != nil {
@@ -343,16 +414,6 @@ func TestBlockedAtEnd(t *testing.T) {
 			cmd.Stderr = &stderr
 			if err := cmd.Start(); err != nil {
 				t.Fatal(err)
-			}
-			if how == "sigterm" {
-				line, _ := bufio.NewReader(out).ReadString('\n')
-				if line != "ready\n" {
-					cmd.Process.Kill()
-					cmd.Wait()
-					t.Fatalf("child said %q", line)
-				}
-				time.Sleep(50 * time.Millisecond) // main blocks in its receive
-				cmd.Process.Signal(syscall.SIGTERM)
 			}
 			done := make(chan error, 1)
 			go func() { io.Copy(io.Discard, out); done <- cmd.Wait() }()

@@ -39,6 +39,9 @@ type G struct {
 	ident    uint64      // spawn identity, for DIVERGO_PERTURB (perturb.go)
 	rng      uint64      // perturbation PRNG state, starts at ident
 	wait     pendingWait // the operation the goroutine is blocked in (blocked.go)
+	fills    uint64      // buffers handed over: the chunk the current buffer will be
+	slot     *slotRec    // in the arena (arena_linux.go), nil if none
+	slotH    *blockHdr
 
 	// A test's root goroutine (testing.go).
 	test      string           // the test's name, "" for other goroutines
@@ -91,8 +94,53 @@ var offG = &G{off: true}
 
 func newG(id, goid uint64) *G {
 	g := &G{id: id, goid: goid, floor: math.MinInt64}
-	g.setBuf(make([]uint32, minWords-reserve, minWords))
+	g.setBuf(newWords(minWords, id, 0))
 	return g
+}
+
+// newWords returns an empty buffer of words words (len words-reserve) for
+// chunk seq of recorder id: the arena's when there is one
+// (arena_linux.go), else the heap's or, full-size, a mapping's
+// (mem_linux.go).
+func newWords(words int, id, seq uint64) []uint32 {
+	if a := sess.arena; a != nil {
+		if b := a.buf(words, id, seq); b != nil {
+			return b
+		}
+	}
+	if words == maxWords {
+		return bigWords()
+	}
+	return make([]uint32, words-reserve, words)
+}
+
+// releaseArena clears a buffer of the arena that is no longer used, for
+// reuse, and reports whether it was one.
+func releaseArena(b []uint32) bool {
+	if a := sess.arena; a != nil {
+		if h := a.hdrOf(b); h != nil {
+			a.release(h)
+			return true
+		}
+	}
+	return false
+}
+
+// publish gives g a slot in the arena saying who it is, if there is one.
+func publish(g *G) {
+	a := sess.arena
+	if a == nil {
+		return
+	}
+	s, h := a.slot()
+	if s == nil {
+		return
+	}
+	s.goid, s.parent, s.site, s.ordinal = g.goid, g.parent, g.site, g.ordinal
+	s.start, s.floor = g.start, g.floor
+	s.nameLen = uint32(copy(s.name[:], g.test))
+	s.id = g.id // last: a reader takes a slot with an id for whole
+	g.slot, g.slotH = s, h
 }
 
 // setBuf gives g the buffer b, empty.
@@ -138,14 +186,16 @@ func (g *G) room(k int) {
 		return
 	}
 	if c := cap(g.buf); c < maxWords {
-		var nb []uint32
-		if 2*c == maxWords {
-			nb = bigWords()
-		} else {
-			nb = make([]uint32, 2*c-reserve, 2*c)
-		}
+		nb := newWords(2*c, g.id, g.fills)
 		copy(nb, g.buf[:g.n])
+		old := g.buf
 		g.buf = nb
+		// Cleared under sess.mu: finish and checkpoint, which hold it, may
+		// be copying the old words. A reader of the arena takes the longer
+		// of the two meanwhile.
+		sess.mu.Lock()
+		releaseArena(old)
+		sess.mu.Unlock()
 		return
 	}
 	g.flush(false)

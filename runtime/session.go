@@ -62,14 +62,16 @@ type session struct {
 	regMu sync.Mutex
 	live  map[*G]struct{} // recorders whose goroutine may still run
 
-	stopSignals func()
-	watch       bool // DIVERGO_SIGNALS=off: checkpoints when every goroutine blocks (blocked.go)
+	arena    *arena // where buffers outlive the process (arena_linux.go); nil if none
+	watch    bool   // checkpoints when every goroutine blocks (blocked.go)
+	watching bool   // the checkpointer runs; guarded by mu
 }
 
 var sess session
 
 func init() {
 	sess.work.L, sess.idle.L = &sess.mu, &sess.mu
+	trace.SetRecovery(RecoverTrace) // a reader that links this package completes killed runs' traces
 	// Decided here, before any instrumented code runs (every instrumented
 	// package imports this one, so this init comes first), so that Off is
 	// a single compare. begin still reads it for a session a test resets.
@@ -110,26 +112,31 @@ func begin() bool {
 		return false
 	}
 	sess.path, sess.child = ownTracePath()
+	if !dropFull { // the floor build measures the probes as they were
+		sess.arena = openArena(sess.path)
+	}
 	readPerturb()
 	sess.live = map[*G]struct{}{}
 	sess.nextID.Store(1) // 1 is main's
 	goidOffset = detectGoidOffset()
-	// Catching SIGINT and SIGTERM completes the trace, but a program with
-	// a signal handler is never reported deadlocked by the Go runtime: a
-	// deadlocked program hangs instead of dying with "all goroutines are
-	// asleep". DIVERGO_SIGNALS=off trades the first for the second.
-	if os.Getenv("DIVERGO_SIGNALS") != "off" {
-		sess.stopSignals = installSignals()
-	} else {
-		// Nothing runs after Go's deadlock report: what the blocked
-		// goroutines were doing must be on disk before (blocked.go).
-		sess.watch = true
-		go checkpointer()
-	}
+	// No signal is caught: a program that catches one is never reported
+	// deadlocked by the Go runtime, and the program's own signal handling
+	// must be what it is plain (doc.go). Nothing runs after Go's deadlock
+	// report: what the blocked goroutines were doing must be on disk
+	// before (blocked.go).
+	sess.watch, sess.watching = true, true
+	go hiddenCheckpointer()
 	// Time 0 after the setup, so that it does not count as main's time.
 	useTSC = tscUsable()
 	sess.cal = calibrate()
 	sess.base.Store(sess.cal.n)
+	if a := sess.arena; a != nil {
+		h := a.header()
+		h.calT, h.calN, h.base = sess.cal.t, sess.cal.n, sess.cal.n
+		if useTSC {
+			h.tsc = 1
+		}
+	}
 	sess.wall = time.Now()
 	startRuntimeTrace()
 	sess.state.Store(stateRunning)
@@ -158,6 +165,9 @@ func Main(graphJSON string, entry uint32) *G {
 		// No timestamp taken yet: start the clock after opening the
 		// file, so that main's span is main's own.
 		sess.base.Store(nanotime())
+		if a := sess.arena; a != nil {
+			a.header().base = sess.base.Load()
+		}
 	}
 	sess.regMu.Unlock()
 	g := current(true)
@@ -229,6 +239,7 @@ func current(isMain bool) *G {
 }
 
 func register(g *G) {
+	publish(g)
 	store(g.goid, g)
 	sess.regMu.Lock()
 	sess.live[g] = struct{}{}
@@ -324,6 +335,9 @@ func writeChunk(g *G, c *trace.Chunk, words []uint32, final bool, end int64, cv 
 		end = cv.ns(end)
 	}
 	g.floor = cv.floor
+	if g.slot != nil {
+		g.slot.floor = g.floor
+	}
 	if sess.w == nil && !sess.failed && sess.pendingBytes+len(c.Body) > maxPending {
 		// Without Main (a test binary, whose main is not instrumented) the
 		// file never opens: keep a bounded amount, not the whole run. The
@@ -474,9 +488,13 @@ func finish(caller *G, final bool) {
 	if sess.removed != nil {
 		<-sess.removed // the previous run's trace (file.go)
 	}
+	if sess.arena != nil {
+		sess.arena.remove() // the trace is complete
+	}
 	sess.closed = true
 	stopRuntimeTrace()
 	sess.work.Broadcast() // the writer returns
+	wakeCheckpointer()    // and the checkpointer
 	sess.idle.Broadcast() // flushes waiting for room drop their words
 }
 

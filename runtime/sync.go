@@ -179,10 +179,11 @@ func (g *G) WGWait(site uint32, wg *sync.WaitGroup) {
 	g.perturb()
 	t := now()
 	prev := g.block(trace.OpWGWait, site, addr(wg), t)
+	tw := now() // block may have cut a checkpoint: not part of the wait
 	wg.Wait()
-	g.unblock(prev)
 	end := now()
-	g.syncEv(trace.OpWGWait, site, addr(wg), longer(t, end, waitThreshold), t, end)
+	g.unblock(prev)
+	g.syncEv(trace.OpWGWait, site, addr(wg), longer(tw, end, waitThreshold), t, end)
 }
 
 // CondWait waits on c (c.L must be held, as for c.Wait). It always waits.
@@ -240,12 +241,13 @@ func (g *G) OnceDo(site uint32, o *sync.Once, f func()) {
 	t := now()
 	// Blocked until another goroutine's f returns, unless this one runs f.
 	prev := g.block(trace.OpOnce, site, addr(o), t)
+	tw := now() // as in WGWait
 	o.Do(func() { ran = true; g.unblock(prev); f() })
+	end := now()
 	if !ran {
 		g.unblock(prev)
 	}
-	end := now()
-	g.syncEv(trace.OpOnce, site, addr(o), !ran && longer(t, end, waitThreshold), t, end)
+	g.syncEv(trace.OpOnce, site, addr(o), !ran && longer(tw, end, waitThreshold), t, end)
 	var out uint64
 	if ran {
 		out = 1
@@ -273,10 +275,11 @@ func (g *G) SelectBegin(site uint32) int64 {
 		return 0
 	}
 	g.perturb()
-	t := now()
-	// The channel of the case that will be chosen is not known yet.
-	g.block(trace.OpSelect, site, 0, t)
-	return t
+	// The channel of the case that will be chosen is not known yet. The
+	// select begins after block, which may have cut a checkpoint
+	// (blocked.go): that is no part of a wait.
+	g.block(trace.OpSelect, site, 0, now())
+	return now()
 }
 
 // SelectEnd records a select that began at begin. It waited when it took
@@ -288,8 +291,8 @@ func (g *G) SelectEnd(site uint32, begin int64) {
 	if g.off {
 		return
 	}
-	g.unblock(pendingWait{})
 	end := now()
+	g.unblock(pendingWait{}) // after end: as block in SelectBegin
 	waited := longer(begin, end, waitThreshold)
 	if !waited {
 		end = begin
@@ -305,8 +308,8 @@ func SelectEndOn[C any](g *G, site uint32, begin int64, ch C, sends bool) {
 	if g.off {
 		return
 	}
-	g.unblock(pendingWait{})
 	end := now()
+	g.unblock(pendingWait{}) // as in SelectEnd
 	aux := uint32(trace.OpSelect)
 	if sends {
 		aux |= 1 << 9

@@ -33,7 +33,8 @@ import "github.com/divergo/divergo/internal/trace"
 // The writer goroutine is started by the first full buffer (a program that
 // never fills one never has it), then waits on sess.work until half the
 // queue is full (wakeWords), or a checkpoint needs the queue written, and
-// returns when the trace is complete.
+// returns when the trace is complete. The program never sees it
+// (hidden.go).
 
 // job is a buffer waiting for the writer.
 type job struct {
@@ -83,9 +84,18 @@ func (g *G) queueLocked(words []uint32, final bool, end int64) {
 	sess.jobs = append(sess.jobs, job{g, words, final, end})
 	sess.queued += len(words)
 	g.jobs++
+	g.fills++
+	if a := sess.arena; a != nil {
+		if h := a.hdrOf(words); h != nil {
+			h.end, h.state = end, bufQueued
+			if final {
+				h.state = bufFinal
+			}
+		}
+	}
 	if !sess.writing {
 		sess.writing = true
-		go writeJobs()
+		go hiddenWriter()
 	}
 	if sess.queued >= wakeWords {
 		sess.work.Signal()
@@ -97,13 +107,11 @@ func (g *G) queueLocked(words []uint32, final bool, end int64) {
 		// dropped anyway (writeChunk).
 		g.setBuf(nil)
 		g.off = true
-	} else if k := len(sess.free); k > 0 && cap(g.buf) == maxWords {
+	} else if k := len(sess.free); k > 0 && cap(g.buf) == maxWords && sess.arena == nil {
 		g.setBuf(sess.free[k-1])
 		sess.free = sess.free[:k-1]
-	} else if cap(g.buf) == maxWords {
-		g.setBuf(bigWords())
 	} else {
-		g.setBuf(make([]uint32, cap(g.buf)-reserve, cap(g.buf)))
+		g.setBuf(newWords(cap(g.buf), g.id, g.fills))
 	}
 }
 
@@ -131,8 +139,10 @@ func writeJobs() {
 		sess.mu.Unlock()
 		cv := newStampConv(j.g.floor)
 		encode(j.words, &c, &cv)
+		released := false
 		if open {
 			writeChunk(j.g, &c, j.words, j.final, j.end, &cv)
+			released = releaseArena(j.words) // cleared outside the lock
 		}
 		sess.mu.Lock()
 		sess.inflight = false
@@ -140,8 +150,12 @@ func writeJobs() {
 		j.g.jobs--
 		if !open {
 			writeChunk(j.g, &c, j.words, j.final, j.end, &cv)
+			released = releaseArena(j.words)
 		}
-		if cap(j.words) == maxWords {
+		if j.final {
+			releaseSlot(j.g)
+		}
+		if !released && cap(j.words) == maxWords {
 			if len(sess.free) < maxFree {
 				sess.free = append(sess.free, j.words[:maxWords-reserve])
 			} else {
@@ -190,6 +204,13 @@ func (g *G) writeOwnLocked(words []uint32, end int64) bool {
 	// If finish ran meanwhile, it wrote these words from g's buffer and
 	// closed the trace: writeChunk then writes nothing.
 	writeChunk(g, &c, words, false, end, &cv)
+	g.fills++
+	if a := sess.arena; a != nil {
+		if h := a.hdrOf(words); h != nil {
+			clear(words) // the words, then the chunk they will be: see release
+			h.seq = g.fills
+		}
+	}
 	// Only f goes back: a frame encode had to allocate (f nil) is the
 	// collector's, and must never reach dropFrame's munmap.
 	switch {
@@ -228,10 +249,20 @@ func drainLocked() {
 		encode(j.words, &c, &cv)
 		writeChunk(j.g, &c, j.words, j.final, j.end, &cv)
 		j.g.jobs--
-		if cap(j.words) == maxWords {
+		if !releaseArena(j.words) && cap(j.words) == maxWords {
 			dropWords(j.words)
 		}
 	}
 	sess.jobs, sess.queued = nil, 0
 	sess.idle.Broadcast()
+}
+
+// releaseSlot gives back the slot of a goroutine whose final chunk is
+// written: it records nothing more (queueLocked turned it off), so nothing
+// writes the slot again. sess.mu is held.
+func releaseSlot(g *G) {
+	if g.slotH != nil && sess.arena != nil {
+		sess.arena.release(g.slotH)
+		g.slotH = nil
+	}
 }

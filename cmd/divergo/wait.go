@@ -72,8 +72,9 @@ them all. Here and in the waiting time below, a spawn path longer than 72
 characters keeps its root and its end around an ellipsis (in this list,
 with the goroutine's ID, show's ID column); -json has every path whole.
 Their waits have no end, so they are not in the waiting time below. A
-deadlocked program is stopped with Ctrl-C or SIGTERM, or, with
-DIVERGO_SIGNALS=off, dies of Go's deadlock report; the list is the same.
+deadlocked program dies of Go's deadlock report, as it does plain, and
+its list comes from the checkpoint the runtime wrote when every goroutine
+had blocked.
 
 A wait ended in code that is not instrumented (a context's cancel closing
 Done, a library's goroutine sending on a channel it returned, a timer) has

@@ -44,9 +44,15 @@ type Reader struct {
 	read atomic.Int64 // bytes read so far, for progress reports
 }
 
-// Open opens the trace file at path. Errors name the path and where in the
-// file the problem is.
+// Open opens the trace file at path, completing it first if its recording
+// died and left what it had not written beside it (SetRecovery). Errors
+// name the path and where in the file the problem is.
 func Open(path string) (*Reader, error) {
+	if recovery != nil {
+		if err := recovery(path); err != nil {
+			return nil, err
+		}
+	}
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err

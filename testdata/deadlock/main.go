@@ -1,8 +1,8 @@
 // Command deadlock is a lock-order deadlock: two transfers between the
 // same two accounts lock them in opposite orders, each holding one and
 // waiting for the other, and main waits for both. End-to-end tests stop it
-// with SIGTERM, or let Go kill it ("all goroutines are asleep") with
-// DIVERGO_SIGNALS=off, and check that divergo wait and show say it was a
+// with SIGTERM, or let Go kill it ("all goroutines are asleep") as it does
+// the plain build, and check that divergo wait and show say it was a
 // deadlock and name the lock statements on both sides.
 package main
 
