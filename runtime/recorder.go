@@ -21,19 +21,25 @@ type G struct {
 	n   int
 	_   [64]byte
 
-	off      bool // the shared recorder of DIVERGO_TRACE=off, or a goroutine's that ended
-	id       uint64
-	goid     uint64
-	parent   uint64
-	site     uint32
-	ordinal  uint32
-	start    int64  // stamp (clock.go)
-	floor    int64  // latest time in ns written for this goroutine; guarded like seq
-	seq      uint64 // next chunk's sequence number; guarded by sess.mu
-	jobs     int    // chunks queued for the writer or in flight; guarded by sess.mu
-	wrote    bool   // first chunk written; guarded by sess.mu
-	ended    bool   // final chunk written; guarded by sess.mu
-	isMain   bool
+	off     bool // the shared recorder of DIVERGO_TRACE=off, or a goroutine's that ended
+	id      uint64
+	goid    uint64
+	parent  uint64
+	site    uint32
+	ordinal uint32
+	start   int64  // stamp (clock.go)
+	floor   int64  // latest time in ns written for this goroutine; guarded like seq
+	seq     uint64 // next chunk's sequence number; guarded by sess.mu
+	jobs    int    // chunks queued for the writer or in flight; guarded by sess.mu
+	wrote   bool   // first chunk written; guarded by sess.mu
+	ended   bool   // final chunk written; guarded by sess.mu
+	isMain  bool
+	// orphan: a goroutine started by code that is not instrumented (a
+	// handler net/http starts, errgroup's): its stream runs from its first
+	// instrumented frame until that frame returns (depth back to 0), and
+	// the goroutine's next entry starts another.
+	orphan   bool
+	depth    int32
 	spawns   map[uint32]uint32 // ordinals per go statement
 	children int
 	ident    uint64      // spawn identity, for DIVERGO_PERTURB (perturb.go)
@@ -276,6 +282,15 @@ func (g *G) exit(entry uint32) {
 	g.putExit(entry)
 	if g.isMain && entry == sess.mainEntry {
 		finish(g, true)
+	}
+	if g.orphan {
+		if g.depth--; g.depth == 0 {
+			// Its first instrumented frame returned into the code that
+			// started it: what the goroutine does next is no longer the
+			// program's, and its stream ends as a spawned one's does.
+			g.flush(true)
+			unregister(g)
+		}
 	}
 }
 

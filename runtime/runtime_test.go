@@ -334,3 +334,48 @@ func TestPendingBound(t *testing.T) {
 		}
 	}
 }
+
+// TestOrphanEnds: a goroutine started by code that is not instrumented is
+// recorded from its first instrumented frame until that frame returns,
+// recursion included, and then ends; its next entry starts another, named
+// by the function it ran and its place among those that ran it.
+func TestOrphanEnds(t *testing.T) {
+	path := startSession(t)
+	g := Main(testGraphJSON(t), bMain)
+	done := make(chan struct{})
+	go func() { // as a library's goroutine calls a handler, twice
+		defer close(done)
+		for range 2 {
+			w := Enter(bWorker)
+			inner := Enter(bWorker) // the handler recursing
+			inner.B(bWorkerL)
+			inner.Exit(bWorker)
+			w.B(bWorkerL)
+			w.Exit(bWorker)
+		}
+	}()
+	<-done
+	g.Exit(bMain)
+	_, gs := readTrace(t, path)
+	if len(gs) != 3 {
+		t.Fatalf("%d goroutines, want main and two activations: %v", len(gs), keys(gs))
+	}
+	for _, p := range []string{"?/worker#1", "?/worker#2"} {
+		o, ok := gs[p]
+		if !ok {
+			t.Errorf("no goroutine %s: %v", p, keys(gs))
+			continue
+		}
+		if !o.info.Ended || o.info.Blocks != 4 {
+			t.Errorf("%s: ended %v, %d blocks; want ended with 4 (two entries, two loop blocks)", p, o.info.Ended, o.info.Blocks)
+		}
+	}
+}
+
+func keys(gs map[string]goroutine) []string {
+	var out []string
+	for p := range gs {
+		out = append(out, p)
+	}
+	return out
+}

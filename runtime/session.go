@@ -206,6 +206,9 @@ func enter(entry uint32) *G {
 		}
 		g = current(false)
 	}
+	if g.orphan {
+		g.depth++
+	}
 	g.B(entry)
 	return g
 }
@@ -231,6 +234,7 @@ func current(isMain bool) *G {
 		g.ident = rootIdent(perturbSeed)
 	} else {
 		g.ident = orphanIdent(perturbSeed, id)
+		g.orphan = !isMain
 	}
 	g.rng = g.ident
 	g.start = g.clock()

@@ -1,9 +1,11 @@
 package trace
 
 import (
+	"cmp"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/divergo/divergo/internal/tbb"
@@ -50,6 +52,7 @@ func ElidePath(path string, width int) string {
 // It walks up parent links without recursion, so a corrupt or very deep
 // chain costs neither stack nor more than linear time.
 func (r *Reader) namePaths() {
+	orphans := r.orphanOrdinals()
 	done := make(map[uint64]string, len(r.gs))
 	var chain []*indexEntry
 	for _, e := range r.gs {
@@ -77,8 +80,11 @@ func (r *Reader) namePaths() {
 			case x.ID == 1:
 				p = "main"
 			case x.Parent == 0:
-				// Started by code divergo did not instrument.
-				p = fmt.Sprintf("?/%s#%d", r.funcName(x), x.GoID)
+				// Started by code divergo did not instrument: named by the
+				// function it ran and its place among the goroutines that
+				// ran it so, as a go statement's children are by their
+				// ordinal, so that two runs pair them.
+				p = fmt.Sprintf("?/%s#%d", r.funcName(x), orphans[x.ID])
 			default:
 				parent, ok := done[x.Parent]
 				if !ok {
@@ -100,6 +106,33 @@ func (r *Reader) namePaths() {
 		}
 		e.Path = done[e.ID]
 	}
+}
+
+// orphanOrdinals numbers the goroutines started by code that is not
+// instrumented (no parent, no test) among those that started in the same
+// function, in the order they started (ties by recorder id): a net/http
+// server's handler goroutines are "?/handle#1", "?/handle#2" ... in every
+// run, where the Go runtime's goroutine ids differ from run to run.
+func (r *Reader) orphanOrdinals() map[uint64]int {
+	var os []*indexEntry
+	for _, e := range r.gs {
+		if e.ID != 1 && e.Parent == 0 && e.Test == "" {
+			os = append(os, e)
+		}
+	}
+	slices.SortFunc(os, func(a, b *indexEntry) int {
+		return cmp.Or(cmp.Compare(r.funcName(a), r.funcName(b)), cmp.Compare(a.Start, b.Start), cmp.Compare(a.ID, b.ID))
+	})
+	out := make(map[uint64]int, len(os))
+	n := 0
+	for i, e := range os {
+		if i == 0 || r.funcName(e) != r.funcName(os[i-1]) {
+			n = 0
+		}
+		n++
+		out[e.ID] = n
+	}
+	return out
 }
 
 // funcName is the short name of the function e started in.

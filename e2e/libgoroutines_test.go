@@ -1,0 +1,46 @@
+package e2e
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestLibraryGoroutines records testdata/httpstore, whose handlers net/http
+// runs on goroutines of its own: each handler call is a goroutine of the
+// trace from the handler's entry to its return, ended, named by the
+// handler and its place among the calls of it ("?/(*store).incr#3"), so
+// that two runs pair every one of them, where they all used to show "(did
+// not end)" and pair by order of appearance.
+func TestLibraryGoroutines(t *testing.T) {
+	p := prepare(t, "httpstore", false)
+	dir := t.TempDir()
+	traces := []string{filepath.Join(dir, "run-1.dvt"), filepath.Join(dir, "run-2.dvt")}
+	for _, tr := range traces {
+		out := execProg(t, p.dir, p.bin, nil, "DIVERGO_TRACE="+tr)
+		if !strings.Contains(out, "k0=6 k1=6") {
+			t.Fatalf("the program printed:\n%s", out)
+		}
+	}
+	r := readRun(t, traces[0], "")
+	handlers := map[string]int{}
+	for _, g := range r.gs {
+		if !g.Ended {
+			t.Errorf("%s did not end", g.Path)
+		}
+		if fn, _, ok := strings.Cut(strings.TrimPrefix(g.Path, "?/"), "#"); ok && strings.HasPrefix(g.Path, "?/") {
+			handlers[fn]++
+		}
+	}
+	// 4 clients, 5 requests each: 3 incr and 2 get.
+	if handlers["(*store).incr"] != 12 || handlers["(*store).get"] != 8 {
+		t.Errorf("handler goroutines %v, want 12 of (*store).incr and 8 of (*store).get", handlers)
+	}
+	status, stdout, stderr := divergo(t, p.dir, "diff", traces[0], traces[1])
+	if status != 0 && status != 1 {
+		t.Fatalf("divergo diff: status %d\n%s%s", status, stdout, stderr)
+	}
+	if !strings.Contains(stdout, "none only in one run") && !strings.Contains(stdout, "the same") {
+		t.Errorf("the handlers of two runs did not all pair:\n%.1500s", stdout)
+	}
+}
