@@ -14,6 +14,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/divergo/divergo/flaky"
 	"github.com/divergo/divergo/instrument"
 	"github.com/divergo/divergo/internal/trace"
 	"github.com/divergo/divergo/waittime"
@@ -90,32 +91,19 @@ type diedRun struct {
 
 // flakyTest is one test that both passed and failed.
 type flakyTest struct {
-	Name       string               `json:"name"`
-	Runs       int                  `json:"runs"`
-	Failures   int                  `json:"failures"`
-	Messages   []messageCount       `json:"messages"`
-	Separators []Separator          `json:"separators"`
-	Compared   [3]int               `json:"compared"` // pairs compared: fail-pass, pass-pass, fail-fail
-	Waits      *waittime.DiffReport `json:"waits,omitempty"`
-	WaitRuns   [2]int               `json:"wait_runs"` // the failing and passing run of Waits
-	// GroupWaits is the waiting time by sync site averaged over failing
-	// and over passing runs (at most maxPairs of each, GroupRuns says how
-	// many), the sites whose waits differ most first.
-	GroupWaits []groupWait `json:"group_waits,omitempty"`
-	GroupRuns  [2]int      `json:"group_runs"`
-	Blocked    []string    `json:"blocked,omitempty"` // goroutines of the test unfinished at the end of failing runs, with how many
-	FailSeeds  []int64     `json:"fail_seeds"`
-	Rerun      string      `json:"rerun"`
+	Name     string         `json:"name"`
+	Runs     int            `json:"runs"`
+	Failures int            `json:"failures"`
+	Messages []messageCount `json:"messages"`
+	*flaky.Report
+	FailSeeds []int64 `json:"fail_seeds"`
+	Rerun     string  `json:"rerun"`
 }
 
 type messageCount struct {
 	Message string `json:"message"`
 	N       int    `json:"n"`
 }
-
-// maxPairs bounds the pairs of runs compared per kind, so that -n 40 costs
-// tens of comparisons of one test's goroutines, not hundreds.
-const maxPairs = 12
 
 func runTest(args []string, stdout, stderr io.Writer) (int, error) {
 	fs := newFlagSet("test")
@@ -212,7 +200,7 @@ func runTest(args []string, stdout, stderr io.Writer) (int, error) {
 			outcomes[g.Test][k] = g.Result
 		}
 		r.Close()
-		for name, msg := range failureMessages(outBuf.String()) {
+		for name, msg := range flaky.FailureMessages(outBuf.String()) {
 			if messages[name] == nil {
 				messages[name] = map[string]int{}
 			}
@@ -309,132 +297,40 @@ func ranUnfinished(path, name string) bool {
 // explainFlaky compares the failing runs fails with the passing runs passes
 // of test name.
 func explainFlaky(name string, paths []string, fails, passes []int) (*flakyTest, error) {
-	open := func(ks []int) ([]*testView, func(), error) {
-		var vs []*testView
-		var rs []*trace.Reader
-		done := func() {
-			for _, r := range rs {
-				r.Close()
-			}
+	var rs []*trace.Reader
+	defer func() {
+		for _, r := range rs {
+			r.Close()
 		}
+	}()
+	open := func(ks []int) ([]*flaky.View, error) {
+		var vs []*flaky.View
 		for _, k := range ks {
 			r, err := trace.Open(paths[k])
 			if err != nil {
-				done()
-				return nil, nil, err
+				return nil, err
 			}
 			rs = append(rs, r)
-			if v, ok := viewTest(r, name); ok {
+			if v, ok := flaky.ViewTest(r, name); ok {
+				v.Run = k + 1
 				vs = append(vs, v)
 			}
 		}
-		return vs, done, nil
+		return vs, nil
 	}
-	fv, fdone, err := open(fails)
+	fv, err := open(fails)
 	if err != nil {
 		return nil, err
 	}
-	defer fdone()
-	pv, pdone, err := open(passes)
+	pv, err := open(passes)
 	if err != nil {
 		return nil, err
 	}
-	defer pdone()
-	ft := &flakyTest{Name: name, Failures: len(fails)}
-	if ft.Separators, ft.Compared, err = separators(name, fv, pv, maxPairs); err != nil {
+	rep, err := flaky.Explain(name, fv, pv)
+	if err != nil {
 		return nil, err
 	}
-	if len(fv) > 0 && len(pv) > 0 {
-		if ft.Waits, err = waitDiff(fv[0], pv[0]); err != nil {
-			return nil, err
-		}
-		ft.WaitRuns = [2]int{fails[0] + 1, passes[0] + 1}
-		if ft.GroupWaits, ft.GroupRuns, err = groupWaits(fv, pv, maxPairs); err != nil {
-			return nil, err
-		}
-	}
-	// Goroutines of the test left unfinished, over every failing run: a
-	// leak or a deadlock that only failing runs have is a likely cause.
-	unfinished := map[string]int{}
-	for _, v := range fv {
-		for _, g := range v.gs {
-			if !g.Ended {
-				unfinished[g.Path]++
-			}
-		}
-	}
-	for _, p := range ranked(unfinished) {
-		ft.Blocked = append(ft.Blocked, fmt.Sprintf("%s (in %d of %d failing runs)", p, unfinished[p], len(fv)))
-	}
-	return ft, nil
-}
-
-var failLine = regexp.MustCompile(`^(\s*)--- FAIL: (\S+) \(`)
-
-// failureMessages reads a test binary's output: the lines under each
-// "--- FAIL: name" (what t.Error and t.Fatal printed, file:line first),
-// and a panic's first line for the test that was running.
-func failureMessages(out string) map[string]string {
-	msgs := map[string]string{}
-	sc := bufio.NewScanner(strings.NewReader(out))
-	sc.Buffer(make([]byte, 1<<20), 1<<20)
-	cur, indent := "", 0
-	var lines []string
-	flush := func() {
-		if cur != "" && len(lines) > 0 {
-			msgs[cur] = strings.Join(lines, "; ")
-		}
-		cur, lines = "", nil
-	}
-	for sc.Scan() {
-		l := sc.Text()
-		if m := failLine.FindStringSubmatch(l); m != nil {
-			flush()
-			cur, indent = m[2], len(m[1])
-			continue
-		}
-		if strings.HasPrefix(l, "panic: ") {
-			flush()
-			if _, ok := msgs["\x00panic"]; !ok {
-				msgs["\x00panic"] = l
-			}
-			continue
-		}
-		if cur == "" {
-			continue
-		}
-		trimmed := strings.TrimLeft(l, " \t")
-		if len(l)-len(trimmed) <= indent || strings.HasPrefix(trimmed, "--- ") {
-			flush()
-			continue
-		}
-		lines = append(lines, trimmed)
-	}
-	flush()
-	if p, ok := msgs["\x00panic"]; ok {
-		delete(msgs, "\x00panic")
-		if name := panickedTest(out); name != "" {
-			msgs[name] = p
-		}
-	}
-	return msgs
-}
-
-// panickedTest is the test a panic's output names ("--- FAIL: name" comes
-// first when testing reports it).
-func panickedTest(out string) string {
-	i := strings.Index(out, "panic: ")
-	if i < 0 {
-		return ""
-	}
-	before := out[:i]
-	if j := strings.LastIndex(before, "--- FAIL: "); j >= 0 {
-		f := strings.Fields(before[j+len("--- FAIL: "):])
-		if len(f) > 0 {
-			return f[0]
-		}
-	}
-	return ""
+	return &flakyTest{Name: name, Failures: len(fails), Report: rep}, nil
 }
 
 // writeTestReport prints the report for people.
@@ -460,7 +356,7 @@ func writeTestReport(w io.Writer, rep *testReport, perturbed bool) error {
 			fmt.Fprintf(bw, "  %dx %s\n", m.N, m.Message)
 		}
 		fmt.Fprintf(bw, "\nwhat separates failing from passing runs (%d fail-pass, %d pass-pass, %d fail-fail pairs compared):\n",
-			ft.Compared[pairFP], ft.Compared[pairPP], ft.Compared[pairFF])
+			ft.Compared[flaky.PairFP], ft.Compared[flaky.PairPP], ft.Compared[flaky.PairFF])
 		if len(ft.Separators) == 0 {
 			fmt.Fprintln(bw, "  nothing: failing runs parted from passing ones only where like runs part too")
 		}
@@ -474,7 +370,7 @@ func writeTestReport(w io.Writer, rep *testReport, perturbed bool) error {
 				fmt.Fprintf(bw, " in %s", s.Func)
 			}
 			fmt.Fprintf(bw, "  parted %d of %d fail-pass pairs, %d of %d pass-pass, %d of %d fail-fail\n",
-				s.Pairs[pairFP], ft.Compared[pairFP], s.Pairs[pairPP], ft.Compared[pairPP], s.Pairs[pairFF], ft.Compared[pairFF])
+				s.Pairs[flaky.PairFP], ft.Compared[flaky.PairFP], s.Pairs[flaky.PairPP], ft.Compared[flaky.PairPP], s.Pairs[flaky.PairFF], ft.Compared[flaky.PairFF])
 			if len(s.Failing) > 0 || len(s.Passing) > 0 {
 				fmt.Fprintf(bw, "   failing runs: %s; passing runs: %s\n", first(s.Failing), first(s.Passing))
 			}

@@ -1,4 +1,4 @@
-package main
+package flaky
 
 import (
 	"maps"
@@ -23,25 +23,13 @@ panic: boom [recovered]
 goroutine 7 [running]:
 FAIL
 `
-	got := failureMessages(out)
+	got := FailureMessages(out)
 	want := map[string]string{
 		"TestA":        "a_test.go:12: got 2, want 1; a_test.go:13: and more",
 		"TestB/size=4": "b_test.go:30: Count(4) = 3",
 		"TestP":        "panic: boom [recovered]",
 	}
 	if !maps.Equal(got, want) {
-		t.Errorf("failureMessages:\n%q\nwant\n%q", got, want)
-	}
-}
-
-func TestRootName(t *testing.T) {
-	for _, tc := range [][3]string{
-		{"go ? example.com/p.TestX#*", "TestX/a", "TestX/a"},
-		{"go ? example.com/p.TestX#* > go x.go:3#*", "TestX", "TestX > go x.go:3#*"},
-		{"main/worker", "TestX", "main/worker"},
-	} {
-		if got := rootName(tc[0], tc[1]); got != tc[2] {
-			t.Errorf("rootName(%q, %q) = %q, want %q", tc[0], tc[1], got, tc[2])
-		}
+		t.Errorf("FailureMessages:\n%q\nwant\n%q", got, want)
 	}
 }

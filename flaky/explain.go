@@ -1,0 +1,63 @@
+package flaky
+
+import (
+	"fmt"
+
+	"github.com/divergo/divergo/waittime"
+)
+
+// MaxPairs bounds the pairs of runs compared per kind, so that 40 runs
+// cost tens of comparisons of one test's goroutines, not hundreds.
+const MaxPairs = 12
+
+// Report is what separates the failing runs of one test from its passing
+// ones.
+type Report struct {
+	Separators []Separator `json:"separators"`
+	Compared   [3]int      `json:"compared"` // pairs compared: fail-pass, pass-pass, fail-fail
+	// Waits is waittime.Diff of the first failing run (A) and the first
+	// passing one, WaitRuns their View.Run.
+	Waits    *waittime.DiffReport `json:"waits,omitempty"`
+	WaitRuns [2]int               `json:"wait_runs"`
+	// GroupWaits is the waiting time by sync site averaged over failing
+	// and over passing runs (at most MaxPairs of each, GroupRuns says how
+	// many), the sites whose waits differ most first.
+	GroupWaits []GroupWait `json:"group_waits,omitempty"`
+	GroupRuns  [2]int      `json:"group_runs"`
+	// Blocked are the goroutines of the test unfinished at the end of
+	// failing runs, with how many.
+	Blocked []string `json:"blocked,omitempty"`
+}
+
+// Explain compares the failing runs fails with the passing runs passes of
+// test name.
+func Explain(name string, fails, passes []*View) (*Report, error) {
+	rep := &Report{}
+	var err error
+	if rep.Separators, rep.Compared, err = separators(name, fails, passes, MaxPairs); err != nil {
+		return nil, err
+	}
+	if len(fails) > 0 && len(passes) > 0 {
+		if rep.Waits, err = waitDiff(fails[0], passes[0]); err != nil {
+			return nil, err
+		}
+		rep.WaitRuns = [2]int{fails[0].Run, passes[0].Run}
+		if rep.GroupWaits, rep.GroupRuns, err = groupWaits(fails, passes, MaxPairs); err != nil {
+			return nil, err
+		}
+	}
+	// Goroutines of the test left unfinished, over every failing run: a
+	// leak or a deadlock that only failing runs have is a likely cause.
+	unfinished := map[string]int{}
+	for _, v := range fails {
+		for _, g := range v.gs {
+			if !g.Ended {
+				unfinished[g.Path]++
+			}
+		}
+	}
+	for _, p := range ranked(unfinished) {
+		rep.Blocked = append(rep.Blocked, fmt.Sprintf("%s (in %d of %d failing runs)", p, unfinished[p], len(fails)))
+	}
+	return rep, nil
+}
