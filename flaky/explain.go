@@ -13,6 +13,12 @@ const MaxPairs = 12
 // Report is what separates the failing runs of one test from its passing
 // ones.
 type Report struct {
+	// Modes are the ways the test failed, the most frequent first, each
+	// with the statements that separate its failing runs from the
+	// passing runs.
+	Modes []*Mode `json:"modes"`
+	// Separators and Compared are for all failing runs against the
+	// passing ones: the same as the mode's when there is one.
 	Separators []Separator `json:"separators"`
 	Compared   [3]int      `json:"compared"` // pairs compared: fail-pass, pass-pass, fail-fail
 	// Waits is waittime.Diff of the first failing run (A) and the first
@@ -30,12 +36,23 @@ type Report struct {
 }
 
 // Explain compares the failing runs fails with the passing runs passes of
-// test name.
+// test name: all failing runs, and the failing runs of each failure mode
+// (View.Failure) when there are several.
 func Explain(name string, fails, passes []*View) (*Report, error) {
-	rep := &Report{}
+	rep := &Report{Modes: modes(fails)}
+	c := newComparer(name)
 	var err error
-	if rep.Separators, rep.Compared, err = separators(name, fails, passes, MaxPairs); err != nil {
+	if rep.Separators, rep.Compared, err = c.separators(fails, passes, MaxPairs); err != nil {
 		return nil, err
+	}
+	for _, m := range rep.Modes {
+		if len(rep.Modes) == 1 {
+			m.Separators, m.Compared = rep.Separators, rep.Compared
+			break
+		}
+		if m.Separators, m.Compared, err = c.separators(m.views, passes, MaxPairs); err != nil {
+			return nil, err
+		}
 	}
 	if len(fails) > 0 && len(passes) > 0 {
 		if rep.Waits, err = waitDiff(fails[0], passes[0]); err != nil {

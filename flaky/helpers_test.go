@@ -93,7 +93,10 @@ func newTwoBranches(t testing.TB) *twoBranches {
 // fails), coin deciding the second branch; another test, TestOther, on
 // goroutine 1 takes the decisive branch the other way, so that a view
 // that let it in would blur the separation.
-func (x *twoBranches) run(fail, coin bool) *memTrace {
+func (x *twoBranches) run(fail, coin bool) *memTrace { return x.runAs(fail, coin, fail) }
+
+// runAs is run with the outcome given apart from the first branch.
+func (x *twoBranches) runAs(decide, coin, fail bool) *memTrace {
 	path := func(decide, coin bool) []trace.Event {
 		evs := []trace.Event{blk(x.entry)}
 		if decide {
@@ -114,7 +117,7 @@ func (x *twoBranches) run(fail, coin bool) *memTrace {
 		result = trace.TestFail
 	}
 	m := &memTrace{g: x.g}
-	m.add(trace.GoroutineInfo{ID: 1, Test: "TestOther", Result: trace.TestPass, Ended: true, Path: "TestOther"}, path(!fail, !coin)...)
-	m.add(trace.GoroutineInfo{ID: 2, Test: "TestX", Result: result, Ended: true, Path: "TestX"}, path(fail, coin)...)
+	m.add(trace.GoroutineInfo{ID: 1, Test: "TestOther", Result: trace.TestPass, Ended: true, Path: "TestOther"}, path(!decide, !coin)...)
+	m.add(trace.GoroutineInfo{ID: 2, Test: "TestX", Result: result, Ended: true, Path: "TestX"}, path(decide, coin)...)
 	return m
 }

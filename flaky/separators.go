@@ -43,7 +43,8 @@ const (
 // well they separate failing from passing runs, earliest first on ties.
 // Only separators with a positive score are returned. compared gives how
 // many pairs of each kind were compared.
-func separators(name string, fails, passes []*View, maxPairs int) ([]Separator, [3]int, error) {
+func (c *comparer) separators(fails, passes []*View, maxPairs int) ([]Separator, [3]int, error) {
+	name := c.name
 	type acc struct {
 		s     Separator
 		fail  map[string]int
@@ -54,13 +55,13 @@ func separators(name string, fails, passes []*View, maxPairs int) ([]Separator, 
 	byKey := map[string]*acc{}
 	var compared [3]int
 	add := func(kind int, a, b *View) error {
-		rep, err := compare.Traces(a.compareTrace(), b.compareTrace(), compare.Options{})
+		groups, err := c.sections(a, b)
 		if err != nil {
 			return err
 		}
 		compared[kind]++
 		seen := map[string]bool{}
-		for _, g := range compare.GroupSections(rep.Sections) {
+		for _, g := range groups {
 			if g.CutOff {
 				continue
 			}
@@ -93,19 +94,9 @@ func separators(name string, fails, passes []*View, maxPairs int) ([]Separator, 
 		return nil
 	}
 	pairs := func(xs, ys []*View, kind int, same bool) error {
-		n := 0
-		for i, a := range xs {
-			for j, b := range ys {
-				if same && j <= i {
-					continue
-				}
-				if n == maxPairs {
-					return nil
-				}
-				n++
-				if err := add(kind, a, b); err != nil {
-					return err
-				}
+		for _, p := range pick(len(xs), len(ys), same, maxPairs) {
+			if err := add(kind, xs[p[0]], ys[p[1]]); err != nil {
+				return err
 			}
 		}
 		return nil

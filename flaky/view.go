@@ -19,8 +19,10 @@ type View struct {
 	t    Trace
 	gs   []trace.GoroutineInfo
 	root uint64
-	// Run numbers the run for reports (from 1); the caller sets it.
-	Run int
+	// Run numbers the run for reports (from 1), and Failure says how the
+	// test failed in it: the caller sets them.
+	Run     int
+	Failure Failure
 }
 
 // ViewTest returns the goroutines of test name in t; ok is false when the

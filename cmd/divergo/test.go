@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"fmt"
@@ -17,7 +16,6 @@ import (
 	"github.com/divergo/divergo/flaky"
 	"github.com/divergo/divergo/instrument"
 	"github.com/divergo/divergo/internal/trace"
-	"github.com/divergo/divergo/waittime"
 )
 
 func init() {
@@ -37,6 +35,8 @@ A test is flaky when it passed in some runs and failed (or panicked, or did
 not finish) in others. For each flaky test, test prints:
 
   - how many runs failed, and the failure messages, grouped;
+  - when the test failed in several ways (the first failing line, t.Log
+    lines left out, or a panic), each way with its own separators;
   - what separates failing from passing runs: the statements where the
     test's own goroutines went different ways in failing-vs-passing pairs
     of runs and not (or less often) in pairs of runs that ended alike,
@@ -70,10 +70,13 @@ Example:
 
 // testReport is what divergo test found, printed as text or JSON.
 type testReport struct {
-	Package string       `json:"package"`
-	Runs    int          `json:"runs"`
-	Seeds   []int64      `json:"seeds"`
-	Flaky   []*flakyTest `json:"flaky"`
+	Package string  `json:"package"`
+	Runs    int     `json:"runs"`
+	Seeds   []int64 `json:"seeds"`
+	// Perturbed says the runs perturbed their schedules (DIVERGO_PERTURB
+	// set to the run's seed).
+	Perturbed bool         `json:"perturbed"`
+	Flaky     []*flakyTest `json:"flaky"`
 	// Failed are the tests that failed in every run they ran in.
 	Failed []string `json:"failed,omitempty"`
 	// Died are the runs the test binary did not finish: a panic (which
@@ -91,18 +94,13 @@ type diedRun struct {
 
 // flakyTest is one test that both passed and failed.
 type flakyTest struct {
-	Name     string         `json:"name"`
-	Runs     int            `json:"runs"`
-	Failures int            `json:"failures"`
-	Messages []messageCount `json:"messages"`
+	Name     string               `json:"name"`
+	Runs     int                  `json:"runs"`
+	Failures int                  `json:"failures"`
+	Messages []flaky.MessageCount `json:"messages"`
 	*flaky.Report
 	FailSeeds []int64 `json:"fail_seeds"`
 	Rerun     string  `json:"rerun"`
-}
-
-type messageCount struct {
-	Message string `json:"message"`
-	N       int    `json:"n"`
 }
 
 func runTest(args []string, stdout, stderr io.Writer) (int, error) {
@@ -147,7 +145,7 @@ func runTest(args []string, stdout, stderr io.Writer) (int, error) {
 		return 2, err
 	}
 
-	rep := &testReport{Package: pkg, Runs: *n}
+	rep := &testReport{Package: pkg, Runs: *n, Perturbed: *perturb}
 	binArgs := []string{}
 	if *runRE != "" {
 		binArgs = append(binArgs, "-test.run="+*runRE)
@@ -157,9 +155,12 @@ func runTest(args []string, stdout, stderr io.Writer) (int, error) {
 		// hanging test would hang divergo test.
 		binArgs = append(binArgs, "-test.timeout=10m")
 	}
+	// -test.v: passing tests print their t.Log messages too, which tells
+	// a failing run's log lines from its failure.
 	binArgs = append(binArgs, testArgs...)
+	binArgs = append(binArgs, "-test.v=true")
 	outcomes := map[string][]trace.TestResult{} // per test, per run (0: did not run or unfinished)
-	messages := map[string]map[string]int{}
+	outputs := make([]*flaky.Output, *n)
 	paths := make([]string, *n)
 	for k := range paths {
 		s := *seed + int64(k)
@@ -200,12 +201,7 @@ func runTest(args []string, stdout, stderr io.Writer) (int, error) {
 			outcomes[g.Test][k] = g.Result
 		}
 		r.Close()
-		for name, msg := range flaky.FailureMessages(outBuf.String()) {
-			if messages[name] == nil {
-				messages[name] = map[string]int{}
-			}
-			messages[name][msg]++
-		}
+		outputs[k] = flaky.ReadOutput(outBuf.String())
 		if *n > 1 && !*asJSON {
 			progressLine(stderr, k+1, *n)
 		}
@@ -239,7 +235,15 @@ func runTest(args []string, stdout, stderr io.Writer) (int, error) {
 		case len(fails) == 0 || len(passes) == 0:
 			continue
 		}
-		ft, err := explainFlaky(name, paths, fails, passes)
+		logged := map[string]bool{}
+		for _, k := range passes {
+			outputs[k].Logged(name, logged)
+		}
+		failures := make([]flaky.Failure, len(fails))
+		for i, k := range fails {
+			failures[i] = outputs[k].Failure(name, logged)
+		}
+		ft, err := explainFlaky(name, paths, fails, failures, passes)
 		if err != nil {
 			return 2, fmt.Errorf("%s: %w", name, err)
 		}
@@ -247,20 +251,7 @@ func runTest(args []string, stdout, stderr io.Writer) (int, error) {
 		for _, k := range fails {
 			ft.FailSeeds = append(ft.FailSeeds, rep.Seeds[k])
 		}
-		for msg, c := range messages[name] {
-			ft.Messages = append(ft.Messages, messageCount{msg, c})
-		}
-		slices.SortFunc(ft.Messages, func(a, b messageCount) int {
-			if a.N != b.N {
-				return b.N - a.N
-			}
-			return strings.Compare(a.Message, b.Message)
-		})
-		perturbEnv := ""
-		if *perturb {
-			perturbEnv = fmt.Sprintf("DIVERGO_PERTURB=%d ", ft.FailSeeds[0])
-		}
-		ft.Rerun = fmt.Sprintf("%sDIVERGO_TRACE=fail.dvt go test -count=1 -overlay=%s -run '^%s$' %s", perturbEnv, overlayPath(), regexp.QuoteMeta(name), pkg)
+		ft.Rerun = rep.rerun(name, ft.FailSeeds[0])
 		rep.Flaky = append(rep.Flaky, ft)
 	}
 	if *asJSON {
@@ -269,13 +260,22 @@ func runTest(args []string, stdout, stderr io.Writer) (int, error) {
 		if err := enc.Encode(rep); err != nil {
 			return 2, err
 		}
-	} else if err := writeTestReport(stdout, rep, *perturb); err != nil {
+	} else if err := writeTestReport(stdout, rep); err != nil {
 		return 2, err
 	}
 	if len(rep.Flaky) > 0 {
 		return 1, nil
 	}
 	return 0, nil
+}
+
+// rerun is the command that runs test name again as in the run of seed.
+func (rep *testReport) rerun(name string, seed int64) string {
+	perturbEnv := ""
+	if rep.Perturbed {
+		perturbEnv = fmt.Sprintf("DIVERGO_PERTURB=%d ", seed)
+	}
+	return fmt.Sprintf("%sDIVERGO_TRACE=fail.dvt go test -count=1 -overlay=%s -run '^%s$' %s", perturbEnv, overlayPath(), regexp.QuoteMeta(name), rep.Package)
 }
 
 // ranUnfinished says whether test name started in the trace at path but
@@ -296,16 +296,16 @@ func ranUnfinished(path, name string) bool {
 
 // explainFlaky compares the failing runs fails with the passing runs passes
 // of test name.
-func explainFlaky(name string, paths []string, fails, passes []int) (*flakyTest, error) {
+func explainFlaky(name string, paths []string, fails []int, failures []flaky.Failure, passes []int) (*flakyTest, error) {
 	var rs []*trace.Reader
 	defer func() {
 		for _, r := range rs {
 			r.Close()
 		}
 	}()
-	open := func(ks []int) ([]*flaky.View, error) {
+	open := func(ks []int, failures []flaky.Failure) ([]*flaky.View, error) {
 		var vs []*flaky.View
-		for _, k := range ks {
+		for i, k := range ks {
 			r, err := trace.Open(paths[k])
 			if err != nil {
 				return nil, err
@@ -313,16 +313,19 @@ func explainFlaky(name string, paths []string, fails, passes []int) (*flakyTest,
 			rs = append(rs, r)
 			if v, ok := flaky.ViewTest(r, name); ok {
 				v.Run = k + 1
+				if failures != nil {
+					v.Failure = failures[i]
+				}
 				vs = append(vs, v)
 			}
 		}
 		return vs, nil
 	}
-	fv, err := open(fails)
+	fv, err := open(fails, failures)
 	if err != nil {
 		return nil, err
 	}
-	pv, err := open(passes)
+	pv, err := open(passes, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -330,83 +333,11 @@ func explainFlaky(name string, paths []string, fails, passes []int) (*flakyTest,
 	if err != nil {
 		return nil, err
 	}
-	return &flakyTest{Name: name, Failures: len(fails), Report: rep}, nil
-}
-
-// writeTestReport prints the report for people.
-func writeTestReport(w io.Writer, rep *testReport, perturbed bool) error {
-	bw := bufio.NewWriter(w)
-	how := "perturbed schedules"
-	if !perturbed {
-		how = "unperturbed"
+	ft := &flakyTest{Name: name, Failures: len(fails), Report: rep}
+	for _, m := range flaky.GroupFailures(failures, nil) {
+		ft.Messages = append(ft.Messages, m.Messages...)
 	}
-	fmt.Fprintf(bw, "%s: %d runs (%s, seeds %d..%d)\n", rep.Package, rep.Runs, how, rep.Seeds[0], rep.Seeds[len(rep.Seeds)-1])
-	if len(rep.Flaky) == 0 {
-		fmt.Fprintln(bw, "no flaky test: every test passed in all its runs or failed in all of them")
-	}
-	for _, f := range rep.Failed {
-		fmt.Fprintf(bw, "%s failed in every run: not flaky, see go test\n", f)
-	}
-	for _, d := range rep.Died {
-		fmt.Fprintf(bw, "run %d (seed %d) ended early, the tests after it did not run: %s\n", d.Run, d.Seed, d.Why)
-	}
-	for _, ft := range rep.Flaky {
-		fmt.Fprintf(bw, "\n%s: %d of %d runs failed\n", ft.Name, ft.Failures, ft.Runs)
-		for _, m := range ft.Messages {
-			fmt.Fprintf(bw, "  %dx %s\n", m.N, m.Message)
-		}
-		fmt.Fprintf(bw, "\nwhat separates failing from passing runs (%d fail-pass, %d pass-pass, %d fail-fail pairs compared):\n",
-			ft.Compared[flaky.PairFP], ft.Compared[flaky.PairPP], ft.Compared[flaky.PairFF])
-		if len(ft.Separators) == 0 {
-			fmt.Fprintln(bw, "  nothing: failing runs parted from passing ones only where like runs part too")
-		}
-		for i, s := range ft.Separators {
-			if i == 5 {
-				fmt.Fprintf(bw, "  ... and %d more (-json lists them)\n", len(ft.Separators)-i)
-				break
-			}
-			fmt.Fprintf(bw, "%d. %s  %s", i+1, s.Pos, s.Kind)
-			if s.Func != "" {
-				fmt.Fprintf(bw, " in %s", s.Func)
-			}
-			fmt.Fprintf(bw, "  parted %d of %d fail-pass pairs, %d of %d pass-pass, %d of %d fail-fail\n",
-				s.Pairs[flaky.PairFP], ft.Compared[flaky.PairFP], s.Pairs[flaky.PairPP], ft.Compared[flaky.PairPP], s.Pairs[flaky.PairFF], ft.Compared[flaky.PairFF])
-			if len(s.Failing) > 0 || len(s.Passing) > 0 {
-				fmt.Fprintf(bw, "   failing runs: %s; passing runs: %s\n", first(s.Failing), first(s.Passing))
-			}
-			var gs []string
-			for _, g := range s.Goroutines {
-				gs = append(gs, fmt.Sprintf("%s (%d)", g.What, g.N))
-			}
-			fmt.Fprintf(bw, "   goroutines: %s\n", strings.Join(gs, ", "))
-		}
-		if len(ft.GroupWaits) > 0 {
-			fmt.Fprintf(bw, "\nwaiting time by sync site, mean per run over %d failing and %d passing runs:\n", ft.GroupRuns[0], ft.GroupRuns[1])
-			for i, gw := range ft.GroupWaits {
-				if i == 5 {
-					break
-				}
-				fmt.Fprintf(bw, "  %s %s: failing %s in %.1f waits, passing %s in %.1f waits\n", gw.Pos, gw.Op,
-					waittime.FormatNs(gw.FailNs), gw.FailWaits, waittime.FormatNs(gw.PassNs), gw.PassWaits)
-			}
-		}
-		if len(ft.Blocked) > 0 {
-			fmt.Fprintf(bw, "\nunfinished at the end of failing runs: %s\n", strings.Join(ft.Blocked, ", "))
-		}
-		var seeds []string
-		for _, s := range ft.FailSeeds {
-			seeds = append(seeds, strconv.FormatInt(s, 10))
-		}
-		fmt.Fprintf(bw, "\nfailing seeds: %s\nrerun one: %s\n", strings.Join(seeds, " "), ft.Rerun)
-	}
-	return bw.Flush()
-}
-
-func first(xs []string) string {
-	if len(xs) == 0 {
-		return "-"
-	}
-	return xs[0]
+	return ft, nil
 }
 
 // goList asks the go command about pkg (format as go list -f).

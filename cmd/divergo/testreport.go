@@ -1,0 +1,117 @@
+package main
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/divergo/divergo/flaky"
+	"github.com/divergo/divergo/waittime"
+)
+
+// writeTestReport prints the report for people.
+func writeTestReport(w io.Writer, rep *testReport) error {
+	bw := bufio.NewWriter(w)
+	how := "perturbed schedules"
+	if !rep.Perturbed {
+		how = "unperturbed"
+	}
+	fmt.Fprintf(bw, "%s: %d runs (%s, seeds %d..%d)\n", rep.Package, rep.Runs, how, rep.Seeds[0], rep.Seeds[len(rep.Seeds)-1])
+	if len(rep.Flaky) == 0 {
+		fmt.Fprintln(bw, "no flaky test: every test passed in all its runs or failed in all of them")
+	}
+	for _, f := range rep.Failed {
+		fmt.Fprintf(bw, "%s failed in every run: not flaky, see go test\n", f)
+	}
+	for _, d := range rep.Died {
+		fmt.Fprintf(bw, "run %d (seed %d) ended early, the tests after it did not run: %s\n", d.Run, d.Seed, d.Why)
+	}
+	for _, ft := range rep.Flaky {
+		fmt.Fprintf(bw, "\n%s: %d of %d runs failed", ft.Name, ft.Failures, ft.Runs)
+		if len(ft.Modes) > 1 {
+			fmt.Fprintf(bw, ", %d ways", len(ft.Modes))
+		}
+		fmt.Fprintln(bw)
+		for _, m := range ft.Messages {
+			fmt.Fprintf(bw, "  %dx %s\n", m.N, strings.ReplaceAll(m.Message, "\n", "\n      "))
+		}
+		if len(ft.Modes) > 1 {
+			for i, m := range ft.Modes {
+				fmt.Fprintf(bw, "\nfailure %d of %d, %d runs: %s\n", i+1, len(ft.Modes), m.Failures, whereText(m.Where))
+				writeSeparators(bw, "these failing runs", m.Separators, m.Compared)
+				fmt.Fprintf(bw, "rerun one: %s\n", rep.rerun(ft.Name, rep.Seeds[m.Runs[0]-1]))
+			}
+			fmt.Fprintln(bw)
+			writeSeparators(bw, "all failing runs", ft.Separators, ft.Compared)
+		} else {
+			fmt.Fprintln(bw)
+			writeSeparators(bw, "failing runs", ft.Separators, ft.Compared)
+		}
+		if len(ft.GroupWaits) > 0 {
+			fmt.Fprintf(bw, "\nwaiting time by sync site, mean per run over %d failing and %d passing runs:\n", ft.GroupRuns[0], ft.GroupRuns[1])
+			for i, gw := range ft.GroupWaits {
+				if i == 5 {
+					break
+				}
+				fmt.Fprintf(bw, "  %s %s: failing %s in %.1f waits, passing %s in %.1f waits\n", gw.Pos, gw.Op,
+					waittime.FormatNs(gw.FailNs), gw.FailWaits, waittime.FormatNs(gw.PassNs), gw.PassWaits)
+			}
+		}
+		if len(ft.Blocked) > 0 {
+			fmt.Fprintf(bw, "\nunfinished at the end of failing runs: %s\n", strings.Join(ft.Blocked, ", "))
+		}
+		var seeds []string
+		for _, s := range ft.FailSeeds {
+			seeds = append(seeds, strconv.FormatInt(s, 10))
+		}
+		fmt.Fprintf(bw, "\nfailing seeds: %s\nrerun one: %s\n", strings.Join(seeds, " "), ft.Rerun)
+	}
+	return bw.Flush()
+}
+
+// writeSeparators prints the separators of failing runs (what says which)
+// against the passing runs.
+func writeSeparators(bw io.Writer, what string, seps []flaky.Separator, compared [3]int) {
+	fmt.Fprintf(bw, "what separates %s from passing runs (%d fail-pass, %d pass-pass, %d fail-fail pairs compared):\n",
+		what, compared[flaky.PairFP], compared[flaky.PairPP], compared[flaky.PairFF])
+	if len(seps) == 0 {
+		fmt.Fprintln(bw, "  nothing: failing runs parted from passing ones only where like runs part too")
+	}
+	for i, s := range seps {
+		if i == 5 {
+			fmt.Fprintf(bw, "  ... and %d more (-json lists them)\n", len(seps)-i)
+			break
+		}
+		fmt.Fprintf(bw, "%d. %s  %s", i+1, s.Pos, s.Kind)
+		if s.Func != "" {
+			fmt.Fprintf(bw, " in %s", s.Func)
+		}
+		fmt.Fprintf(bw, "  parted %d of %d fail-pass pairs, %d of %d pass-pass, %d of %d fail-fail\n",
+			s.Pairs[flaky.PairFP], compared[flaky.PairFP], s.Pairs[flaky.PairPP], compared[flaky.PairPP], s.Pairs[flaky.PairFF], compared[flaky.PairFF])
+		if len(s.Failing) > 0 || len(s.Passing) > 0 {
+			fmt.Fprintf(bw, "   failing runs: %s; passing runs: %s\n", first(s.Failing), first(s.Passing))
+		}
+		var gs []string
+		for _, g := range s.Goroutines {
+			gs = append(gs, fmt.Sprintf("%s (%d)", g.What, g.N))
+		}
+		fmt.Fprintf(bw, "   goroutines: %s\n", strings.Join(gs, ", "))
+	}
+}
+
+// whereText names a failure mode.
+func whereText(where string) string {
+	if where == "" {
+		return "no failure message"
+	}
+	return where
+}
+
+func first(xs []string) string {
+	if len(xs) == 0 {
+		return "-"
+	}
+	return xs[0]
+}
