@@ -26,8 +26,13 @@ func init() {
 		help: `Test instruments the packages of the main module that the named package and
 its tests link (reusing .divergo when nothing changed since it was written),
 builds the package's test binary once with the overlay (go test -c),
-and runs it N times, run K with DIVERGO_PERTURB=S+K-1 (perturbed schedules)
-and its trace in DIR/run-K.dvt. The flags after -- go to the test binary
+and runs it N times, its trace in DIR/run-K.dvt. The runs mix schedules:
+unperturbed runs take turns with runs perturbed under DIVERGO_PERTURB=S+K-1
+(run K) at a strength (DIVERGO_PERTURB_STRENGTH, the percentage of sync
+operations delayed; 50 to start). A strength under which some test failed
+in every one of its first runs gives way to a quarter of it, and full
+strength joins when no test failed at all, so that a flaky test stays
+flaky; the report gives each test's failure rate under each schedule. The flags after -- go to the test binary
 (-test.timeout=30s, -test.count=1 ...); the timeout is 10m, as go test's,
 unless one is given. A test that timed out counts as failed.
 
@@ -77,8 +82,11 @@ type testReport struct {
 	// set to the run's seed).
 	Perturbed bool         `json:"perturbed"`
 	Flaky     []*flakyTest `json:"flaky"`
+	// Strengths are the runs' schedules: the percentage of sync
+	// operations perturbed, 0 for an unperturbed run.
+	Strengths []int `json:"strengths"`
 	// Failed are the tests that failed in every run they ran in.
-	Failed []string `json:"failed,omitempty"`
+	Failed []*failedTest `json:"failed,omitempty"`
 	// Died are the runs the test binary did not finish: a panic (which
 	// ends every test of the binary) or a timeout; the tests after it did
 	// not run.
@@ -94,13 +102,21 @@ type diedRun struct {
 
 // flakyTest is one test that both passed and failed.
 type flakyTest struct {
-	Name     string               `json:"name"`
-	Runs     int                  `json:"runs"`
-	Failures int                  `json:"failures"`
-	Messages []flaky.MessageCount `json:"messages"`
+	Name      string               `json:"name"`
+	Runs      int                  `json:"runs"`
+	Failures  int                  `json:"failures"`
+	Schedules []flaky.Rate         `json:"schedules"` // the failure rate under each schedule
+	Messages  []flaky.MessageCount `json:"messages"`
 	*flaky.Report
 	FailSeeds []int64 `json:"fail_seeds"`
 	Rerun     string  `json:"rerun"`
+}
+
+// failedTest is a test that failed in every run it ran in.
+type failedTest struct {
+	Name      string               `json:"name"`
+	Schedules []flaky.Rate         `json:"schedules"`
+	Messages  []flaky.MessageCount `json:"messages"`
 }
 
 func runTest(args []string, stdout, stderr io.Writer) (int, error) {
@@ -161,15 +177,15 @@ func runTest(args []string, stdout, stderr io.Writer) (int, error) {
 	binArgs = append(binArgs, "-test.v=true")
 	outcomes := map[string][]trace.TestResult{} // per test, per run (0: did not run or unfinished)
 	outputs := make([]*flaky.Output, *n)
+	plan := flaky.NewPlan(*perturb)
 	paths := make([]string, *n)
 	for k := range paths {
 		s := *seed + int64(k)
 		rep.Seeds = append(rep.Seeds, s)
 		paths[k] = filepath.Join(dir, fmt.Sprintf("run-%d.dvt", k+1))
-		env := []string{"DIVERGO_TRACE=" + paths[k]}
-		if *perturb {
-			env = append(env, "DIVERGO_PERTURB="+strconv.FormatInt(s, 10))
-		}
+		strength := plan.Next()
+		rep.Strengths = append(rep.Strengths, strength)
+		env := append([]string{"DIVERGO_TRACE=" + paths[k]}, perturbEnv(s, strength)...)
 		var outBuf bytes.Buffer
 		cmd := exec.Command(bin, binArgs...)
 		cmd.Dir, cmd.Stdout, cmd.Stderr = pkgDir, &outBuf, &outBuf
@@ -191,9 +207,13 @@ func runTest(args []string, stdout, stderr io.Writer) (int, error) {
 		if err != nil {
 			return 2, fmt.Errorf("run %d: %w (its output: %s)", k+1, err, firstLine(outBuf.String(), err))
 		}
+		failed := map[string]bool{}
 		for _, g := range r.Goroutines() {
 			if g.Test == "" {
 				continue
+			}
+			if g.Result != trace.TestSkip {
+				failed[g.Test] = g.Result != trace.TestPass
 			}
 			if outcomes[g.Test] == nil {
 				outcomes[g.Test] = make([]trace.TestResult, *n)
@@ -201,6 +221,7 @@ func runTest(args []string, stdout, stderr io.Writer) (int, error) {
 			outcomes[g.Test][k] = g.Result
 		}
 		r.Close()
+		plan.Record(strength, failed)
 		outputs[k] = flaky.ReadOutput(outBuf.String())
 		if *n > 1 && !*asJSON {
 			progressLine(stderr, k+1, *n)
@@ -230,7 +251,11 @@ func runTest(args []string, stdout, stderr io.Writer) (int, error) {
 		}
 		switch {
 		case len(fails) > 0 && len(passes) == 0:
-			rep.Failed = append(rep.Failed, name)
+			failures := make([]flaky.Failure, len(fails))
+			for i, k := range fails {
+				failures[i] = outputs[k].Failure(name, nil)
+			}
+			rep.Failed = append(rep.Failed, &failedTest{Name: name, Schedules: plan.Rates(name), Messages: messages(failures)})
 			continue
 		case len(fails) == 0 || len(passes) == 0:
 			continue
@@ -248,10 +273,11 @@ func runTest(args []string, stdout, stderr io.Writer) (int, error) {
 			return 2, fmt.Errorf("%s: %w", name, err)
 		}
 		ft.Runs = ran
+		ft.Schedules = plan.Rates(name)
 		for _, k := range fails {
 			ft.FailSeeds = append(ft.FailSeeds, rep.Seeds[k])
 		}
-		ft.Rerun = rep.rerun(name, ft.FailSeeds[0])
+		ft.Rerun = rep.rerun(name, fails)
 		rep.Flaky = append(rep.Flaky, ft)
 	}
 	if *asJSON {
@@ -269,13 +295,43 @@ func runTest(args []string, stdout, stderr io.Writer) (int, error) {
 	return 0, nil
 }
 
-// rerun is the command that runs test name again as in the run of seed.
-func (rep *testReport) rerun(name string, seed int64) string {
-	perturbEnv := ""
-	if rep.Perturbed {
-		perturbEnv = fmt.Sprintf("DIVERGO_PERTURB=%d ", seed)
+// perturbEnv is the environment of a run of seed at strength.
+func perturbEnv(seed int64, strength int) []string {
+	switch strength {
+	case flaky.Unperturbed:
+		return nil
+	case flaky.DefaultStrength: // the runtime's, unset
+		return []string{"DIVERGO_PERTURB=" + strconv.FormatInt(seed, 10)}
 	}
-	return fmt.Sprintf("%sDIVERGO_TRACE=fail.dvt go test -count=1 -overlay=%s -run '^%s$' %s", perturbEnv, overlayPath(), regexp.QuoteMeta(name), rep.Package)
+	return []string{"DIVERGO_PERTURB=" + strconv.FormatInt(seed, 10), "DIVERGO_PERTURB_STRENGTH=" + strconv.Itoa(strength)}
+}
+
+// rerun is the command that runs test name again as in one of the failing
+// runs fails (indexes): a perturbed one if there is one, whose seed
+// decides the perturbation.
+func (rep *testReport) rerun(name string, fails []int) string {
+	k := fails[0]
+	for _, f := range fails {
+		if rep.Strengths[f] != flaky.Unperturbed {
+			k = f
+			break
+		}
+	}
+	env := strings.Join(perturbEnv(rep.Seeds[k], rep.Strengths[k]), " ")
+	if env != "" {
+		env += " "
+	}
+	return fmt.Sprintf("%sDIVERGO_TRACE=fail.dvt go test -count=1 -overlay=%s -run '^%s$' %s", env, overlayPath(), regexp.QuoteMeta(name), rep.Package)
+}
+
+// messages are the failure messages of failures, grouped by how the test
+// failed, the most frequent way first.
+func messages(failures []flaky.Failure) []flaky.MessageCount {
+	var out []flaky.MessageCount
+	for _, m := range flaky.GroupFailures(failures, nil) {
+		out = append(out, m.Messages...)
+	}
+	return out
 }
 
 // ranUnfinished says whether test name started in the trace at path but
@@ -334,9 +390,7 @@ func explainFlaky(name string, paths []string, fails []int, failures []flaky.Fai
 		return nil, err
 	}
 	ft := &flakyTest{Name: name, Failures: len(fails), Report: rep}
-	for _, m := range flaky.GroupFailures(failures, nil) {
-		ft.Messages = append(ft.Messages, m.Messages...)
-	}
+	ft.Messages = messages(failures)
 	return ft, nil
 }
 

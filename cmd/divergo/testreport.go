@@ -4,6 +4,8 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -14,34 +16,33 @@ import (
 // writeTestReport prints the report for people.
 func writeTestReport(w io.Writer, rep *testReport) error {
 	bw := bufio.NewWriter(w)
-	how := "perturbed schedules"
-	if !rep.Perturbed {
-		how = "unperturbed"
-	}
-	fmt.Fprintf(bw, "%s: %d runs (%s, seeds %d..%d)\n", rep.Package, rep.Runs, how, rep.Seeds[0], rep.Seeds[len(rep.Seeds)-1])
+	fmt.Fprintf(bw, "%s: %d runs (%s; seeds %d..%d)\n", rep.Package, rep.Runs, schedules(rep.Strengths), rep.Seeds[0], rep.Seeds[len(rep.Seeds)-1])
 	if len(rep.Flaky) == 0 {
 		fmt.Fprintln(bw, "no flaky test: every test passed in all its runs or failed in all of them")
 	}
 	for _, f := range rep.Failed {
-		fmt.Fprintf(bw, "%s failed in every run: not flaky, see go test\n", f)
+		fmt.Fprintf(bw, "%s failed in every run (%s)", f.Name, rates(f.Schedules))
+		if slices.ContainsFunc(f.Schedules, func(r flaky.Rate) bool { return r.Strength == flaky.Unperturbed }) {
+			fmt.Fprint(bw, ", unperturbed too: not flaky, see go test")
+		}
+		fmt.Fprintln(bw)
+		writeMessages(bw, f.Messages)
 	}
 	for _, d := range rep.Died {
 		fmt.Fprintf(bw, "run %d (seed %d) ended early, the tests after it did not run: %s\n", d.Run, d.Seed, d.Why)
 	}
 	for _, ft := range rep.Flaky {
-		fmt.Fprintf(bw, "\n%s: %d of %d runs failed", ft.Name, ft.Failures, ft.Runs)
+		fmt.Fprintf(bw, "\n%s: %d of %d runs failed (%s)", ft.Name, ft.Failures, ft.Runs, rates(ft.Schedules))
 		if len(ft.Modes) > 1 {
 			fmt.Fprintf(bw, ", %d ways", len(ft.Modes))
 		}
 		fmt.Fprintln(bw)
-		for _, m := range ft.Messages {
-			fmt.Fprintf(bw, "  %dx %s\n", m.N, strings.ReplaceAll(m.Message, "\n", "\n      "))
-		}
+		writeMessages(bw, ft.Messages)
 		if len(ft.Modes) > 1 {
 			for i, m := range ft.Modes {
 				fmt.Fprintf(bw, "\nfailure %d of %d, %d runs: %s\n", i+1, len(ft.Modes), m.Failures, whereText(m.Where))
 				writeSeparators(bw, "these failing runs", m.Separators, m.Compared)
-				fmt.Fprintf(bw, "rerun one: %s\n", rep.rerun(ft.Name, rep.Seeds[m.Runs[0]-1]))
+				fmt.Fprintf(bw, "rerun one: %s\n", rep.rerun(ft.Name, runIndexes(m.Runs)))
 			}
 			fmt.Fprintln(bw)
 			writeSeparators(bw, "all failing runs", ft.Separators, ft.Compared)
@@ -99,6 +100,50 @@ func writeSeparators(bw io.Writer, what string, seps []flaky.Separator, compared
 		}
 		fmt.Fprintf(bw, "   goroutines: %s\n", strings.Join(gs, ", "))
 	}
+}
+
+// writeMessages prints failure messages, a multi-line one indented.
+func writeMessages(bw io.Writer, ms []flaky.MessageCount) {
+	for _, m := range ms {
+		fmt.Fprintf(bw, "  %dx %s\n", m.N, strings.ReplaceAll(m.Message, "\n", "\n      "))
+	}
+}
+
+// schedules says how many runs were unperturbed and perturbed, and at
+// which strengths.
+func schedules(strengths []int) string {
+	n := map[int]int{}
+	for _, s := range strengths {
+		n[s]++
+	}
+	var parts []string
+	if n[flaky.Unperturbed] > 0 {
+		parts = append(parts, fmt.Sprintf("%d unperturbed", n[flaky.Unperturbed]))
+	}
+	for _, s := range slices.Sorted(maps.Keys(n)) {
+		if s != flaky.Unperturbed {
+			parts = append(parts, fmt.Sprintf("%d perturbed %d%%", n[s], s))
+		}
+	}
+	return strings.Join(parts, ", ")
+}
+
+// rates are a test's failure rates by schedule.
+func rates(rs []flaky.Rate) string {
+	var parts []string
+	for _, r := range rs {
+		parts = append(parts, r.String())
+	}
+	return strings.Join(parts, ", ")
+}
+
+// runIndexes are the indexes of runs numbered from 1.
+func runIndexes(runs []int) []int {
+	out := make([]int, len(runs))
+	for i, r := range runs {
+		out[i] = r - 1
+	}
+	return out
 }
 
 // whereText names a failure mode.
