@@ -21,6 +21,9 @@ type Report struct {
 	// passing ones: the same as the mode's when there is one.
 	Separators []Separator `json:"separators"`
 	Compared   [3]int      `json:"compared"` // pairs compared: fail-pass, pass-pass, fail-fail
+	// Orderings are the orders of two sync operations that separate the
+	// failing runs from the passing ones, best first.
+	Orderings []Ordering `json:"orderings,omitempty"`
 	// Waits is waittime.Diff of the first failing run (A) and the first
 	// passing one, WaitRuns their View.Run.
 	Waits    *waittime.DiffReport `json:"waits,omitempty"`
@@ -45,12 +48,18 @@ func Explain(name string, fails, passes []*View) (*Report, error) {
 	if rep.Separators, rep.Compared, err = c.separators(fails, passes, MaxPairs); err != nil {
 		return nil, err
 	}
+	if rep.Orderings, err = c.orderings(fails, passes); err != nil {
+		return nil, err
+	}
 	for _, m := range rep.Modes {
 		if len(rep.Modes) == 1 {
-			m.Separators, m.Compared = rep.Separators, rep.Compared
+			m.Separators, m.Compared, m.Orderings = rep.Separators, rep.Compared, rep.Orderings
 			break
 		}
 		if m.Separators, m.Compared, err = c.separators(m.views, passes, MaxPairs); err != nil {
+			return nil, err
+		}
+		if m.Orderings, err = c.orderings(m.views, passes); err != nil {
 			return nil, err
 		}
 	}

@@ -20,6 +20,7 @@ type Mode struct {
 	// runs against all the passing ones.
 	Separators []Separator `json:"separators"`
 	Compared   [3]int      `json:"compared"`
+	Orderings  []Ordering  `json:"orderings,omitempty"`
 
 	views []*View
 }

@@ -37,10 +37,11 @@ func pick(nx, ny int, same bool, max int) [][2]int {
 type comparer struct {
 	name   string
 	groups map[[2]*View][]compare.Group
+	orders map[*View]*orderFacts // each run's orders of sync operations
 }
 
 func newComparer(name string) *comparer {
-	return &comparer{name: name, groups: map[[2]*View][]compare.Group{}}
+	return &comparer{name: name, groups: map[[2]*View][]compare.Group{}, orders: map[*View]*orderFacts{}}
 }
 
 // sections are the groups of sections where the runs of a and b parted,

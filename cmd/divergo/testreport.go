@@ -42,13 +42,16 @@ func writeTestReport(w io.Writer, rep *testReport) error {
 			for i, m := range ft.Modes {
 				fmt.Fprintf(bw, "\nfailure %d of %d, %d runs: %s\n", i+1, len(ft.Modes), m.Failures, whereText(m.Where))
 				writeSeparators(bw, "these failing runs", m.Separators, m.Compared)
+				writeOrderings(bw, m.Orderings)
 				fmt.Fprintf(bw, "rerun one: %s\n", rep.rerun(ft.Name, runIndexes(m.Runs)))
 			}
 			fmt.Fprintln(bw)
 			writeSeparators(bw, "all failing runs", ft.Separators, ft.Compared)
+			writeOrderings(bw, ft.Orderings)
 		} else {
 			fmt.Fprintln(bw)
 			writeSeparators(bw, "failing runs", ft.Separators, ft.Compared)
+			writeOrderings(bw, ft.Orderings)
 		}
 		if len(ft.GroupWaits) > 0 {
 			fmt.Fprintf(bw, "\nwaiting time by sync site, mean per run over %d failing and %d passing runs:\n", ft.GroupRuns[0], ft.GroupRuns[1])
@@ -144,6 +147,17 @@ func runIndexes(runs []int) []int {
 		out[i] = r - 1
 	}
 	return out
+}
+
+// writeOrderings prints the orders of sync operations that separate.
+func writeOrderings(bw io.Writer, os []flaky.Ordering) {
+	if len(os) == 0 {
+		return
+	}
+	fmt.Fprintln(bw, "the order of two sync operations:")
+	for i, o := range os {
+		fmt.Fprintf(bw, "%d. %s\n", i+1, o)
+	}
 }
 
 // whereText names a failure mode.
