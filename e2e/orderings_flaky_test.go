@@ -10,15 +10,18 @@ import (
 // order of two sync operations, with both lines and goroutines: in
 // TestSendClose's failing runs the test's lock (flaky_test.go:30) came
 // before the producer's (:20); in TestFakeClockTicks's, Advance's lock
-// (clock.go:35) before the ticker's After's (clock.go:25).
+// (clock.go:35) before the ticker's After's (clock.go:25); in
+// TestGroupForget's (singleflight's shape), the first call's doCall's lock
+// (group.go:42) before the third Do's (group.go:20).
 func TestFlakyOrderings(t *testing.T) {
 	dir := setup(t, "flaky", false)
 	type ref struct{ Pos, Goroutine string }
 	want := map[string][2]string{
 		"TestSendClose":      {"flaky_test.go:30", "flaky_test.go:20"},
 		"TestFakeClockTicks": {"clock.go:35", "clock.go:25"},
+		"TestGroupForget":    {"group.go:42", "group.go:20"},
 	}
-	status, stdout, stderr := divergo(t, dir, "test", "-n", "30", "-run", "^(TestSendClose|TestFakeClockTicks)$", "-json", ".")
+	status, stdout, stderr := divergo(t, dir, "test", "-n", "30", "-run", "^(TestSendClose|TestFakeClockTicks|TestGroupForget)$", "-json", ".")
 	if status != 1 {
 		t.Fatalf("divergo test: status %d, want 1\n%s\n%s", status, stdout, stderr)
 	}

@@ -21,6 +21,28 @@
 // it parted; the statements with a positive score are the [Separator]s,
 // best first, then earliest.
 //
+// # Failure modes
+//
+// A test can fail in several ways, and one way's failing runs part from
+// the passing runs elsewhere than another's. [Output] reads what the test
+// binary printed (-test.v, so that passing runs show their t.Log lines),
+// [Output.Failure] says how a run failed (its first message at a line that
+// logged nothing in passing runs, or its panic), and Explain gives each
+// [Mode] its own separators and orderings.
+//
+// # Orderings
+//
+// A separator says what the race decided; an [Ordering] names the race:
+// two sync operations on one object by two goroutines, first in one order
+// in failing runs and in the other in passing runs. Operations are named
+// the same in every run by goroutine spawn path, site and occurrence.
+//
+// # Schedules
+//
+// A [Plan] mixes unperturbed runs with perturbed ones of several
+// strengths, weaker when a test fails in every run of one, so that a
+// flaky test stays flaky; [Rate] is a test's failure rate under each.
+//
 // # Waits and leftovers
 //
 // Beside the separators, Explain gives the sync sites whose mean waiting
