@@ -24,8 +24,12 @@ const minRuns = 3
 // schedule has had minRuns runs, a strength under which a test failed in
 // every run, a test that passed in some other run, brings in one a quarter
 // as strong (the test's failures tell nothing there, and a weaker
-// perturbation may let it pass, as unperturbed runs do); when no test has
-// failed at all, full strength joins.
+// perturbation may let it pass, as unperturbed runs do). A strength under
+// which a test passed in every run, a test that failed in some other run,
+// brings in one nearer the schedules it failed under: a quarter as strong
+// when it failed under a weaker one (or unperturbed), twice as strong when
+// under a stronger one. When no test has failed at all, full strength
+// joins.
 type Plan struct {
 	perturbed []int // perturbed strengths taking turns
 	tried     map[int]bool
@@ -89,9 +93,25 @@ func (p *Plan) adapt() {
 			anyFailed = anyFailed || r[1] > 0
 			passed = passed || r[1] < r[0]
 		}
+		weakest, strongest := -1, -1 // the strengths it failed under
+		for s, r := range byS {
+			if r[1] > 0 {
+				if weakest < 0 || s < weakest {
+					weakest = s
+				}
+				strongest = max(strongest, s)
+			}
+		}
 		for _, s := range slices.Sorted(maps.Keys(byS)) {
-			if r := byS[s]; passed && s > 1 && r[0] >= minRuns && r[1] == r[0] {
+			r := byS[s]
+			switch {
+			case s == Unperturbed || r[0] < minRuns:
+			case r[1] == r[0] && passed && s > 1:
 				p.add(max(1, s/4))
+			case r[1] == 0 && weakest >= 0 && weakest < s && s > 1:
+				p.add(max(1, s/4))
+			case r[1] == 0 && strongest > s:
+				p.add(min(MaxStrength, 2*s))
 			}
 		}
 	}

@@ -76,3 +76,15 @@ func TestPlanStronger(t *testing.T) {
 		t.Errorf("-perturb=false: schedules %v", plain)
 	}
 }
+
+// TestPlanNearer: a test that fails unperturbed now and then but never at
+// the default strength brings in weaker strengths.
+func TestPlanNearer(t *testing.T) {
+	_, got := runPlan(40, true, func(s, k int) bool { return s == Unperturbed && k%8 == 0 })
+	if !slices.Contains(got, 12) {
+		t.Errorf("schedules %v: no run at 12%%", got)
+	}
+	if slices.Contains(got, MaxStrength) {
+		t.Errorf("schedules %v: full strength, though the test failed", got)
+	}
+}
