@@ -40,7 +40,7 @@ func writeTestReport(w io.Writer, rep *testReport) error {
 		writeMessages(bw, ft.Messages)
 		if len(ft.Modes) > 1 {
 			for i, m := range ft.Modes {
-				fmt.Fprintf(bw, "\nfailure %d of %d, %d runs: %s\n", i+1, len(ft.Modes), m.Failures, whereText(m.Where))
+				fmt.Fprintf(bw, "\nfailure %d of %d, %s: %s\n", i+1, len(ft.Modes), countRuns(m.Failures), whereText(m.Where))
 				writeSeparators(bw, "these failing runs", m.Separators, m.Compared)
 				writeOrderings(bw, m.Orderings)
 				fmt.Fprintf(bw, "rerun one: %s\n", rep.rerun(ft.Name, runIndexes(m.Runs)))
@@ -158,6 +158,14 @@ func writeOrderings(bw io.Writer, os []flaky.Ordering) {
 	for i, o := range os {
 		fmt.Fprintf(bw, "%d. %s\n", i+1, o)
 	}
+}
+
+// countRuns is "1 run", "2 runs".
+func countRuns(n int) string {
+	if n == 1 {
+		return "1 run"
+	}
+	return strconv.Itoa(n) + " runs"
 }
 
 // whereText names a failure mode.
