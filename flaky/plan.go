@@ -136,11 +136,16 @@ type Rate struct {
 }
 
 func (r Rate) String() string {
-	kind := "unperturbed"
-	if r.Strength > 0 {
-		kind = fmt.Sprintf("perturbed %d%%", r.Strength)
+	return fmt.Sprintf("%s %d of %d", ScheduleName(r.Strength), r.Failures, r.Runs)
+}
+
+// ScheduleName names the schedule of strength: "unperturbed",
+// "perturbed 12%".
+func ScheduleName(strength int) string {
+	if strength == Unperturbed {
+		return "unperturbed"
 	}
-	return fmt.Sprintf("%s %d of %d", kind, r.Failures, r.Runs)
+	return fmt.Sprintf("perturbed %d%%", strength)
 }
 
 // Rates are test name's failure rates by schedule, weakest first.

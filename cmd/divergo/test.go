@@ -98,9 +98,10 @@ type testReport struct {
 
 // diedRun is a run of the test binary that ended early.
 type diedRun struct {
-	Run  int    `json:"run"`
-	Seed int64  `json:"seed"`
-	Why  string `json:"why"` // the first line of the panic, or the exit status
+	Run      int    `json:"run"`
+	Seed     int64  `json:"seed"`
+	Strength int    `json:"strength"` // its schedule: 0 unperturbed, else percent perturbed
+	Why      string `json:"why"`      // the first line of the panic, or the exit status
 }
 
 // flakyTest is one test that both passed and failed.
@@ -203,7 +204,7 @@ func runTest(args []string, stdout, stderr io.Writer) (int, error) {
 				if i := strings.Index(outBuf.String(), "panic: "); i >= 0 {
 					why, _, _ = strings.Cut(outBuf.String()[i:], "\n")
 				}
-				rep.Died = append(rep.Died, diedRun{Run: k + 1, Seed: s, Why: why})
+				rep.Died = append(rep.Died, diedRun{Run: k + 1, Seed: s, Strength: strength, Why: why})
 			}
 		}
 		r, err := trace.Open(paths[k])

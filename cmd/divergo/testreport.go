@@ -29,7 +29,7 @@ func writeTestReport(w io.Writer, rep *testReport) error {
 		writeMessages(bw, f.Messages)
 	}
 	for _, d := range rep.Died {
-		fmt.Fprintf(bw, "run %d (seed %d) ended early, the tests after it did not run: %s\n", d.Run, d.Seed, d.Why)
+		fmt.Fprintf(bw, "run %d (seed %d, %s) ended early, the tests after it did not run: %s\n", d.Run, d.Seed, flaky.ScheduleName(d.Strength), d.Why)
 	}
 	for _, ft := range rep.Flaky {
 		fmt.Fprintf(bw, "\n%s: %d of %d runs failed (%s)", ft.Name, ft.Failures, ft.Runs, rates(ft.Schedules))
@@ -120,13 +120,8 @@ func schedules(strengths []int) string {
 		n[s]++
 	}
 	var parts []string
-	if n[flaky.Unperturbed] > 0 {
-		parts = append(parts, fmt.Sprintf("%d unperturbed", n[flaky.Unperturbed]))
-	}
 	for _, s := range slices.Sorted(maps.Keys(n)) {
-		if s != flaky.Unperturbed {
-			parts = append(parts, fmt.Sprintf("%d perturbed %d%%", n[s], s))
-		}
+		parts = append(parts, fmt.Sprintf("%d %s", n[s], flaky.ScheduleName(s)))
 	}
 	return strings.Join(parts, ", ")
 }

@@ -24,6 +24,7 @@ func TestWriteTestReport(t *testing.T) {
 	rep := &testReport{
 		Package: "./m", Runs: 5, Seeds: []int64{1, 2, 3, 4, 5}, Perturbed: true,
 		Strengths: []int{0, 50, 12, 50, 0},
+		Died:      []diedRun{{Run: 3, Seed: 3, Strength: 12, Why: "panic: boom"}},
 		Failed: []*failedTest{{Name: "TestAlways", Schedules: []flaky.Rate{{Strength: 0, Runs: 2, Failures: 2}, {Strength: 50, Runs: 3, Failures: 3}},
 			Messages: []flaky.MessageCount{{Message: "a_test.go:9: Error Trace:\n\tError: boom", N: 5}}}},
 		Flaky: []*flakyTest{{
@@ -47,6 +48,7 @@ func TestWriteTestReport(t *testing.T) {
 	out := b.String()
 	for _, want := range []string{
 		"./m: 5 runs (2 unperturbed, 1 perturbed 12%, 2 perturbed 50%; seeds 1..5)",
+		"run 3 (seed 3, perturbed 12%) ended early, the tests after it did not run: panic: boom",
 		"TestAlways failed in every run (unperturbed 2 of 2, perturbed 50% 3 of 3), unperturbed too",
 		"  5x a_test.go:9: Error Trace:\n      \tError: boom\n",
 		"TestTicks: 3 of 5 runs failed (unperturbed 0 of 2, perturbed 12% 1 of 1, perturbed 50% 2 of 2), 2 ways",
