@@ -175,9 +175,9 @@ func runTest(args []string, stdout, stderr io.Writer) (int, error) {
 		// hanging test would hang divergo test.
 		binArgs = append(binArgs, "-test.timeout=10m")
 	}
-	// -test.v: passing tests print their t.Log messages too, which tells
-	// a failing run's log lines from its failure.
 	binArgs = append(binArgs, testArgs...)
+	// -test.v, last: passing tests print their t.Log messages too, which
+	// tells a failing run's log lines from its failure.
 	binArgs = append(binArgs, "-test.v=true")
 	outcomes := map[string][]trace.TestResult{} // per test, per run (0: did not run or unfinished)
 	outputs := make([]*flaky.Output, *n)
