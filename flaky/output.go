@@ -129,3 +129,30 @@ func (o *Output) Failure(name string, logged map[string]bool) Failure {
 	}
 	return Failure{}
 }
+
+// Printed is everything test name (and its subtests) printed in this run,
+// as one Failure at its first message: for a test that failed in every
+// run, whose log lines no passing run tells from its failure.
+func (o *Output) Printed(name string) Failure {
+	var f Failure
+	var texts []string
+	for _, m := range o.msgs {
+		if of(m.test, name) {
+			if f.Where == "" {
+				f.Where = m.site
+			}
+			texts = append(texts, m.text)
+		}
+	}
+	f.Message = strings.Join(texts, "\n")
+	for _, t := range slices.Sorted(maps.Keys(o.panics)) {
+		if of(t, name) {
+			if f.Where == "" {
+				f.Where = o.panics[t]
+			}
+			f.Message = strings.TrimPrefix(f.Message+"\n"+o.panics[t], "\n")
+			break
+		}
+	}
+	return f
+}

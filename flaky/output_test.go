@@ -1,6 +1,7 @@
 package flaky
 
 import (
+	"strings"
 	"testing"
 )
 
@@ -101,5 +102,18 @@ goroutine 17 [running]:
 `)
 	if got := o.Failure("TestSlow", nil); got.Where != "panic: test timed out after 1s" {
 		t.Errorf("TestSlow: failure %q", got)
+	}
+}
+
+// TestOutputPrinted: with no passing run to tell log lines from the
+// failure, everything the test printed is its message.
+func TestOutputPrinted(t *testing.T) {
+	got := ReadOutput(verboseFail).Printed("TestF")
+	if got.Where != "f_test.go:4" || !strings.HasPrefix(got.Message, "f_test.go:4: starting\nf_test.go:12: \n    \tError Trace:") || !strings.HasSuffix(got.Message, "\nf_test.go:13: after") {
+		t.Errorf("Printed(TestF) = %q", got)
+	}
+	p := ReadOutput("=== RUN   TestP\n--- FAIL: TestP (0.00s)\npanic: boom [recovered]\n").Printed("TestP")
+	if p != (Failure{"panic: boom [recovered]", "panic: boom [recovered]"}) {
+		t.Errorf("Printed(TestP) = %q", p)
 	}
 }

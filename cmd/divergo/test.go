@@ -257,7 +257,7 @@ func runTest(args []string, stdout, stderr io.Writer) (int, error) {
 		case len(fails) > 0 && len(passes) == 0:
 			failures := make([]flaky.Failure, len(fails))
 			for i, k := range fails {
-				failures[i] = outputs[k].Failure(name, nil)
+				failures[i] = outputs[k].Printed(name)
 			}
 			rep.Failed = append(rep.Failed, &failedTest{Name: name, Schedules: plan.Rates(name), Messages: messages(failures)})
 			continue

@@ -105,10 +105,18 @@ func writeSeparators(bw io.Writer, what string, seps []flaky.Separator, compared
 	}
 }
 
+// maxMessageLines bounds the lines of one message printed: a test that
+// failed in every run prints all it logged.
+const maxMessageLines = 12
+
 // writeMessages prints failure messages, a multi-line one indented.
 func writeMessages(bw io.Writer, ms []flaky.MessageCount) {
 	for _, m := range ms {
-		fmt.Fprintf(bw, "  %dx %s\n", m.N, strings.ReplaceAll(m.Message, "\n", "\n      "))
+		lines := strings.Split(m.Message, "\n")
+		if n := len(lines); n > maxMessageLines {
+			lines = append(lines[:maxMessageLines], fmt.Sprintf("... and %d more lines (-json has them)", n-maxMessageLines))
+		}
+		fmt.Fprintf(bw, "  %dx %s\n", m.N, strings.Join(lines, "\n      "))
 	}
 }
 

@@ -26,7 +26,7 @@ func TestWriteTestReport(t *testing.T) {
 		Strengths: []int{0, 50, 12, 50, 0},
 		Died:      []diedRun{{Run: 3, Seed: 3, Strength: 12, Why: "panic: boom"}},
 		Failed: []*failedTest{{Name: "TestAlways", Schedules: []flaky.Rate{{Strength: 0, Runs: 2, Failures: 2}, {Strength: 50, Runs: 3, Failures: 3}},
-			Messages: []flaky.MessageCount{{Message: "a_test.go:9: Error Trace:\n\tError: boom", N: 5}}}},
+			Messages: []flaky.MessageCount{{Message: "a_test.go:9: Error Trace:\n\tError: boom", N: 5}, {Message: "a_test.go:3: long" + strings.Repeat("\nmore", 20), N: 1}}}},
 		Flaky: []*flakyTest{{
 			Name: "TestTicks", Runs: 5, Failures: 3,
 			Schedules: []flaky.Rate{{Strength: 0, Runs: 2, Failures: 0}, {Strength: 12, Runs: 1, Failures: 1}, {Strength: 50, Runs: 2, Failures: 2}},
@@ -51,6 +51,7 @@ func TestWriteTestReport(t *testing.T) {
 		"run 3 (seed 3, perturbed 12%) ended early, the tests after it did not run: panic: boom",
 		"TestAlways failed in every run (unperturbed 2 of 2, perturbed 50% 3 of 3), unperturbed too",
 		"  5x a_test.go:9: Error Trace:\n      \tError: boom\n",
+		"      more\n      ... and 9 more lines (-json has them)\n",
 		"TestTicks: 3 of 5 runs failed (unperturbed 0 of 2, perturbed 12% 1 of 1, perturbed 50% 2 of 2), 2 ways",
 		"failure 1 of 2, 2 runs: c_test.go:27\nwhat separates these failing runs",
 		"1. c_test.go:24  select",
