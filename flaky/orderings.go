@@ -54,10 +54,15 @@ func (r OpRef) String() string {
 	return b.String()
 }
 
-// String says the ordering in plain words.
+// String says the ordering in plain words, the second line by its number
+// alone when it is in the first one's file.
 func (o Ordering) String() string {
+	second := o.Second
+	if file, _, ok := strings.Cut(o.First.Pos, ":"); ok && strings.HasPrefix(second.Pos, file+":") {
+		second.Pos = second.Pos[len(file):]
+	}
 	return fmt.Sprintf("in %d of %d failing runs %s came before %s; in %d of %d passing runs after",
-		o.Failing[0], o.Failing[0]+o.Failing[1], o.First, o.Second, o.Passing[1], o.Passing[0]+o.Passing[1])
+		o.Failing[0], o.Failing[0]+o.Failing[1], o.First, second, o.Passing[1], o.Passing[0]+o.Passing[1])
 }
 
 func ordinal(n int) string {

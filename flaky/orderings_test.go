@@ -54,7 +54,7 @@ func TestOrderings(t *testing.T) {
 	if o.Failing != [2]int{2, 1} || o.Passing != [2]int{0, 3} || o.Score < 0.66 || o.Score > 0.67 {
 		t.Errorf("failing %v, passing %v, score %v; want [2 1], [0 3], 2/3", o.Failing, o.Passing, o.Score)
 	}
-	want := "in 2 of 3 failing runs TestX's lock at m/x_test.go:12 in TestX > worker came before TestX's lock at m/x_test.go:17 in TestX; in 3 of 3 passing runs after"
+	want := "in 2 of 3 failing runs TestX's lock at m/x_test.go:12 in TestX > worker came before TestX's lock at :17 in TestX; in 3 of 3 passing runs after"
 	if s := o.String(); s != want {
 		t.Errorf("text\n%s\nwant\n%s", s, want)
 	}

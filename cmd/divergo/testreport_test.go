@@ -55,7 +55,7 @@ func TestWriteTestReport(t *testing.T) {
 		"TestTicks: 3 of 5 runs failed (unperturbed 0 of 2, perturbed 12% 1 of 1, perturbed 50% 2 of 2), 2 ways",
 		"failure 1 of 2, 2 runs: c_test.go:27\nwhat separates these failing runs",
 		"1. c_test.go:24  select",
-		"1. in 3 of 3 failing runs (*Clock).Advance's lock at c.go:35 in TestTicks came before (*Clock).After's lock (its 2nd) at c.go:25 in TestTicks > ticker; in 2 of 2 passing runs after",
+		"1. in 3 of 3 failing runs (*Clock).Advance's lock at c.go:35 in TestTicks came before (*Clock).After's lock (its 2nd) at :25 in TestTicks > ticker; in 2 of 2 passing runs after",
 		"rerun one: DIVERGO_PERTURB=2 DIVERGO_TRACE=fail.dvt",
 		"failure 2 of 2, 1 run: c_test.go:33",
 		"rerun one: DIVERGO_PERTURB=3 DIVERGO_PERTURB_STRENGTH=12 DIVERGO_TRACE=fail.dvt",
