@@ -172,12 +172,15 @@ func TestFlaky(t *testing.T) {
 	dir := setup(t, "flaky", false)
 	// The statement that decides each test's outcome.
 	deciding := map[string][]string{
-		"TestSendClose":       {"flaky_test.go:23"},                // the producer's look at the closed flag
-		"TestWaitGroupAdd":    {"flaky_test.go:59"},                // Wait returned before the workers' Add
-		"TestLostWakeup":      {"flaky.go:33", "flaky_test.go:73"}, // WaitSet's check, the test's select
-		"TestCompletionOrder": {"flaky_test.go:95"},                // who appended first
-		"TestMapOrder":        {"flaky_test.go:104"},               // the map range
-		"TestTimeout":         {"flaky_test.go:129"},               // worker or timer
+		"TestSendClose":       {"flaky_test.go:23"},                                    // the producer's look at the closed flag
+		"TestWaitGroupAdd":    {"flaky_test.go:59"},                                    // Wait returned before the workers' Add
+		"TestLostWakeup":      {"flaky.go:33", "flaky_test.go:73"},                     // WaitSet's check, the test's select
+		"TestCompletionOrder": {"flaky_test.go:95"},                                    // who appended first
+		"TestMapOrder":        {"flaky_test.go:104"},                                   // the map range
+		"TestTimeout":         {"flaky_test.go:129"},                                   // worker or timer
+		"TestFakeClockTicks":  {"clock.go:39", "clock_test.go:24", "clock_test.go:30"}, // the ticker registered or not; the selects
+		"TestBatchDeadline":   {"batch_test.go:33"},                                    // the batch or the deadline
+		"TestGroupForget":     {"group.go:24"},                                         // the map lookup the lock order decides
 	}
 	// How often each test fails depends on the machine's load (a timer
 	// against a worker, a wake-up lost in a window of microseconds): a test

@@ -96,8 +96,10 @@
 // starts from the goroutine's spawn path (the seed for main; the parent's
 // state, the go statement's site and the spawn's ordinal for a child),
 // never from goroutine ids, so a goroutine's decisions depend only on the
-// seed and where it was spawned. The block probe never perturbs. See
-// perturb.go and docs/ARCHITECTURE.md.
+// seed and where it was spawned. The block probe never perturbs.
+// DIVERGO_PERTURB_STRENGTH=P (0 to 100, default 50) is the percentage of
+// decisions that yield or sleep. See perturb.go, strength.go and
+// docs/ARCHITECTURE.md.
 //
 // # Contract with the instrumenter
 //

@@ -46,6 +46,7 @@ const maxPerturbSleep = 50 * time.Microsecond
 // reported once and ignored: the program runs unperturbed rather than fail.
 func readPerturb() {
 	perturbOn, perturbSeed = false, 0
+	readStrength()
 	v := os.Getenv("DIVERGO_PERTURB")
 	if v == "" {
 		return
@@ -98,7 +99,7 @@ type action struct {
 func decide(state *uint64) action {
 	*state += 0x9e3779b97f4a7c15 // SplitMix64's increment
 	v := mix(*state)
-	switch v & 7 {
+	switch strengthen(v) { // v&7 unless DIVERGO_PERTURB_STRENGTH is set (strength.go)
 	case 4, 5:
 		return action{yield: true}
 	case 6, 7:

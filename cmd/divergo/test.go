@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"fmt"
@@ -14,9 +13,9 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/divergo/divergo/flaky"
 	"github.com/divergo/divergo/instrument"
 	"github.com/divergo/divergo/internal/trace"
-	"github.com/divergo/divergo/waittime"
 )
 
 func init() {
@@ -27,8 +26,13 @@ func init() {
 		help: `Test instruments the packages of the main module that the named package and
 its tests link (reusing .divergo when nothing changed since it was written),
 builds the package's test binary once with the overlay (go test -c),
-and runs it N times, run K with DIVERGO_PERTURB=S+K-1 (perturbed schedules)
-and its trace in DIR/run-K.dvt. The flags after -- go to the test binary
+and runs it N times, its trace in DIR/run-K.dvt. The runs mix schedules:
+unperturbed runs take turns with runs perturbed under DIVERGO_PERTURB=S+K-1
+(run K) at a strength (DIVERGO_PERTURB_STRENGTH, the percentage of sync
+operations delayed; 50 to start). A strength under which some test failed
+in every one of its first runs gives way to a quarter of it, and full
+strength joins when no test failed at all, so that a flaky test stays
+flaky; the report gives each test's failure rate under each schedule. The flags after -- go to the test binary
 (-test.timeout=30s, -test.count=1 ...); the timeout is 10m, as go test's,
 unless one is given. A test that timed out counts as failed.
 
@@ -36,11 +40,16 @@ A test is flaky when it passed in some runs and failed (or panicked, or did
 not finish) in others. For each flaky test, test prints:
 
   - how many runs failed, and the failure messages, grouped;
+  - when the test failed in several ways (the first failing line, t.Log
+    lines left out, or a panic), each way with its own separators;
   - what separates failing from passing runs: the statements where the
     test's own goroutines went different ways in failing-vs-passing pairs
     of runs and not (or less often) in pairs of runs that ended alike,
     best separating first, then earliest; each with its line, what the
     failing and the passing side did there, and the goroutines;
+  - the order of two sync operations on one object (lock against lock,
+    send against receive ...) that separates failing from passing runs:
+    both lines and goroutines, and how many runs of each side had it;
   - the sync sites whose waiting time differs most between failing and
     passing runs: each site's mean waiting time per run over the failing
     runs and over the passing ones (at most 12 of each);
@@ -69,12 +78,18 @@ Example:
 
 // testReport is what divergo test found, printed as text or JSON.
 type testReport struct {
-	Package string       `json:"package"`
-	Runs    int          `json:"runs"`
-	Seeds   []int64      `json:"seeds"`
-	Flaky   []*flakyTest `json:"flaky"`
+	Package string  `json:"package"`
+	Runs    int     `json:"runs"`
+	Seeds   []int64 `json:"seeds"`
+	// Perturbed says the runs perturbed their schedules (DIVERGO_PERTURB
+	// set to the run's seed).
+	Perturbed bool         `json:"perturbed"`
+	Flaky     []*flakyTest `json:"flaky"`
+	// Strengths are the runs' schedules: the percentage of sync
+	// operations perturbed, 0 for an unperturbed run.
+	Strengths []int `json:"strengths"`
 	// Failed are the tests that failed in every run they ran in.
-	Failed []string `json:"failed,omitempty"`
+	Failed []*failedTest `json:"failed,omitempty"`
 	// Died are the runs the test binary did not finish: a panic (which
 	// ends every test of the binary) or a timeout; the tests after it did
 	// not run.
@@ -83,39 +98,30 @@ type testReport struct {
 
 // diedRun is a run of the test binary that ended early.
 type diedRun struct {
-	Run  int    `json:"run"`
-	Seed int64  `json:"seed"`
-	Why  string `json:"why"` // the first line of the panic, or the exit status
+	Run      int    `json:"run"`
+	Seed     int64  `json:"seed"`
+	Strength int    `json:"strength"` // its schedule: 0 unperturbed, else percent perturbed
+	Why      string `json:"why"`      // the first line of the panic, or the exit status
 }
 
 // flakyTest is one test that both passed and failed.
 type flakyTest struct {
-	Name       string               `json:"name"`
-	Runs       int                  `json:"runs"`
-	Failures   int                  `json:"failures"`
-	Messages   []messageCount       `json:"messages"`
-	Separators []Separator          `json:"separators"`
-	Compared   [3]int               `json:"compared"` // pairs compared: fail-pass, pass-pass, fail-fail
-	Waits      *waittime.DiffReport `json:"waits,omitempty"`
-	WaitRuns   [2]int               `json:"wait_runs"` // the failing and passing run of Waits
-	// GroupWaits is the waiting time by sync site averaged over failing
-	// and over passing runs (at most maxPairs of each, GroupRuns says how
-	// many), the sites whose waits differ most first.
-	GroupWaits []groupWait `json:"group_waits,omitempty"`
-	GroupRuns  [2]int      `json:"group_runs"`
-	Blocked    []string    `json:"blocked,omitempty"` // goroutines of the test unfinished at the end of failing runs, with how many
-	FailSeeds  []int64     `json:"fail_seeds"`
-	Rerun      string      `json:"rerun"`
+	Name      string               `json:"name"`
+	Runs      int                  `json:"runs"`
+	Failures  int                  `json:"failures"`
+	Schedules []flaky.Rate         `json:"schedules"` // the failure rate under each schedule
+	Messages  []flaky.MessageCount `json:"messages"`
+	*flaky.Report
+	FailSeeds []int64 `json:"fail_seeds"`
+	Rerun     string  `json:"rerun"`
 }
 
-type messageCount struct {
-	Message string `json:"message"`
-	N       int    `json:"n"`
+// failedTest is a test that failed in every run it ran in.
+type failedTest struct {
+	Name      string               `json:"name"`
+	Schedules []flaky.Rate         `json:"schedules"`
+	Messages  []flaky.MessageCount `json:"messages"`
 }
-
-// maxPairs bounds the pairs of runs compared per kind, so that -n 40 costs
-// tens of comparisons of one test's goroutines, not hundreds.
-const maxPairs = 12
 
 func runTest(args []string, stdout, stderr io.Writer) (int, error) {
 	fs := newFlagSet("test")
@@ -159,7 +165,7 @@ func runTest(args []string, stdout, stderr io.Writer) (int, error) {
 		return 2, err
 	}
 
-	rep := &testReport{Package: pkg, Runs: *n}
+	rep := &testReport{Package: pkg, Runs: *n, Perturbed: *perturb}
 	binArgs := []string{}
 	if *runRE != "" {
 		binArgs = append(binArgs, "-test.run="+*runRE)
@@ -170,17 +176,20 @@ func runTest(args []string, stdout, stderr io.Writer) (int, error) {
 		binArgs = append(binArgs, "-test.timeout=10m")
 	}
 	binArgs = append(binArgs, testArgs...)
+	// -test.v, last: passing tests print their t.Log messages too, which
+	// tells a failing run's log lines from its failure.
+	binArgs = append(binArgs, "-test.v=true")
 	outcomes := map[string][]trace.TestResult{} // per test, per run (0: did not run or unfinished)
-	messages := map[string]map[string]int{}
+	outputs := make([]*flaky.Output, *n)
+	plan := flaky.NewPlan(*perturb)
 	paths := make([]string, *n)
 	for k := range paths {
 		s := *seed + int64(k)
 		rep.Seeds = append(rep.Seeds, s)
 		paths[k] = filepath.Join(dir, fmt.Sprintf("run-%d.dvt", k+1))
-		env := []string{"DIVERGO_TRACE=" + paths[k]}
-		if *perturb {
-			env = append(env, "DIVERGO_PERTURB="+strconv.FormatInt(s, 10))
-		}
+		strength := plan.Next()
+		rep.Strengths = append(rep.Strengths, strength)
+		env := append([]string{"DIVERGO_TRACE=" + paths[k]}, perturbEnv(s, strength)...)
 		var outBuf bytes.Buffer
 		cmd := exec.Command(bin, binArgs...)
 		cmd.Dir, cmd.Stdout, cmd.Stderr = pkgDir, &outBuf, &outBuf
@@ -195,16 +204,20 @@ func runTest(args []string, stdout, stderr io.Writer) (int, error) {
 				if i := strings.Index(outBuf.String(), "panic: "); i >= 0 {
 					why, _, _ = strings.Cut(outBuf.String()[i:], "\n")
 				}
-				rep.Died = append(rep.Died, diedRun{Run: k + 1, Seed: s, Why: why})
+				rep.Died = append(rep.Died, diedRun{Run: k + 1, Seed: s, Strength: strength, Why: why})
 			}
 		}
 		r, err := trace.Open(paths[k])
 		if err != nil {
 			return 2, fmt.Errorf("run %d: %w (its output: %s)", k+1, err, firstLine(outBuf.String(), err))
 		}
+		failed := map[string]bool{}
 		for _, g := range r.Goroutines() {
 			if g.Test == "" {
 				continue
+			}
+			if g.Result != trace.TestSkip {
+				failed[g.Test] = g.Result != trace.TestPass
 			}
 			if outcomes[g.Test] == nil {
 				outcomes[g.Test] = make([]trace.TestResult, *n)
@@ -212,12 +225,8 @@ func runTest(args []string, stdout, stderr io.Writer) (int, error) {
 			outcomes[g.Test][k] = g.Result
 		}
 		r.Close()
-		for name, msg := range failureMessages(outBuf.String()) {
-			if messages[name] == nil {
-				messages[name] = map[string]int{}
-			}
-			messages[name][msg]++
-		}
+		plan.Record(strength, failed)
+		outputs[k] = flaky.ReadOutput(outBuf.String())
 		if *n > 1 && !*asJSON {
 			progressLine(stderr, k+1, *n)
 		}
@@ -246,33 +255,33 @@ func runTest(args []string, stdout, stderr io.Writer) (int, error) {
 		}
 		switch {
 		case len(fails) > 0 && len(passes) == 0:
-			rep.Failed = append(rep.Failed, name)
+			failures := make([]flaky.Failure, len(fails))
+			for i, k := range fails {
+				failures[i] = outputs[k].Printed(name)
+			}
+			rep.Failed = append(rep.Failed, &failedTest{Name: name, Schedules: plan.Rates(name), Messages: messages(failures)})
 			continue
 		case len(fails) == 0 || len(passes) == 0:
 			continue
 		}
-		ft, err := explainFlaky(name, paths, fails, passes)
+		logged := map[string]bool{}
+		for _, k := range passes {
+			outputs[k].Logged(name, logged)
+		}
+		failures := make([]flaky.Failure, len(fails))
+		for i, k := range fails {
+			failures[i] = outputs[k].Failure(name, logged)
+		}
+		ft, err := explainFlaky(name, paths, fails, failures, passes)
 		if err != nil {
 			return 2, fmt.Errorf("%s: %w", name, err)
 		}
 		ft.Runs = ran
+		ft.Schedules = plan.Rates(name)
 		for _, k := range fails {
 			ft.FailSeeds = append(ft.FailSeeds, rep.Seeds[k])
 		}
-		for msg, c := range messages[name] {
-			ft.Messages = append(ft.Messages, messageCount{msg, c})
-		}
-		slices.SortFunc(ft.Messages, func(a, b messageCount) int {
-			if a.N != b.N {
-				return b.N - a.N
-			}
-			return strings.Compare(a.Message, b.Message)
-		})
-		perturbEnv := ""
-		if *perturb {
-			perturbEnv = fmt.Sprintf("DIVERGO_PERTURB=%d ", ft.FailSeeds[0])
-		}
-		ft.Rerun = fmt.Sprintf("%sDIVERGO_TRACE=fail.dvt go test -count=1 -overlay=%s -run '^%s$' %s", perturbEnv, overlayPath(), regexp.QuoteMeta(name), pkg)
+		ft.Rerun = rep.rerun(name, fails)
 		rep.Flaky = append(rep.Flaky, ft)
 	}
 	if *asJSON {
@@ -281,13 +290,52 @@ func runTest(args []string, stdout, stderr io.Writer) (int, error) {
 		if err := enc.Encode(rep); err != nil {
 			return 2, err
 		}
-	} else if err := writeTestReport(stdout, rep, *perturb); err != nil {
+	} else if err := writeTestReport(stdout, rep); err != nil {
 		return 2, err
 	}
 	if len(rep.Flaky) > 0 {
 		return 1, nil
 	}
 	return 0, nil
+}
+
+// perturbEnv is the environment of a run of seed at strength.
+func perturbEnv(seed int64, strength int) []string {
+	switch strength {
+	case flaky.Unperturbed:
+		return nil
+	case flaky.DefaultStrength: // the runtime's, unset
+		return []string{"DIVERGO_PERTURB=" + strconv.FormatInt(seed, 10)}
+	}
+	return []string{"DIVERGO_PERTURB=" + strconv.FormatInt(seed, 10), "DIVERGO_PERTURB_STRENGTH=" + strconv.Itoa(strength)}
+}
+
+// rerun is the command that runs test name again as in one of the failing
+// runs fails (indexes): a perturbed one if there is one, whose seed
+// decides the perturbation.
+func (rep *testReport) rerun(name string, fails []int) string {
+	k := fails[0]
+	for _, f := range fails {
+		if rep.Strengths[f] != flaky.Unperturbed {
+			k = f
+			break
+		}
+	}
+	env := strings.Join(perturbEnv(rep.Seeds[k], rep.Strengths[k]), " ")
+	if env != "" {
+		env += " "
+	}
+	return fmt.Sprintf("%sDIVERGO_TRACE=fail.dvt go test -count=1 -overlay=%s -run '^%s$' %s", env, overlayPath(), regexp.QuoteMeta(name), rep.Package)
+}
+
+// messages are the failure messages of failures, grouped by how the test
+// failed, the most frequent way first.
+func messages(failures []flaky.Failure) []flaky.MessageCount {
+	var out []flaky.MessageCount
+	for _, m := range flaky.GroupFailures(failures, nil) {
+		out = append(out, m.Messages...)
+	}
+	return out
 }
 
 // ranUnfinished says whether test name started in the trace at path but
@@ -308,209 +356,46 @@ func ranUnfinished(path, name string) bool {
 
 // explainFlaky compares the failing runs fails with the passing runs passes
 // of test name.
-func explainFlaky(name string, paths []string, fails, passes []int) (*flakyTest, error) {
-	open := func(ks []int) ([]*testView, func(), error) {
-		var vs []*testView
-		var rs []*trace.Reader
-		done := func() {
-			for _, r := range rs {
-				r.Close()
-			}
+func explainFlaky(name string, paths []string, fails []int, failures []flaky.Failure, passes []int) (*flakyTest, error) {
+	var rs []*trace.Reader
+	defer func() {
+		for _, r := range rs {
+			r.Close()
 		}
-		for _, k := range ks {
+	}()
+	open := func(ks []int, failures []flaky.Failure) ([]*flaky.View, error) {
+		var vs []*flaky.View
+		for i, k := range ks {
 			r, err := trace.Open(paths[k])
 			if err != nil {
-				done()
-				return nil, nil, err
+				return nil, err
 			}
 			rs = append(rs, r)
-			if v, ok := viewTest(r, name); ok {
+			if v, ok := flaky.ViewTest(r, name); ok {
+				v.Run = k + 1
+				if failures != nil {
+					v.Failure = failures[i]
+				}
 				vs = append(vs, v)
 			}
 		}
-		return vs, done, nil
+		return vs, nil
 	}
-	fv, fdone, err := open(fails)
+	fv, err := open(fails, failures)
 	if err != nil {
 		return nil, err
 	}
-	defer fdone()
-	pv, pdone, err := open(passes)
+	pv, err := open(passes, nil)
 	if err != nil {
 		return nil, err
 	}
-	defer pdone()
-	ft := &flakyTest{Name: name, Failures: len(fails)}
-	if ft.Separators, ft.Compared, err = separators(name, fv, pv, maxPairs); err != nil {
+	rep, err := flaky.Explain(name, fv, pv)
+	if err != nil {
 		return nil, err
 	}
-	if len(fv) > 0 && len(pv) > 0 {
-		if ft.Waits, err = waitDiff(fv[0], pv[0]); err != nil {
-			return nil, err
-		}
-		ft.WaitRuns = [2]int{fails[0] + 1, passes[0] + 1}
-		if ft.GroupWaits, ft.GroupRuns, err = groupWaits(fv, pv, maxPairs); err != nil {
-			return nil, err
-		}
-	}
-	// Goroutines of the test left unfinished, over every failing run: a
-	// leak or a deadlock that only failing runs have is a likely cause.
-	unfinished := map[string]int{}
-	for _, v := range fv {
-		for _, g := range v.gs {
-			if !g.Ended {
-				unfinished[g.Path]++
-			}
-		}
-	}
-	for _, p := range ranked(unfinished) {
-		ft.Blocked = append(ft.Blocked, fmt.Sprintf("%s (in %d of %d failing runs)", p, unfinished[p], len(fv)))
-	}
+	ft := &flakyTest{Name: name, Failures: len(fails), Report: rep}
+	ft.Messages = messages(failures)
 	return ft, nil
-}
-
-var failLine = regexp.MustCompile(`^(\s*)--- FAIL: (\S+) \(`)
-
-// failureMessages reads a test binary's output: the lines under each
-// "--- FAIL: name" (what t.Error and t.Fatal printed, file:line first),
-// and a panic's first line for the test that was running.
-func failureMessages(out string) map[string]string {
-	msgs := map[string]string{}
-	sc := bufio.NewScanner(strings.NewReader(out))
-	sc.Buffer(make([]byte, 1<<20), 1<<20)
-	cur, indent := "", 0
-	var lines []string
-	flush := func() {
-		if cur != "" && len(lines) > 0 {
-			msgs[cur] = strings.Join(lines, "; ")
-		}
-		cur, lines = "", nil
-	}
-	for sc.Scan() {
-		l := sc.Text()
-		if m := failLine.FindStringSubmatch(l); m != nil {
-			flush()
-			cur, indent = m[2], len(m[1])
-			continue
-		}
-		if strings.HasPrefix(l, "panic: ") {
-			flush()
-			if _, ok := msgs["\x00panic"]; !ok {
-				msgs["\x00panic"] = l
-			}
-			continue
-		}
-		if cur == "" {
-			continue
-		}
-		trimmed := strings.TrimLeft(l, " \t")
-		if len(l)-len(trimmed) <= indent || strings.HasPrefix(trimmed, "--- ") {
-			flush()
-			continue
-		}
-		lines = append(lines, trimmed)
-	}
-	flush()
-	if p, ok := msgs["\x00panic"]; ok {
-		delete(msgs, "\x00panic")
-		if name := panickedTest(out); name != "" {
-			msgs[name] = p
-		}
-	}
-	return msgs
-}
-
-// panickedTest is the test a panic's output names ("--- FAIL: name" comes
-// first when testing reports it).
-func panickedTest(out string) string {
-	i := strings.Index(out, "panic: ")
-	if i < 0 {
-		return ""
-	}
-	before := out[:i]
-	if j := strings.LastIndex(before, "--- FAIL: "); j >= 0 {
-		f := strings.Fields(before[j+len("--- FAIL: "):])
-		if len(f) > 0 {
-			return f[0]
-		}
-	}
-	return ""
-}
-
-// writeTestReport prints the report for people.
-func writeTestReport(w io.Writer, rep *testReport, perturbed bool) error {
-	bw := bufio.NewWriter(w)
-	how := "perturbed schedules"
-	if !perturbed {
-		how = "unperturbed"
-	}
-	fmt.Fprintf(bw, "%s: %d runs (%s, seeds %d..%d)\n", rep.Package, rep.Runs, how, rep.Seeds[0], rep.Seeds[len(rep.Seeds)-1])
-	if len(rep.Flaky) == 0 {
-		fmt.Fprintln(bw, "no flaky test: every test passed in all its runs or failed in all of them")
-	}
-	for _, f := range rep.Failed {
-		fmt.Fprintf(bw, "%s failed in every run: not flaky, see go test\n", f)
-	}
-	for _, d := range rep.Died {
-		fmt.Fprintf(bw, "run %d (seed %d) ended early, the tests after it did not run: %s\n", d.Run, d.Seed, d.Why)
-	}
-	for _, ft := range rep.Flaky {
-		fmt.Fprintf(bw, "\n%s: %d of %d runs failed\n", ft.Name, ft.Failures, ft.Runs)
-		for _, m := range ft.Messages {
-			fmt.Fprintf(bw, "  %dx %s\n", m.N, m.Message)
-		}
-		fmt.Fprintf(bw, "\nwhat separates failing from passing runs (%d fail-pass, %d pass-pass, %d fail-fail pairs compared):\n",
-			ft.Compared[pairFP], ft.Compared[pairPP], ft.Compared[pairFF])
-		if len(ft.Separators) == 0 {
-			fmt.Fprintln(bw, "  nothing: failing runs parted from passing ones only where like runs part too")
-		}
-		for i, s := range ft.Separators {
-			if i == 5 {
-				fmt.Fprintf(bw, "  ... and %d more (-json lists them)\n", len(ft.Separators)-i)
-				break
-			}
-			fmt.Fprintf(bw, "%d. %s  %s", i+1, s.Pos, s.Kind)
-			if s.Func != "" {
-				fmt.Fprintf(bw, " in %s", s.Func)
-			}
-			fmt.Fprintf(bw, "  parted %d of %d fail-pass pairs, %d of %d pass-pass, %d of %d fail-fail\n",
-				s.Pairs[pairFP], ft.Compared[pairFP], s.Pairs[pairPP], ft.Compared[pairPP], s.Pairs[pairFF], ft.Compared[pairFF])
-			if len(s.Failing) > 0 || len(s.Passing) > 0 {
-				fmt.Fprintf(bw, "   failing runs: %s; passing runs: %s\n", first(s.Failing), first(s.Passing))
-			}
-			var gs []string
-			for _, g := range s.Goroutines {
-				gs = append(gs, fmt.Sprintf("%s (%d)", g.What, g.N))
-			}
-			fmt.Fprintf(bw, "   goroutines: %s\n", strings.Join(gs, ", "))
-		}
-		if len(ft.GroupWaits) > 0 {
-			fmt.Fprintf(bw, "\nwaiting time by sync site, mean per run over %d failing and %d passing runs:\n", ft.GroupRuns[0], ft.GroupRuns[1])
-			for i, gw := range ft.GroupWaits {
-				if i == 5 {
-					break
-				}
-				fmt.Fprintf(bw, "  %s %s: failing %s in %.1f waits, passing %s in %.1f waits\n", gw.Pos, gw.Op,
-					waittime.FormatNs(gw.FailNs), gw.FailWaits, waittime.FormatNs(gw.PassNs), gw.PassWaits)
-			}
-		}
-		if len(ft.Blocked) > 0 {
-			fmt.Fprintf(bw, "\nunfinished at the end of failing runs: %s\n", strings.Join(ft.Blocked, ", "))
-		}
-		var seeds []string
-		for _, s := range ft.FailSeeds {
-			seeds = append(seeds, strconv.FormatInt(s, 10))
-		}
-		fmt.Fprintf(bw, "\nfailing seeds: %s\nrerun one: %s\n", strings.Join(seeds, " "), ft.Rerun)
-	}
-	return bw.Flush()
-}
-
-func first(xs []string) string {
-	if len(xs) == 0 {
-		return "-"
-	}
-	return xs[0]
 }
 
 // goList asks the go command about pkg (format as go list -f).

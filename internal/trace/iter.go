@@ -112,3 +112,23 @@ func (it *chunkIter) Next() bool {
 
 func (it *chunkIter) Event() Event { return it.ev[0] }
 func (it *chunkIter) Err() error   { return it.err }
+
+// SliceIter iterates over events held in memory: the traces tests make
+// for the readers of traces.
+func SliceIter(evs []Event) EventIter { return &sliceIter{evs: evs} }
+
+type sliceIter struct {
+	evs []Event
+	i   int // 1 + the current event's index
+}
+
+func (s *sliceIter) Next() bool {
+	if s.i >= len(s.evs) {
+		return false
+	}
+	s.i++
+	return true
+}
+
+func (s *sliceIter) Event() Event { return s.evs[s.i-1] }
+func (s *sliceIter) Err() error   { return nil }

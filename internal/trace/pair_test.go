@@ -20,20 +20,11 @@ func (m memSource) Goroutines() []GoroutineInfo {
 func (m memSource) Events(id uint64) (EventIter, error) {
 	for _, g := range m {
 		if g.ID == id {
-			return &sliceIter{evs: g.Events, i: -1}, nil
+			return SliceIter(g.Events), nil
 		}
 	}
 	return nil, fmt.Errorf("no goroutine %d", id)
 }
-
-type sliceIter struct {
-	evs []Event
-	i   int
-}
-
-func (s *sliceIter) Next() bool   { s.i++; return s.i < len(s.evs) }
-func (s *sliceIter) Event() Event { return s.evs[s.i] }
-func (s *sliceIter) Err() error   { return nil }
 
 // op is a sync event that did not wait, attempted at t.
 func op(o Op, obj uint64, t int64) Event {

@@ -1,0 +1,68 @@
+package main
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/divergo/divergo/flaky"
+)
+
+// TestWriteTestReport prints a report with a test failing two ways and
+// one failing in every run: each way with its separators, orderings and
+// rerun (its own perturbed run, with the strength when not the default),
+// the failure rates by schedule, and the messages of the test that always
+// failed.
+func TestWriteTestReport(t *testing.T) {
+	sel := func(pos string) []flaky.Separator {
+		return []flaky.Separator{{Pos: pos, Kind: "select", Pairs: [3]int{4, 0, 0}, Score: 1}}
+	}
+	order := flaky.Ordering{
+		First:   flaky.OpRef{Op: "lock", Pos: "c.go:35", Func: "example.com/m.(*Clock).Advance", Goroutine: "TestTicks", N: 1},
+		Second:  flaky.OpRef{Op: "lock", Pos: "c.go:25", Func: "example.com/m.(*Clock).After", Goroutine: "TestTicks > ticker", N: 2},
+		Failing: [2]int{3, 0}, Passing: [2]int{0, 2}, Score: 1,
+	}
+	rep := &testReport{
+		Package: "./m", Runs: 5, Seeds: []int64{1, 2, 3, 4, 5}, Perturbed: true,
+		Strengths: []int{0, 50, 12, 50, 0},
+		Died:      []diedRun{{Run: 3, Seed: 3, Strength: 12, Why: "panic: boom"}},
+		Failed: []*failedTest{{Name: "TestAlways", Schedules: []flaky.Rate{{Strength: 0, Runs: 2, Failures: 2}, {Strength: 50, Runs: 3, Failures: 3}},
+			Messages: []flaky.MessageCount{{Message: "a_test.go:9: Error Trace:\n\tError: boom", N: 5}, {Message: "a_test.go:3: long" + strings.Repeat("\nmore", 20), N: 1}}}},
+		Flaky: []*flakyTest{{
+			Name: "TestTicks", Runs: 5, Failures: 3,
+			Schedules: []flaky.Rate{{Strength: 0, Runs: 2, Failures: 0}, {Strength: 12, Runs: 1, Failures: 1}, {Strength: 50, Runs: 2, Failures: 2}},
+			Messages:  []flaky.MessageCount{{Message: "c_test.go:27: no first tick", N: 2}, {Message: "c_test.go:33: no second tick", N: 1}},
+			Report: &flaky.Report{
+				Modes: []*flaky.Mode{
+					{Where: "c_test.go:27", Failures: 2, Runs: []int{2, 4}, Separators: sel("c_test.go:24"), Orderings: []flaky.Ordering{order}},
+					{Where: "c_test.go:33", Failures: 1, Runs: []int{3}, Separators: sel("c_test.go:30")},
+				},
+				Separators: sel("c_test.go:24"),
+			},
+			FailSeeds: []int64{2, 3, 4},
+		}},
+	}
+	var b strings.Builder
+	if err := writeTestReport(&b, rep); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	for _, want := range []string{
+		"./m: 5 runs (2 unperturbed, 1 perturbed 12%, 2 perturbed 50%; seeds 1..5)",
+		"run 3 (seed 3, perturbed 12%) ended early, the tests after it did not run: panic: boom",
+		"TestAlways failed in every run (unperturbed 2 of 2, perturbed 50% 3 of 3), unperturbed too",
+		"  5x a_test.go:9: Error Trace:\n      \tError: boom\n",
+		"      more\n      ... and 9 more lines (-json has them)\n",
+		"TestTicks: 3 of 5 runs failed (unperturbed 0 of 2, perturbed 12% 1 of 1, perturbed 50% 2 of 2), 2 ways",
+		"failure 1 of 2, 2 runs: c_test.go:27\nwhat separates these failing runs",
+		"1. c_test.go:24  select",
+		"1. in 3 of 3 failing runs (*Clock).Advance's lock at c.go:35 in TestTicks came before (*Clock).After's lock (its 2nd) at :25 in TestTicks > ticker; in 2 of 2 passing runs after",
+		"rerun one: DIVERGO_PERTURB=2 DIVERGO_TRACE=fail.dvt",
+		"failure 2 of 2, 1 run: c_test.go:33",
+		"rerun one: DIVERGO_PERTURB=3 DIVERGO_PERTURB_STRENGTH=12 DIVERGO_TRACE=fail.dvt",
+		"what separates all failing runs from passing runs",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("no %q in:\n%s", want, out)
+		}
+	}
+}

@@ -1,0 +1,89 @@
+package flaky
+
+import (
+	"fmt"
+
+	"github.com/divergo/divergo/waittime"
+)
+
+// MaxPairs bounds the pairs of runs compared per kind, so that 40 runs
+// cost tens of comparisons of one test's goroutines, not hundreds.
+const MaxPairs = 12
+
+// Report is what separates the failing runs of one test from its passing
+// ones.
+type Report struct {
+	// Modes are the ways the test failed, the most frequent first, each
+	// with the statements that separate its failing runs from the
+	// passing runs.
+	Modes []*Mode `json:"modes"`
+	// Separators and Compared are for all failing runs against the
+	// passing ones: the same as the mode's when there is one.
+	Separators []Separator `json:"separators"`
+	Compared   [3]int      `json:"compared"` // pairs compared: fail-pass, pass-pass, fail-fail
+	// Orderings are the orders of two sync operations that separate the
+	// failing runs from the passing ones, best first.
+	Orderings []Ordering `json:"orderings,omitempty"`
+	// Waits is waittime.Diff of the first failing run (A) and the first
+	// passing one, WaitRuns their View.Run.
+	Waits    *waittime.DiffReport `json:"waits,omitempty"`
+	WaitRuns [2]int               `json:"wait_runs"`
+	// GroupWaits is the waiting time by sync site averaged over failing
+	// and over passing runs (at most MaxPairs of each, GroupRuns says how
+	// many), the sites whose waits differ most first.
+	GroupWaits []GroupWait `json:"group_waits,omitempty"`
+	GroupRuns  [2]int      `json:"group_runs"`
+	// Blocked are the goroutines of the test unfinished at the end of
+	// failing runs, with how many.
+	Blocked []string `json:"blocked,omitempty"`
+}
+
+// Explain compares the failing runs fails with the passing runs passes of
+// test name: all failing runs, and the failing runs of each failure mode
+// (View.Failure) when there are several.
+func Explain(name string, fails, passes []*View) (*Report, error) {
+	rep := &Report{Modes: modes(fails)}
+	c := newComparer(name)
+	var err error
+	if rep.Separators, rep.Compared, err = c.separators(fails, passes, MaxPairs); err != nil {
+		return nil, err
+	}
+	if rep.Orderings, err = c.orderings(fails, passes); err != nil {
+		return nil, err
+	}
+	for _, m := range rep.Modes {
+		if len(rep.Modes) == 1 {
+			m.Separators, m.Compared, m.Orderings = rep.Separators, rep.Compared, rep.Orderings
+			break
+		}
+		if m.Separators, m.Compared, err = c.separators(m.views, passes, MaxPairs); err != nil {
+			return nil, err
+		}
+		if m.Orderings, err = c.orderings(m.views, passes); err != nil {
+			return nil, err
+		}
+	}
+	if len(fails) > 0 && len(passes) > 0 {
+		if rep.Waits, err = waitDiff(fails[0], passes[0]); err != nil {
+			return nil, err
+		}
+		rep.WaitRuns = [2]int{fails[0].Run, passes[0].Run}
+		if rep.GroupWaits, rep.GroupRuns, err = groupWaits(fails, passes, MaxPairs); err != nil {
+			return nil, err
+		}
+	}
+	// Goroutines of the test left unfinished, over every failing run: a
+	// leak or a deadlock that only failing runs have is a likely cause.
+	unfinished := map[string]int{}
+	for _, v := range fails {
+		for _, g := range v.gs {
+			if !g.Ended {
+				unfinished[g.Path]++
+			}
+		}
+	}
+	for _, p := range ranked(unfinished) {
+		rep.Blocked = append(rep.Blocked, fmt.Sprintf("%s (in %d of %d failing runs)", p, unfinished[p], len(fails)))
+	}
+	return rep, nil
+}
