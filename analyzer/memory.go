@@ -1,7 +1,6 @@
 package analyzer
 
 import (
-	"go/token"
 	"go/types"
 
 	"golang.org/x/tools/go/ssa"
@@ -99,7 +98,7 @@ func (s *fstate) computePtrs() bool {
 				v := in.(ssa.Value)
 				ptrs[v] = &ptrInfo{roots: []ssa.Value{v}, field: wholeRoot}
 			case *ssa.Call:
-				if b, ok := in.Call.Value.(*ssa.Builtin); ok && b.Name() == "append" {
+				if b, ok := in.Call.Value.(*ssa.Builtin); (ok && b.Name() == "append") || seededRoot(in) {
 					ptrs[in] = &ptrInfo{roots: []ssa.Value{in}, field: wholeRoot}
 				}
 			}
@@ -241,6 +240,11 @@ func (s *fstate) escapingUse(v ssa.Value, u ssa.Instruction) bool {
 	case *ssa.Convert:
 		return isUnsafe(u.Type())
 	case *ssa.Call:
+		if flagVarUse(v, u) || drawUse(v, u) {
+			// The flag package writes a flag's variable at Parse, from the
+			// command line; a generator's method keeps its receiver.
+			return false
+		}
 		if b, ok := u.Call.Value.(*ssa.Builtin); ok {
 			switch b.Name() {
 			case "len", "cap", "append", "copy", "delete", "clear", "print", "println", "ssa:wrapnilchk", "min", "max":
@@ -308,33 +312,6 @@ func base(v ssa.Value) ssa.Value {
 			return v
 		}
 	}
-}
-
-// fromArgs reports whether v is os.Args or memory reached from it: the
-// program arguments are the same input in every run.
-func fromArgs(v ssa.Value) bool {
-	for i := 0; i < 16; i++ {
-		switch x := v.(type) {
-		case *ssa.FieldAddr:
-			v = x.X
-		case *ssa.IndexAddr:
-			v = x.X
-		case *ssa.Slice:
-			v = x.X
-		case *ssa.Index:
-			v = x.X
-		case *ssa.UnOp:
-			if x.Op != token.MUL {
-				return false
-			}
-			v = x.X
-		case *ssa.Global:
-			return x.Pkg != nil && x.Pkg.Pkg.Path() == "os" && x.Name() == "Args"
-		default:
-			return false
-		}
-	}
-	return false
 }
 
 // describe names the shared memory that addr reaches, for Why.

@@ -314,7 +314,7 @@ func (o *oracle) Point(n ast.Node) []*tbb.TCP {
 				out = append(out, o.newTCP(tbb.Lock, x.Pos(), fnName(fn)+" on "+recvString(x)+": the acquisition order"))
 			case isOnceDo(fn):
 				out = append(out, o.newTCP(tbb.Once, x.Pos(), fnName(fn)+" on "+recvString(x)+": whether this goroutine runs the function"))
-			case isInput(fn):
+			case isInput(fn) && !(isGenerator(fn) && o.drawsSeeded(x)):
 				out = append(out, o.newTCP(tbb.Input, x.Pos(), fnName(fn)+"() is a nondeterministic input"))
 			}
 		case *ast.IndexExpr:

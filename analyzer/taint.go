@@ -196,7 +196,7 @@ func (s *fstate) load(addr ssa.Value, in ssa.Instruction, pos token.Pos) taint {
 	t := s.get(addr)
 	pi := s.ptrs[addr]
 	if pi == nil || pi.unknown {
-		if fromArgs(addr) {
+		if s.pkg.inputMem(addr) {
 			return t
 		}
 		if g, ok := base(addr).(*ssa.Global); ok && s.pkg.initOnly[g] {
