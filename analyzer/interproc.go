@@ -281,6 +281,11 @@ func (ps *pkgState) setContexts() {
 		}
 		if s.escapes || s.spawned {
 			for i, fv := range s.fn.FreeVars {
+				if !s.escapes && i < len(s.fvFrozen) && s.fvFrozen[i] {
+					// A value its go statements pass (frozen.go).
+					s.val[fv] = taint{m: slotBit(len(s.fn.Params) + i)}
+					continue
+				}
 				// Variables captured by a closure that may run elsewhere
 				// are shared with whoever runs it.
 				p := &source{desc: "captured variable " + fv.Name(), pos: fv.Pos()}
@@ -472,7 +477,14 @@ func (ps *pkgState) contexts() {
 				}
 				for i, a := range vals {
 					tt := s.get(a)
-					if byCount && i < len(c.Args) {
+					frozen := false
+					if j := i - len(c.Args); j >= 0 && j < len(t.fvFrozen) && t.fvFrozen[j] {
+						// What a frozen variable holds is passed like an
+						// argument.
+						tt.or(s.memOf(a, in, in.Pos()))
+						frozen = true
+					}
+					if byCount && (i < len(c.Args) || frozen) {
 						tt = s.orCounted(tt, st, t, i, a, in)
 					}
 					mark(i, tt)

@@ -176,13 +176,22 @@ func (s *fstate) computePtrs() bool {
 	// Escape: a root escapes when any value derived from it is used in a
 	// way that can publish it.
 	escaped := map[ssa.Value]bool{}
+	pubs := map[ssa.Value][]*ssa.MakeClosure{} // roots published to read-only closures (frozen.go)
 	for v, p := range ptrs {
 		if len(p.roots) == 0 || v.Referrers() == nil {
 			continue
 		}
 		for _, u := range *v.Referrers() {
-			if mc, ok := u.(*ssa.MakeClosure); ok && !s.bindingEscapes(v, mc) {
-				continue
+			if mc, ok := u.(*ssa.MakeClosure); ok {
+				if !s.bindingEscapes(v, mc) {
+					continue
+				}
+				if s.readOnlyBinding(v, mc) {
+					for _, r := range p.roots {
+						pubs[r] = append(pubs[r], mc)
+					}
+					continue
+				}
 			}
 			if s.escapingUse(v, u) {
 				for _, r := range p.roots {
@@ -192,6 +201,7 @@ func (s *fstate) computePtrs() bool {
 			}
 		}
 	}
+	s.freeze(ptrs, pubs, escaped)
 	for _, p := range ptrs {
 		if p.field == noField {
 			p.field = wholeRoot

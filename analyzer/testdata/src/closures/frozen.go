@@ -1,0 +1,128 @@
+package closures
+
+// A captured variable that no one writes once the closure is made is a
+// value: the goroutines that read it read what the parent wrote before.
+
+func frozenBefore() {
+	limit := 3
+	if len(names) > 2 {
+		limit = 4
+	}
+	done := make(chan bool)
+	go func() { // want `\(spawn\)`
+		for i := 0; i < limit; i++ {
+			println(i)
+		}
+		done <- true
+	}()
+	if limit > 3 {
+		println()
+	}
+	<-done
+}
+
+var names = []string{"a", "b", "c"}
+
+// Go 1.22's loop variables are new in every iteration: the post statement
+// writes the next one, not the one a goroutine captured.
+func frozenLoopVars(n int) {
+	done := make(chan bool)
+	chunk := 4
+	for lo := 0; lo < n; lo += chunk {
+		hi := min(lo+chunk, n)
+		go func() { // want `\(spawn\)`
+			for i := lo; i < hi; i++ {
+				println(i)
+			}
+			done <- true
+		}()
+	}
+	for _, s := range [...]string{"a", "b"} {
+		go func() { // want `\(spawn\)`
+			if s == "a" {
+				println()
+			}
+			done <- true
+		}()
+	}
+}
+
+func callsFrozen() { frozenLoopVars(10) }
+
+// Written after the go statement: shared.
+func writtenAfter() {
+	x := 1
+	go func() { // want `\(spawn\)`
+		if x > 0 { // want `\(branch\): x depends on captured variable x`
+			println()
+		}
+	}()
+	x = 2
+}
+
+// Written again in the next iteration, while the goroutine reads it.
+func writtenInLoop() {
+	x := 0
+	for i := 0; i < 3; i++ {
+		x = i
+		go func() { // want `\(spawn\)`
+			if x > 0 { // want `\(branch\): x depends on captured variable x`
+				println()
+			}
+		}()
+	}
+}
+
+// Handed to a function after the go statement, which may write it.
+func set(p *int) { *p = 3 }
+
+func passedAfter() {
+	x := 1
+	go func() { // want `\(spawn\)`
+		if x > 0 { // want `\(branch\): x depends on captured variable x`
+			println()
+		}
+	}()
+	set(&x)
+}
+
+// Written by another closure, whenever that runs.
+func writtenByClosure(done chan bool) {
+	x := 1
+	go func() { // want `\(spawn\)`
+		if x > 0 { // want `\(branch\): x depends on captured variable x`
+			println()
+		}
+		done <- true
+	}()
+	go func() { // want `\(spawn\)`
+		x = 2
+		done <- true
+	}()
+}
+
+// Frozen, but written before from shared data: as shared as that.
+func frozenShared(ch chan int) {
+	x := <-ch
+	go func() { // want `\(spawn\)`
+		if x > 0 { // want `\(branch\): x depends on channel receive`
+			println()
+		}
+	}()
+}
+
+// A go statement that a shared branch skips now and then starts its k-th
+// goroutine in another iteration in another run: the loop variable it
+// captures is not the same for the k-th goroutine.
+func frozenByCount(ch chan int) {
+	for i := 0; i < 3; i++ {
+		if <-ch > 0 { // want `\(branch\): <-ch depends on channel receive`
+			continue
+		}
+		go func() { // want `\(spawn\)`
+			if i > 1 { // want `\(branch\): i depends on captured variable i, which each goroutine gets from a go statement that runs a varying number of times`
+				println()
+			}
+		}()
+	}
+}
