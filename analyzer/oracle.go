@@ -29,6 +29,11 @@ type oracle struct {
 	// forScopes are the scopes of the package's for statements (leaf.go);
 	// nil until Leaf first needs them.
 	forScopes map[*types.Scope]bool
+	// silent are the package's functions that record nothing (silent.go),
+	// nil before silence found them; defers are the functions defer
+	// statements call.
+	silent map[*types.Func]bool
+	defers map[*types.Func]bool
 }
 
 func (o *oracle) newTCP(kind tbb.Kind, pos token.Pos, why string) *tbb.TCP {
