@@ -1,6 +1,9 @@
 package analyzer
 
 import (
+	"go/token"
+	"go/types"
+
 	"golang.org/x/tools/go/ssa"
 )
 
@@ -28,6 +31,18 @@ import (
 // onlyRead reports whether every use of address v loads from it, or
 // from a field or element of it.
 func onlyRead(v ssa.Value) bool {
+	return loadsOnly(v, func(*ssa.UnOp) bool { return true })
+}
+
+// onlyReadDeep is onlyRead where the loaded values are only read through
+// as well.
+func onlyReadDeep(v ssa.Value) bool {
+	return loadsOnly(v, func(ld *ssa.UnOp) bool { return readOnlyValue(ld, 0) })
+}
+
+// loadsOnly reports whether every use of address v loads from it, or from
+// a field or element of it, with loads that ok accepts.
+func loadsOnly(v ssa.Value, ok func(*ssa.UnOp) bool) bool {
 	rs := v.Referrers()
 	if rs == nil {
 		return true
@@ -36,15 +51,15 @@ func onlyRead(v ssa.Value) bool {
 		switch u := u.(type) {
 		case *ssa.DebugRef:
 		case *ssa.UnOp:
-			if u.X != v {
+			if u.X != v || u.Op != token.MUL || !ok(u) {
 				return false
 			}
 		case *ssa.FieldAddr:
-			if !onlyRead(u) {
+			if !loadsOnly(u, ok) {
 				return false
 			}
 		case *ssa.IndexAddr:
-			if u.X != v || !onlyRead(u) {
+			if u.X != v || !loadsOnly(u, ok) {
 				return false
 			}
 		default:
@@ -78,11 +93,11 @@ func (s *fstate) freeze(ptrs map[ssa.Value]*ptrInfo, pubs map[ssa.Value][]*ssa.M
 		if escaped[r] {
 			continue
 		}
-		a, ok := r.(*ssa.Alloc)
-		if !ok || s.writtenAfter(a, ptrs, mcs) {
+		if _, ok := r.(*ssa.Alloc); !ok || s.writtenAfter(r, ptrs, mcs) {
 			escaped[r] = true
 		}
 	}
+	deep := s.freezeHeld(ptrs, pubs, escaped)
 	frozen := func(v ssa.Value) bool {
 		p := ptrs[v]
 		if p == nil || p.unknown || len(p.roots) == 0 {
@@ -109,29 +124,33 @@ func (s *fstate) freeze(ptrs map[ssa.Value]*ptrInfo, pubs map[ssa.Value][]*ssa.M
 			if !seen[c] {
 				seen[c] = true
 				c.fvFrozen = make([]bool, len(mc.Bindings))
+				c.fvDeep = make([]bool, len(mc.Bindings))
 				for i := range c.fvFrozen {
-					c.fvFrozen[i] = true
+					c.fvFrozen[i], c.fvDeep[i] = true, true
 				}
 			}
 			for i, v := range mc.Bindings {
 				if !frozen(v) || !onlyRead(c.fn.FreeVars[i]) {
 					c.fvFrozen[i] = false
 				}
+				if !c.fvFrozen[i] || !deep(v) || !onlyReadDeep(c.fn.FreeVars[i]) {
+					c.fvDeep[i] = false
+				}
 			}
 		}
 	}
 }
 
-// writtenAfter reports whether allocation a may be written once one of
-// the closures mcs exists.
-func (s *fstate) writtenAfter(a *ssa.Alloc, ptrs map[ssa.Value]*ptrInfo, mcs []*ssa.MakeClosure) bool {
+// writtenAfter reports whether root r may be written once one of the
+// closures mcs exists.
+func (s *fstate) writtenAfter(r ssa.Value, ptrs map[ssa.Value]*ptrInfo, mcs []*ssa.MakeClosure) bool {
 	for v, p := range ptrs {
-		if !hasRoot(p, a) || v.Referrers() == nil {
+		if !hasRoot(p, r) || v.Referrers() == nil {
 			continue
 		}
 		var avoid ssa.Instruction
-		if base(v) == ssa.Value(a) {
-			avoid = a
+		if in, ok := r.(ssa.Instruction); ok && base(v) == r {
+			avoid = in
 		}
 		for _, u := range *v.Referrers() {
 			if !writes(v, u) {
@@ -229,17 +248,206 @@ func reachesAvoiding(from, to, avoid ssa.Instruction) bool {
 }
 
 // frozenFV reports whether addr is a free variable bound to a frozen
-// variable, or a field or element of one: what it reads is the slot of
-// the free variable, which its calling contexts fill.
+// variable, or a field or element of one, or memory reached through what
+// such a variable holds when that is frozen too: what it reads is the
+// slot of the free variable, which its calling contexts fill.
 func (s *fstate) frozenFV(addr ssa.Value) bool {
-	fv, ok := base(addr).(*ssa.FreeVar)
+	flags := s.fvFrozen
+	b := base(addr)
+	if ld, ok := b.(*ssa.UnOp); ok && ld.Op == token.MUL {
+		flags, b = s.fvDeep, base(ld.X)
+	}
+	fv, ok := b.(*ssa.FreeVar)
 	if !ok {
 		return false
 	}
 	for i, x := range s.fn.FreeVars {
 		if x == fv {
-			return i < len(s.fvFrozen) && s.fvFrozen[i]
+			return i < len(flags) && flags[i]
 		}
 	}
 	return false
+}
+
+// A captured variable that holds a slice, map or pointer publishes what
+// it points to as well. When the variable is a holder (only its own
+// function stores into it, directly, and closures only read through it),
+// loading it yields one of the values stored into it, so those values'
+// roots are derived from the load; the roots escape when the variable
+// does. When the
+// variable is frozen, its roots are published to the closures with it: a
+// root that no one writes once a closure is made (through the variable or
+// otherwise), read by closures that only read through the variable, is
+// frozen too, and the closures read it as their free variable's slot
+// (fvDeep).
+
+// findHolders finds the function's holders, with the values stored into
+// each.
+func (s *fstate) findHolders() map[*ssa.Alloc][]ssa.Value {
+	holders := map[*ssa.Alloc][]ssa.Value{}
+	for _, b := range s.fn.Blocks {
+		for _, in := range b.Instrs {
+			a, ok := in.(*ssa.Alloc)
+			if !ok || a.Referrers() == nil {
+				continue
+			}
+			switch coreType(a.Type().(*types.Pointer).Elem()).(type) {
+			case *types.Slice, *types.Map, *types.Pointer:
+			default:
+				continue
+			}
+			var vals []ssa.Value
+			ok = true
+			for _, u := range *a.Referrers() {
+				switch u := u.(type) {
+				case *ssa.DebugRef:
+				case *ssa.UnOp:
+					ok = ok && u.Op == token.MUL
+				case *ssa.Store:
+					ok = ok && u.Addr == ssa.Value(a) && u.Val != ssa.Value(a)
+					vals = append(vals, u.Val)
+				case *ssa.MakeClosure:
+					// A closure that writes through it, even one only
+					// called here, would write the held roots unseen.
+					ok = ok && deepBindings(a, []*ssa.MakeClosure{u}, s)
+				default:
+					ok = false
+				}
+			}
+			if ok {
+				holders[a] = vals
+			}
+		}
+	}
+	return holders
+}
+
+// freezeHeld decides, after the holders' own escape, which roots the
+// holders hold escape with them and which are frozen with them, and
+// returns which bindings publish only frozen roots.
+func (s *fstate) freezeHeld(ptrs map[ssa.Value]*ptrInfo, pubs map[ssa.Value][]*ssa.MakeClosure, escaped map[ssa.Value]bool) func(ssa.Value) bool {
+	held := func(a *ssa.Alloc, f func(r ssa.Value)) {
+		for _, v := range s.holders[a] {
+			if p := ptrs[v]; p != nil {
+				for _, r := range p.roots {
+					f(r)
+				}
+			}
+		}
+	}
+	for a := range s.holders {
+		mcs := pubs[a]
+		switch {
+		case escaped[a], mcs != nil && !deepBindings(a, mcs, s):
+			held(a, func(r ssa.Value) { escaped[r] = true })
+		case mcs != nil:
+			held(a, func(r ssa.Value) {
+				if s.writtenAfter(r, ptrs, mcs) {
+					escaped[r] = true
+				}
+			})
+		}
+	}
+	return func(v ssa.Value) bool {
+		p := ptrs[v]
+		if p == nil {
+			return false
+		}
+		ok := true
+		for _, r := range p.roots {
+			a, isA := r.(*ssa.Alloc)
+			if _, h := s.holders[a]; !isA || !h {
+				return false
+			}
+			held(a, func(r ssa.Value) { ok = ok && !escaped[r] })
+			for _, v := range s.holders[a] {
+				if q := ptrs[v]; q == nil || q.unknown {
+					ok = false
+				}
+			}
+		}
+		return ok
+	}
+}
+
+// deepBindings reports whether every closure of mcs only reads through
+// what the free variables bound to a hold.
+func deepBindings(a *ssa.Alloc, mcs []*ssa.MakeClosure, s *fstate) bool {
+	for _, mc := range mcs {
+		c := s.pkg.lookup(mc.Fn.(*ssa.Function))
+		if c == nil || len(c.fn.FreeVars) != len(mc.Bindings) {
+			return false
+		}
+		for i, b := range mc.Bindings {
+			if b == ssa.Value(a) && !onlyReadDeep(c.fn.FreeVars[i]) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// readOnlyValue reports whether pointer, slice or map h is only read
+// through: indexed and loaded, measured, compared, sliced to be read.
+func readOnlyValue(h ssa.Value, depth int) bool {
+	rs := h.Referrers()
+	if rs == nil {
+		return true
+	}
+	if depth > 4 {
+		return false
+	}
+	for _, u := range *rs {
+		switch u := u.(type) {
+		case *ssa.DebugRef, *ssa.BinOp, *ssa.If:
+		case *ssa.Index:
+		case *ssa.Lookup:
+		case *ssa.IndexAddr:
+			if u.X != h || !onlyRead(u) {
+				return false
+			}
+		case *ssa.FieldAddr:
+			if !onlyRead(u) {
+				return false
+			}
+		case *ssa.UnOp:
+			if u.Op != token.MUL {
+				return false
+			}
+		case *ssa.Slice:
+			if u.X != h || !readOnlyValue(u, depth+1) {
+				return false
+			}
+		case *ssa.Call:
+			b, ok := u.Call.Value.(*ssa.Builtin)
+			if !ok || (b.Name() != "len" && b.Name() != "cap") {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// heldContent is what the roots held by the holders v points to contain.
+func (s *fstate) heldContent(v ssa.Value) taint {
+	var t taint
+	p := s.ptrs[v]
+	if p == nil {
+		return sharedFrom(nil)
+	}
+	for _, r := range p.roots {
+		a, _ := r.(*ssa.Alloc)
+		for _, h := range s.holders[a] {
+			q := s.ptrs[h]
+			if q == nil || q.unknown {
+				return sharedFrom(nil)
+			}
+			for _, x := range q.roots {
+				t.or(s.readRoot(x, wholeRoot))
+			}
+		}
+	}
+	return t
 }

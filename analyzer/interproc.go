@@ -482,6 +482,9 @@ func (ps *pkgState) contexts() {
 						// What a frozen variable holds is passed like an
 						// argument.
 						tt.or(s.memOf(a, in, in.Pos()))
+						if j < len(t.fvDeep) && t.fvDeep[j] {
+							tt.or(s.heldContent(a))
+						}
 						frozen = true
 					}
 					if byCount && (i < len(c.Args) || frozen) {

@@ -1,6 +1,7 @@
 package analyzer
 
 import (
+	"go/token"
 	"go/types"
 
 	"golang.org/x/tools/go/ssa"
@@ -105,6 +106,7 @@ func (s *fstate) computePtrs() bool {
 		}
 	}
 	s.localFreeVars(ptrs)
+	s.holders = s.findHolders()
 	// Pointer parameters are roots too: what the function stores through
 	// them is its effect on the caller's memory, and whether they escape
 	// tells callers whether passing local memory publishes it.
@@ -140,6 +142,14 @@ func (s *fstate) computePtrs() bool {
 						}
 					} else {
 						c = derive(in, in.X)
+					}
+				case *ssa.UnOp:
+					// Loading a holder yields a value stored into it
+					// (frozen.go).
+					if a, ok := in.X.(*ssa.Alloc); ok && in.Op == token.MUL {
+						if vals, ok := s.holders[a]; ok {
+							c = derive(in, vals...)
+						}
 					}
 				case *ssa.IndexAddr:
 					c = derive(in, in.X)
@@ -244,6 +254,11 @@ func (s *fstate) escapingUse(v ssa.Value, u ssa.Instruction) bool {
 		*ssa.Field, *ssa.Index, *ssa.TypeAssert, *ssa.Extract:
 		return false
 	case *ssa.Store:
+		if a, ok := u.Addr.(*ssa.Alloc); ok && u.Val == v {
+			// Into a holder, it escapes when the holder does (frozen.go).
+			_, held := s.holders[a]
+			return !held
+		}
 		return u.Val == v
 	case *ssa.MapUpdate:
 		return u.Map != v

@@ -109,6 +109,11 @@ type fstate struct {
 	// fvFrozen says free variable i is bound to a variable that no one
 	// writes once the closure is made (frozen.go).
 	fvFrozen []bool
+	// fvDeep says what free variable i holds (a slice's elements, a
+	// pointee) is frozen as well; holders are the function's variables
+	// that hold pointers only it stores (frozen.go).
+	fvDeep   []bool
+	holders  map[*ssa.Alloc][]ssa.Value
 	closures []*fstate // non-escaping closures of this function
 }
 

@@ -126,3 +126,75 @@ func frozenByCount(ch chan int) {
 		}()
 	}
 }
+
+// What a frozen variable holds is published with it: a slice filled
+// before the goroutines start, and never written after, is read as a
+// value.
+func frozenSlice(n int) {
+	fact := make([]int, n+1)
+	fact[0] = 1
+	for i := 1; i <= n; i++ {
+		fact[i] = fact[i-1] * i
+	}
+	done := make(chan bool)
+	for c := 0; c < 2; c++ {
+		go func() { // want `\(spawn\)`
+			for i := 0; i < fact[n]; i++ {
+				println(i)
+			}
+			done <- true
+		}()
+	}
+}
+
+func callsFrozenSlice() { frozenSlice(5) }
+
+// Its elements written after the go statement: shared.
+func sliceWrittenAfter() {
+	s := make([]int, 3)
+	go func() { // want `\(spawn\)`
+		if s[0] > 0 { // want `\(branch\): s\[0\] depends on memory through a pointer`
+			println()
+		}
+	}()
+	s[0] = 1
+}
+
+// Written by one goroutine while another reads it: shared.
+func sliceWrittenByGoroutine(done chan bool) {
+	s := make([]int, 3)
+	go func() { // want `\(spawn\)`
+		s[1] = 2
+		done <- true
+	}()
+	go func() { // want `\(spawn\)`
+		if s[1] > 0 { // want `\(branch\): s\[1\] depends on memory through a pointer`
+			println()
+		}
+		done <- true
+	}()
+}
+
+// Handed to a function after the go statement, which may write it.
+func fill(s []int) { s[0] = 4 }
+
+func slicePassedAfter() {
+	s := make([]int, 3)
+	go func() { // want `\(spawn\)`
+		if s[0] > 0 { // want `\(branch\): s\[0\] depends on memory through a pointer`
+			println()
+		}
+	}()
+	fill(s)
+}
+
+// A closure its parent calls writes the elements: the parent sees what it
+// wrote, shared data from a channel.
+func sliceWrittenByCall(ch chan int) {
+	s := make([]int, 1)
+	f := func() { s[0] = <-ch }
+	f()
+	if s[0] > 0 { // want `\(branch\): s\[0\] depends on`
+		println()
+	}
+}

@@ -24,10 +24,10 @@ func fannkuch(n int) (int, int) {
 	for c := 0; c < nchunks; c++ {
 		lo := c * chunk
 		hi := lo + chunk
-		// Still flagged, here and below: fact's elements, written before the
-		// goroutines start, are memory reached through a slice, which the
-		// analysis takes as shared.
-		if hi > fact[n] { // want `\(branch\): hi depends on memory through a pointer`
+		// fact's elements are written before the goroutines start and never
+		// after: neither this branch nor the goroutines' loops and branches
+		// on them are change points.
+		if hi > fact[n] {
 			hi = fact[n]
 		}
 		go func() { // want `\(spawn\)`
@@ -45,28 +45,28 @@ func fannkuch(n int) (int, int) {
 				idx %= fact[i]
 				copy(perm, p)
 				for j := 0; j <= i; j++ {
-					if j+d <= i { // want `\(branch\): d depends on memory through a pointer`
-						p[j] = perm[j+d] // want `\(index\): index d depends on memory through a pointer`
+					if j+d <= i {
+						p[j] = perm[j+d]
 					} else {
-						p[j] = perm[j+d-i-1] // want `\(index\): index d depends on memory through a pointer`
+						p[j] = perm[j+d-i-1]
 					}
 				}
 			}
 			sum, most := 0, 0
-			for k := lo; k < hi; k++ { // want `\(loop\): hi depends on memory through a pointer`
-				if p[0] != 0 { // want `\(branch\): p\[0\] depends on memory through a pointer`
+			for k := lo; k < hi; k++ {
+				if p[0] != 0 {
 					copy(perm, p)
 					flips := 1
-					for first := perm[0]; perm[first] != 0; flips++ { // want `\(loop\): first depends on memory through a pointer` `\(index\): index first depends on memory through a pointer`
-						for i, j := 0, first; i < j; i, j = i+1, j-1 { // want `\(loop\): j depends on memory through a pointer`
-							perm[i], perm[j] = perm[j], perm[i] // want `\(index\): index j depends on memory through a pointer` `\(index\): index j depends on memory through a pointer`
+					for first := perm[0]; perm[first] != 0; flips++ {
+						for i, j := 0, first; i < j; i, j = i+1, j-1 {
+							perm[i], perm[j] = perm[j], perm[i]
 						}
 						first = perm[0]
 					}
-					if flips > most { // want `\(branch\): flips depends on memory through a pointer`
+					if flips > most {
 						most = flips
 					}
-					if k%2 == 0 { // want `\(branch\): k depends on memory through a pointer`
+					if k%2 == 0 {
 						sum += flips
 					} else {
 						sum -= flips
@@ -78,7 +78,7 @@ func fannkuch(n int) (int, int) {
 					copy(p, p[1:i+1])
 					p[i] = first
 					count[i]++
-					if count[i] <= i { // want `\(branch\): count\[i\] depends on memory through a pointer`
+					if count[i] <= i {
 						break
 					}
 					count[i] = 0

@@ -1,7 +1,10 @@
 // Command spectralnorm is in the shape of the benchmarks game's Go
 // spectral-norm: a tiny a(i, j) called n² times per product, each product
 // split into NumCPU chunks, one goroutine per chunk, joined by a WaitGroup.
+// scripts/bench-overhead.sh measures what recording it costs.
 package main
+
+//go:generate divergo instrument ./...
 
 import (
 	"flag"
