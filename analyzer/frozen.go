@@ -125,8 +125,9 @@ func (s *fstate) freeze(ptrs map[ssa.Value]*ptrInfo, pubs map[ssa.Value][]*ssa.M
 				seen[c] = true
 				c.fvFrozen = make([]bool, len(mc.Bindings))
 				c.fvDeep = make([]bool, len(mc.Bindings))
+				c.fvInput = make([]bool, len(mc.Bindings))
 				for i := range c.fvFrozen {
-					c.fvFrozen[i], c.fvDeep[i] = true, true
+					c.fvFrozen[i], c.fvDeep[i], c.fvInput[i] = true, true, true
 				}
 			}
 			for i, v := range mc.Bindings {
@@ -135,6 +136,9 @@ func (s *fstate) freeze(ptrs map[ssa.Value]*ptrInfo, pubs map[ssa.Value][]*ssa.M
 				}
 				if !c.fvFrozen[i] || !deep(v) || !onlyReadDeep(c.fn.FreeVars[i]) {
 					c.fvDeep[i] = false
+				}
+				if a, ok := v.(*ssa.Alloc); !ok || !s.inputMem(a) {
+					c.fvInput[i] = false
 				}
 			}
 		}

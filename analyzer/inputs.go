@@ -84,10 +84,11 @@ func flagVarUse(v ssa.Value, u ssa.Instruction) bool {
 }
 
 // inputMem reports whether v is the program's input or memory reached from
-// it: os.Args, flag.Args(), a flag's value, through a package variable
-// that holds nothing but what a flag function returned, or the variable
-// of a flag.
-func (ps *pkgState) inputMem(v ssa.Value) bool {
+// it: os.Args, flag.Args(), a flag's value, through a package variable or
+// a holder (frozen.go) that holds nothing but what a flag function
+// returned, or a captured variable bound to such a holder.
+func (s *fstate) inputMem(v ssa.Value) bool {
+	ps := s.pkg
 	for i := 0; i < 16; i++ {
 		switch x := base(v).(type) {
 		case *ssa.Index:
@@ -105,6 +106,24 @@ func (ps *pkgState) inputMem(v ssa.Value) bool {
 		case *ssa.Call:
 			fn := staticFunc(&x.Call)
 			return fn != nil && isInputPointer(fn)
+		case *ssa.Alloc:
+			vals, ok := s.holders[x]
+			if !ok || len(vals) == 0 {
+				return false
+			}
+			for _, h := range vals {
+				if !s.inputMem(h) {
+					return false
+				}
+			}
+			return true
+		case *ssa.FreeVar:
+			for i, fv := range s.fn.FreeVars {
+				if fv == x {
+					return i < len(s.fvInput) && s.fvInput[i]
+				}
+			}
+			return false
 		default:
 			return false
 		}

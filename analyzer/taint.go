@@ -112,8 +112,11 @@ type fstate struct {
 	// fvDeep says what free variable i holds (a slice's elements, a
 	// pointee) is frozen as well; holders are the function's variables
 	// that hold pointers only it stores (frozen.go).
-	fvDeep   []bool
-	holders  map[*ssa.Alloc][]ssa.Value
+	fvDeep  []bool
+	holders map[*ssa.Alloc][]ssa.Value
+	// fvInput says free variable i is bound to a holder of pointers to
+	// the program's input (inputs.go).
+	fvInput  []bool
 	closures []*fstate // non-escaping closures of this function
 }
 
@@ -204,7 +207,7 @@ func (s *fstate) load(addr ssa.Value, in ssa.Instruction, pos token.Pos) taint {
 	t := s.get(addr)
 	pi := s.ptrs[addr]
 	if pi == nil || pi.unknown {
-		if s.pkg.inputMem(addr) || s.frozenFV(addr) {
+		if s.inputMem(addr) || s.frozenFV(addr) {
 			return t
 		}
 		if g, ok := base(addr).(*ssa.Global); ok && s.pkg.initOnly[g] {

@@ -85,3 +85,19 @@ func bump(done chan bool) {
 		println()
 	}
 }
+
+// A flag's pointer captured by a goroutine still points to the flag's
+// value.
+func capturedFlag(done chan bool) {
+	n := flag.Int("m", 3, "count")
+	flag.Parse()
+	go func() { // want `\(spawn\)`
+		for i := 0; i < *n; i++ {
+			println(i)
+		}
+		done <- true
+	}()
+	for i := 0; i < *n; i++ {
+		println(i)
+	}
+}
