@@ -70,6 +70,18 @@ func run(pass *analysis.Pass) (any, error) {
 		return true
 	}
 
+	// build makes g's flow graph from its body.
+	build := func(g *FuncGraph) {
+		body := funcBody(g.Node)
+		g.Flow = flow.Build(pass.Fset, body, withDisabled(o), mayReturn)
+		for _, op := range syncop.Find(body, pass.TypesInfo, pass.Pkg) {
+			g.Flow.AddSite(op.Op, op.Pos, op.At)
+		}
+		if d, ok := g.Node.(*ast.FuncDecl); ok && isMainMain(pass, d) {
+			addBegin(o, g.Flow, d)
+		}
+	}
+
 	out := &Result{Pkg: pass.Pkg, instrs: map[token.Pos]int{}, at: o.at}
 	for _, fn := range res.Funcs {
 		for _, b := range fn.Blocks {
@@ -86,40 +98,43 @@ func run(pass *analysis.Pass) (any, error) {
 	sort.Slice(out.poss, func(i, j int) bool { return out.poss[i] < out.poss[j] })
 	for _, file := range pass.Files {
 		ast.Inspect(file, func(n ast.Node) bool {
-			var body *ast.BlockStmt
 			var name string
 			switch n := n.(type) {
 			case *ast.FuncDecl:
 				if n.Body == nil {
 					return false
 				}
-				body = n.Body
 				if obj, ok := pass.TypesInfo.Defs[n.Name].(*types.Func); ok {
 					name = obj.FullName()
 				}
 			case *ast.FuncLit:
-				body = n.Body
 				if fn := res.bySyntax[n]; fn != nil {
 					name = fn.String()
 				}
 			default:
 				return true
 			}
-			g := &FuncGraph{Name: name, Node: n, Flow: flow.Build(pass.Fset, body, withDisabled(o), mayReturn)}
-			for _, op := range syncop.Find(body, pass.TypesInfo, pass.Pkg) {
-				g.Flow.AddSite(op.Op, op.Pos, op.At)
-			}
-			if d, ok := n.(*ast.FuncDecl); ok && isMainMain(pass, d) {
-				addBegin(o, g.Flow, d)
-			}
+			g := &FuncGraph{Name: name, Node: n}
+			build(g)
 			out.Funcs = append(out.Funcs, g)
 			return true
 		})
 	}
+	silence(o, out.Funcs, build)
 	for _, g := range out.Funcs {
 		report(pass, o, g.Flow)
 	}
 	return out, nil
+}
+
+func funcBody(n ast.Node) *ast.BlockStmt {
+	switch n := n.(type) {
+	case *ast.FuncDecl:
+		return n.Body
+	case *ast.FuncLit:
+		return n.Body
+	}
+	return nil
 }
 
 func isMainMain(pass *analysis.Pass, d *ast.FuncDecl) bool {

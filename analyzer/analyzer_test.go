@@ -32,3 +32,11 @@ func TestGenerics(t *testing.T)  { run(t, "generics") }
 func TestNegatives(t *testing.T) { run(t, "negatives") }
 func TestCrossPkg(t *testing.T)  { run(t, "crosspkg", "lib") }
 func TestMemory(t *testing.T)    { run(t, "memory") }
+
+// Programs in the shape of the benchmarks game's Go entries: no change
+// point that depends only on flags, GOMAXPROCS, a constant seed or data
+// written before the goroutines started.
+func TestBinaryTrees(t *testing.T)  { run(t, "binarytrees") }
+func TestFannkuch(t *testing.T)     { run(t, "fannkuch") }
+func TestSpectralNorm(t *testing.T) { run(t, "spectralnorm") }
+func TestKNucleotide(t *testing.T)  { run(t, "knucleotide") }

@@ -57,7 +57,9 @@ func isInput(fn *types.Func) bool {
 	switch k.pkg {
 	case "time":
 		return k.recv == "" && (k.name == "Now" || k.name == "Since" || k.name == "Until")
-	case "math/rand", "math/rand/v2", "crypto/rand":
+	case "math/rand", "math/rand/v2":
+		return !isSeeder(fn) // a generator's draws are input unless it is local (seeded.go)
+	case "crypto/rand":
 		return true
 	}
 	return false
@@ -88,22 +90,6 @@ func sharedResult(fn *types.Func) (string, bool) {
 		}
 	}
 	return "", false
-}
-
-// isEnv reports functions that read the environment: the same input in
-// every run, like os.Args.
-func isEnv(fn *types.Func) bool {
-	k := keyOf(fn)
-	if k.recv != "" {
-		return false
-	}
-	switch k.pkg {
-	case "os":
-		return k.name == "Getenv" || k.name == "LookupEnv" || k.name == "Environ"
-	case "syscall":
-		return k.name == "Getenv" || k.name == "Environ"
-	}
-	return false
 }
 
 // fnName is a short name for messages: "time.Now", "sync.(*Mutex).Lock".

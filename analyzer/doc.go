@@ -16,11 +16,16 @@
 //
 // Shared data comes from package-level variables (except those only the
 // package's initialization writes), variables captured by closures that may
-// run as goroutines or escape, memory reached through pointers not provably
-// local to the goroutine, channel receives, select, map iteration,
-// sync/atomic and sync.Map loads, nondeterministic inputs, and the results
-// of calls that return shared data (through function facts across packages,
-// and conservatively for dynamic calls). Dependence propagates through SSA
+// run as goroutines or escape (except those no one writes once the closure
+// is made, and what they hold when that is not written either), memory
+// reached through pointers not provably local to the goroutine, channel
+// receives, select, map iteration, sync/atomic and sync.Map loads,
+// nondeterministic inputs (the clock, math/rand but a generator of the
+// function's own, seeded by its arguments), and the results of calls that
+// return shared data (through function facts across packages, and
+// conservatively for dynamic calls). The program's input is not shared: the
+// command line and the flags parsed from it, the environment,
+// runtime.NumCPU and GOMAXPROCS. Dependence propagates through SSA
 // def-use, through phis whose choice of predecessor is control dependent on
 // a shared branch (control dependence from post-dominators of the SSA CFG),
 // through stores into local memory (per allocation, and per field of a local
@@ -63,6 +68,10 @@
 // The result is a [*Result] with the TBB graph ([flow.Func]) of every
 // function; [Graph] joins the results of several packages into one
 // [tbb.Graph] with global block ids.
+//
+// A function with no TCP that calls nothing that records is silent
+// ([flow.Func.Silence]): it records nothing, and its calls are leaves for
+// its callers.
 //
 // Known sources of unsoundness are listed in docs/SOUNDNESS.md.
 package analyzer

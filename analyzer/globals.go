@@ -55,7 +55,7 @@ func (ps *pkgState) findInitOnly() {
 }
 
 // readOnlyUse reports whether instruction u only reads through address v
-// (or writes it during initialization).
+// (or writes it during initialization, or makes it a flag's variable).
 func readOnlyUse(v ssa.Value, u ssa.Instruction, inInit bool, depth int) bool {
 	if depth > 8 {
 		return false
@@ -65,6 +65,10 @@ func readOnlyUse(v ssa.Value, u ssa.Instruction, inInit bool, depth int) bool {
 		return true
 	case *ssa.UnOp:
 		return true // a load
+	case *ssa.Call:
+		// flag.IntVar(&v, ...): the flag package writes v at Parse, from
+		// the command line, which is the program's input (inputs.go).
+		return flagVarUse(v, u)
 	case *ssa.Store:
 		return u.Addr == v && u.Val != v && inInit
 	case *ssa.FieldAddr, *ssa.IndexAddr:

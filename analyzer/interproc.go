@@ -18,8 +18,10 @@ type pkgState struct {
 	byObj  map[*types.Func]*fstate
 	isMain bool
 	// initOnly holds the package variables that are read-only once the
-	// package is initialized.
-	initOnly map[*ssa.Global]bool
+	// package is initialized; flagGlobals those of them that point to a
+	// flag's value (inputs.go).
+	initOnly    map[*ssa.Global]bool
+	flagGlobals map[*ssa.Global]bool
 	// factCache holds the summaries read from facts, nil for none.
 	factCache map[*types.Func]*calleeSummary
 }
@@ -61,6 +63,7 @@ func newPkgState(pass *analysis.Pass, res *ssaResult) *pkgState {
 // run computes every function's taints, summaries and contexts.
 func (ps *pkgState) run() {
 	ps.findInitOnly()
+	ps.findFlagGlobals()
 	ps.findCallers()
 	// Closures before their parents, callees (mostly) before callers; the
 	// escape of parameters and captured variables starts optimistic and
@@ -278,6 +281,11 @@ func (ps *pkgState) setContexts() {
 		}
 		if s.escapes || s.spawned {
 			for i, fv := range s.fn.FreeVars {
+				if !s.escapes && i < len(s.fvFrozen) && s.fvFrozen[i] {
+					// A value its go statements pass (frozen.go).
+					s.val[fv] = taint{m: slotBit(len(s.fn.Params) + i)}
+					continue
+				}
 				// Variables captured by a closure that may run elsewhere
 				// are shared with whoever runs it.
 				p := &source{desc: "captured variable " + fv.Name(), pos: fv.Pos()}
@@ -326,13 +334,30 @@ func (ps *pkgState) callResults(s *fstate, in ssa.Instruction, c *ssa.CallCommon
 	obj, _ := callee.Object().(*types.Func)
 	if obj != nil {
 		obj = obj.Origin()
+		if isSeeder(obj) {
+			// Made from its arguments: a seeded generator's state is its
+			// seed (seeded.go).
+			var t taint
+			for _, a := range args {
+				t.or(a)
+			}
+			if call, ok := in.(*ssa.Call); ok && seededRoot(call) && s.writeRoot(call, wholeRoot, t) {
+				s.effectsGrew = true
+			}
+			return all(t)
+		}
+		if call, ok := in.(*ssa.Call); ok && isGenerator(obj) {
+			if t, ok := s.draw(call, args); ok {
+				return all(t)
+			}
+		}
 		if isInput(obj) {
 			return all(sharedFrom(s.src(in, pos, func() string { return "nondeterministic input " + fnName(obj) + "()" })))
 		}
 		if desc, ok := sharedResult(obj); ok {
 			return all(sharedFrom(s.src(in, pos, func() string { return desc })))
 		}
-		if isEnv(obj) {
+		if isProgramInput(obj) {
 			var t taint
 			for _, a := range args {
 				t.or(a)
@@ -382,6 +407,7 @@ func (ps *pkgState) apply(s *fstate, in ssa.Instruction, c *ssa.CallCommon, args
 		if s.callEffects(call, cs, slots, mem) {
 			s.effectsGrew = true
 		}
+		s.passGenerators(call)
 	}
 	return out
 }
@@ -451,7 +477,17 @@ func (ps *pkgState) contexts() {
 				}
 				for i, a := range vals {
 					tt := s.get(a)
-					if byCount && i < len(c.Args) {
+					frozen := false
+					if j := i - len(c.Args); j >= 0 && j < len(t.fvFrozen) && t.fvFrozen[j] {
+						// What a frozen variable holds is passed like an
+						// argument.
+						tt.or(s.memOf(a, in, in.Pos()))
+						if j < len(t.fvDeep) && t.fvDeep[j] {
+							tt.or(s.heldContent(a))
+						}
+						frozen = true
+					}
+					if byCount && (i < len(c.Args) || frozen) {
 						tt = s.orCounted(tt, st, t, i, a, in)
 					}
 					mark(i, tt)

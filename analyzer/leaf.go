@@ -39,6 +39,10 @@ func (o *oracle) Leaf(call *ast.CallExpr) bool {
 		}
 	}
 	fn := typeutil.StaticCallee(o.info, call)
+	if fn != nil && o.silent[fn.Origin()] {
+		// A silent function of the package records nothing (silent.go).
+		return !o.methodOnLoopVar(call, fn)
+	}
 	if fn == nil || fn.Pkg() == nil || !leafPackages[fn.Pkg().Path()] {
 		return false
 	}

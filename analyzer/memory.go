@@ -99,13 +99,14 @@ func (s *fstate) computePtrs() bool {
 				v := in.(ssa.Value)
 				ptrs[v] = &ptrInfo{roots: []ssa.Value{v}, field: wholeRoot}
 			case *ssa.Call:
-				if b, ok := in.Call.Value.(*ssa.Builtin); ok && b.Name() == "append" {
+				if b, ok := in.Call.Value.(*ssa.Builtin); (ok && b.Name() == "append") || seededRoot(in) {
 					ptrs[in] = &ptrInfo{roots: []ssa.Value{in}, field: wholeRoot}
 				}
 			}
 		}
 	}
 	s.localFreeVars(ptrs)
+	s.holders = s.findHolders()
 	// Pointer parameters are roots too: what the function stores through
 	// them is its effect on the caller's memory, and whether they escape
 	// tells callers whether passing local memory publishes it.
@@ -142,6 +143,14 @@ func (s *fstate) computePtrs() bool {
 					} else {
 						c = derive(in, in.X)
 					}
+				case *ssa.UnOp:
+					// Loading a holder yields a value stored into it
+					// (frozen.go).
+					if a, ok := in.X.(*ssa.Alloc); ok && in.Op == token.MUL {
+						if vals, ok := s.holders[a]; ok {
+							c = derive(in, vals...)
+						}
+					}
 				case *ssa.IndexAddr:
 					c = derive(in, in.X)
 				case *ssa.Slice:
@@ -177,13 +186,22 @@ func (s *fstate) computePtrs() bool {
 	// Escape: a root escapes when any value derived from it is used in a
 	// way that can publish it.
 	escaped := map[ssa.Value]bool{}
+	pubs := map[ssa.Value][]*ssa.MakeClosure{} // roots published to read-only closures (frozen.go)
 	for v, p := range ptrs {
 		if len(p.roots) == 0 || v.Referrers() == nil {
 			continue
 		}
 		for _, u := range *v.Referrers() {
-			if mc, ok := u.(*ssa.MakeClosure); ok && !s.bindingEscapes(v, mc) {
-				continue
+			if mc, ok := u.(*ssa.MakeClosure); ok {
+				if !s.bindingEscapes(v, mc) {
+					continue
+				}
+				if s.readOnlyBinding(v, mc) {
+					for _, r := range p.roots {
+						pubs[r] = append(pubs[r], mc)
+					}
+					continue
+				}
 			}
 			if s.escapingUse(v, u) {
 				for _, r := range p.roots {
@@ -193,6 +211,7 @@ func (s *fstate) computePtrs() bool {
 			}
 		}
 	}
+	s.freeze(ptrs, pubs, escaped)
 	for _, p := range ptrs {
 		if p.field == noField {
 			p.field = wholeRoot
@@ -235,12 +254,22 @@ func (s *fstate) escapingUse(v ssa.Value, u ssa.Instruction) bool {
 		*ssa.Field, *ssa.Index, *ssa.TypeAssert, *ssa.Extract:
 		return false
 	case *ssa.Store:
+		if a, ok := u.Addr.(*ssa.Alloc); ok && u.Val == v {
+			// Into a holder, it escapes when the holder does (frozen.go).
+			_, held := s.holders[a]
+			return !held
+		}
 		return u.Val == v
 	case *ssa.MapUpdate:
 		return u.Map != v
 	case *ssa.Convert:
 		return isUnsafe(u.Type())
 	case *ssa.Call:
+		if flagVarUse(v, u) || drawUse(v, u) {
+			// The flag package writes a flag's variable at Parse, from the
+			// command line; a generator's method keeps its receiver.
+			return false
+		}
 		if b, ok := u.Call.Value.(*ssa.Builtin); ok {
 			switch b.Name() {
 			case "len", "cap", "append", "copy", "delete", "clear", "print", "println", "ssa:wrapnilchk", "min", "max":
@@ -308,33 +337,6 @@ func base(v ssa.Value) ssa.Value {
 			return v
 		}
 	}
-}
-
-// fromArgs reports whether v is os.Args or memory reached from it: the
-// program arguments are the same input in every run.
-func fromArgs(v ssa.Value) bool {
-	for i := 0; i < 16; i++ {
-		switch x := v.(type) {
-		case *ssa.FieldAddr:
-			v = x.X
-		case *ssa.IndexAddr:
-			v = x.X
-		case *ssa.Slice:
-			v = x.X
-		case *ssa.Index:
-			v = x.X
-		case *ssa.UnOp:
-			if x.Op != token.MUL {
-				return false
-			}
-			v = x.X
-		case *ssa.Global:
-			return x.Pkg != nil && x.Pkg.Pkg.Path() == "os" && x.Name() == "Args"
-		default:
-			return false
-		}
-	}
-	return false
 }
 
 // describe names the shared memory that addr reaches, for Why.

@@ -29,6 +29,11 @@ type oracle struct {
 	// forScopes are the scopes of the package's for statements (leaf.go);
 	// nil until Leaf first needs them.
 	forScopes map[*types.Scope]bool
+	// silent are the package's functions that record nothing (silent.go),
+	// nil before silence found them; defers are the functions defer
+	// statements call.
+	silent map[*types.Func]bool
+	defers map[*types.Func]bool
 }
 
 func (o *oracle) newTCP(kind tbb.Kind, pos token.Pos, why string) *tbb.TCP {
@@ -314,7 +319,7 @@ func (o *oracle) Point(n ast.Node) []*tbb.TCP {
 				out = append(out, o.newTCP(tbb.Lock, x.Pos(), fnName(fn)+" on "+recvString(x)+": the acquisition order"))
 			case isOnceDo(fn):
 				out = append(out, o.newTCP(tbb.Once, x.Pos(), fnName(fn)+" on "+recvString(x)+": whether this goroutine runs the function"))
-			case isInput(fn):
+			case isInput(fn) && !(isGenerator(fn) && o.drawsSeeded(x)):
 				out = append(out, o.newTCP(tbb.Input, x.Pos(), fnName(fn)+"() is a nondeterministic input"))
 			}
 		case *ast.IndexExpr:

@@ -70,6 +70,8 @@ func (s *fstate) orCounted(tt taint, st siteCond, t *fstate, i int, a ssa.Value,
 	name := "argument"
 	if i < len(t.fn.Params) {
 		name = "parameter " + t.fn.Params[i].Name()
+	} else if j := i - len(t.fn.Params); j < len(t.fn.FreeVars) {
+		name = "captured variable " + t.fn.FreeVars[j].Name()
 	}
 	desc := name + ", which each goroutine gets from a go statement that runs a varying number of times"
 	if _, ok := in.(*ssa.Defer); ok {

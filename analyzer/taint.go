@@ -102,11 +102,22 @@ type fstate struct {
 	// the parent calls it (directly or deferred). Its captured variables
 	// are then the parent's local memory: the parent's stores are seen by
 	// the closure's loads and the other way round.
-	parent   *fstate
-	mc       *ssa.MakeClosure  // the only MakeClosure of this closure
-	sites    []ssa.Instruction // the parent's calls of it
-	fvLocal  []bool            // free variable i stays local in the closure
-	closures []*fstate         // non-escaping closures of this function
+	parent  *fstate
+	mc      *ssa.MakeClosure  // the only MakeClosure of this closure
+	sites   []ssa.Instruction // the parent's calls of it
+	fvLocal []bool            // free variable i stays local in the closure
+	// fvFrozen says free variable i is bound to a variable that no one
+	// writes once the closure is made (frozen.go).
+	fvFrozen []bool
+	// fvDeep says what free variable i holds (a slice's elements, a
+	// pointee) is frozen as well; holders are the function's variables
+	// that hold pointers only it stores (frozen.go).
+	fvDeep  []bool
+	holders map[*ssa.Alloc][]ssa.Value
+	// fvInput says free variable i is bound to a holder of pointers to
+	// the program's input (inputs.go).
+	fvInput  []bool
+	closures []*fstate // non-escaping closures of this function
 }
 
 func (s *fstate) get(v ssa.Value) taint {
@@ -196,7 +207,7 @@ func (s *fstate) load(addr ssa.Value, in ssa.Instruction, pos token.Pos) taint {
 	t := s.get(addr)
 	pi := s.ptrs[addr]
 	if pi == nil || pi.unknown {
-		if fromArgs(addr) {
+		if s.inputMem(addr) || s.frozenFV(addr) {
 			return t
 		}
 		if g, ok := base(addr).(*ssa.Global); ok && s.pkg.initOnly[g] {

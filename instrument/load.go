@@ -106,6 +106,9 @@ func instrument(cfg Config, out string) (*Result, error) {
 			}
 		}
 		for _, fg := range results[i].Funcs {
+			if fg.Flow.Silent {
+				continue // records nothing: left as written
+			}
 			plan, err := FromFlow(p.Fset, fg.Node, fg.Flow, isMainMain(p.Name, fg.Node))
 			if err != nil {
 				return nil, fmt.Errorf("%s: %w", p.PkgPath, err)

@@ -4,8 +4,10 @@
 # tracer as reference points, on (a) a branch-heavy CPU loop
 # (testdata/cpuloop), (b) a concurrent workload (testdata/wordcount), (c)
 # issue 15's switch in a counting loop, one probe per iteration
-# (scripts/testdata/switchloop) and (d) a recursive Fibonacci, a function
-# entry and return every few instructions (scripts/testdata/calls).
+# (scripts/testdata/switchloop), (d) a recursive Fibonacci, a function
+# entry and return every few instructions (scripts/testdata/calls), and
+# (e) spectral-norm, a tiny deterministic function called n² times in
+# goroutines over chunks (analyzer/testdata/src/spectralnorm).
 #
 # Each instrumented build is timed three ways: recording on both cores,
 # recording pinned to one core (taskset -c 0, which also makes GOMAXPROCS
@@ -33,7 +35,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
 runs="${1:-5}"
-progs="${PROGS:-cpuloop wordcount switchloop calls}"
+progs="${PROGS:-cpuloop wordcount switchloop calls spectralnorm}"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 export GOFLAGS= GOWORK=off
@@ -48,9 +50,14 @@ fi
 pin=()
 if command -v taskset >/dev/null && [[ $(nproc) -gt 1 ]]; then pin=(taskset -c 0); fi
 
-# srcdir PROG: where the program's source is.
+# srcdir PROG: where the program's source is (the analyzer's testdata
+# holds the benchmarks-game-shaped programs, with their expected change
+# points).
 srcdir() {
-	if [[ -d testdata/$1 ]]; then echo "testdata/$1"; else echo "scripts/testdata/$1"; fi
+	local d
+	for d in testdata scripts/testdata analyzer/testdata/src; do
+		if [[ -d $d/$1 ]]; then echo "$d/$1"; return; fi
+	done
 }
 
 # module DIR PROG [ROOT]: a module in DIR holding PROG's source; with ROOT,
@@ -134,7 +141,7 @@ func init() {
 
 echo "| program | plain (median, best) | divergo | divergo, one core | DIVERGO_TRACE=off | to /dev/null | floor | cover count | cover atomic | runtime/trace | trace bytes / block |"
 echo "|---|---|---|---|---|---|---|---|---|---|---|"
-declare -A progArgs=([cpuloop]="-n 300000" [wordcount]="-lines 100000" [switchloop]="-n 25000000" [calls]="-n 32")
+declare -A progArgs=([cpuloop]="-n 300000" [wordcount]="-lines 100000" [switchloop]="-n 25000000" [calls]="-n 32" [spectralnorm]="-n 1000")
 for prog in $progs; do
 	read -r -a args <<<"${progArgs[$prog]}"
 	mod="$tmp/$prog"

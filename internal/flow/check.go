@@ -6,7 +6,7 @@ import (
 )
 
 // Check verifies the properties readers of a trace rely on: the entry block
-// is probed; every probed block has a probe position and no two share one;
+// is probed (no block is, in a silent function); every probed block has a probe position and no two share one;
 // no cycle runs through implied blocks only; and from every probed block,
 // the path through implied blocks to each next probed block, and to the
 // function's exit, is unique. It returns nil or an error naming the first
@@ -14,6 +14,14 @@ import (
 func Check(f *Func) error {
 	if len(f.Blocks) == 0 {
 		return errors.New("function has no blocks")
+	}
+	if f.Silent {
+		for _, b := range f.Blocks {
+			if b.Probed() {
+				return fmt.Errorf("block %d (%s) of a silent function is probed", b.Index, b.Kind)
+			}
+		}
+		return nil
 	}
 	if !f.Blocks[0].Probed() {
 		return errors.New("entry block is not probed")

@@ -95,6 +95,23 @@ type Func struct {
 	Blocks []*Block
 	Body   *ast.BlockStmt // the body it was built from
 	Sites  []*Site        // recorded operations in source order; the analyzer adds them (AddSite)
+	// Silent says the function records nothing: no entry, exit or probe
+	// (Silence).
+	Silent bool
+}
+
+// Silence makes f a function that records nothing: every block implied,
+// no packed loop. The analyzer silences a function whose runs cannot
+// differ and that reaches no code that records (a deterministic callee):
+// its time belongs to the block of its caller, and both runs' traces
+// leave it out alike.
+func (f *Func) Silence() {
+	f.Silent = true
+	for _, b := range f.Blocks {
+		b.Probe = Probe{}
+		b.Pack = nil
+		b.PackPerIter = 0
+	}
 }
 
 // ResolveCPs rewrites the CP of every TCP of f to the global id of its

@@ -9,6 +9,7 @@ func goroutine() {
 		}
 		finished <- true
 	}()
+	done = true
 	<-finished
 }
 

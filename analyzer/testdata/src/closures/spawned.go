@@ -94,6 +94,7 @@ func spawnAndCall() {
 		if v > 2 { // want `\(branch\): v depends on captured variable v`
 			println()
 		}
+		v++
 	}
 	go f(1) // want `\(spawn\)`
 	f(shared)
@@ -145,7 +146,7 @@ func spawnSelected(a, b chan int) {
 		select { // want `\(select\)`
 		case <-a:
 			go func(n int) { // want `\(spawn\)`
-				if n%2 == 0 { // want `\(branch\): n depends on parameter n, which each goroutine gets from a go statement that runs a varying number of times at .*spawned.go:147`
+				if n%2 == 0 { // want `\(branch\): n depends on parameter n, which each goroutine gets from a go statement that runs a varying number of times at .*spawned.go:148`
 					println()
 				}
 			}(i)
