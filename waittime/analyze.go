@@ -263,8 +263,14 @@ func (a *analysis) wait(g *gstate, ev trace.Event, rel *release) {
 	g.holders[r.info.ID] = struct{}{}
 	a.prune(g)
 
-	a.expl = a.removeRedundant(a.long, a.short, w, a.expl[:0])
-	c := s.classify(a.expl, w, a.opts.Threshold)
+	// divergo's delays stay in the paths (snapshots and expansion need
+	// them whole) but are taken out of the two sides before they are
+	// compared: the wait is explained as the program's, and their net
+	// share of it is the class's PerturbNs, in no step.
+	long, short, ours := withoutPerturb(a.long, a.short, w)
+	a.long, a.short = long, short
+	a.expl = a.removeRedundant(a.long, a.short, w-ours, a.expl[:0])
+	c := s.classify(a.expl, w, ours, a.opts.Threshold)
 	if a.opts.KeepWaits {
 		s.instances = append(s.instances, Wait{GID: g.info.ID, Block: int(ev.Block), Site: int(ev.Site), Op: ev.Op.String(),
 			Begin: ev.Begin, End: ev.End, Releaser: r.info.ID, ReleaseOp: rel.op.String(),

@@ -21,7 +21,7 @@ func (r *Report) Page(title, root string, maxSteps int) *htmlpage.Page {
 		fmt.Fprintf(&sum, " (%d without a releaser in the trace)", r.Unmatched)
 	}
 	if r.Perturbed || r.PerturbNs > 0 {
-		fmt.Fprintf(&sum, "\n%s; divergo delayed goroutines %s in all, never shown at a line", perturbedRun(r), FormatNs(r.PerturbNs))
+		fmt.Fprintf(&sum, "\n%s; divergo delayed goroutines %s in all, %s", perturbedRun(r), FormatNs(r.PerturbNs), perturbShare(r.WaitPerturbNs))
 	}
 	p.Summary = strings.Split(sum.String(), "\n")
 	for i, s := range r.Sites {

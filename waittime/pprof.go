@@ -20,9 +20,10 @@ import (
 // Lines in a state other than running carry it in their function's name
 // ("example.com/m.worker (runnable)"), so that pprof, which sums a line's
 // samples whatever their labels, keeps them apart as the text does; steps
-// with no line are functions of their own: "(divergo perturbation)" and
-// "(outside instrumented code)". Labels name the goroutine, the state and
-// the site.
+// with no line are functions of their own, "(outside instrumented code)",
+// and so is divergo's share of a class's waits under DIVERGO_PERTURB,
+// "(divergo perturbation)", which no step holds. Labels name the
+// goroutine, the state and the site.
 //
 // pprof's header ("... of N total") sums absolute values; the sum of the
 // values, the waiting time, is what "Showing nodes accounting for" says
@@ -145,8 +146,6 @@ func (r *Report) Profile() (*profile.Profile, error) {
 			for _, st := range c.Steps {
 				var leaf *profile.Location
 				switch st.State {
-				case Perturb.String():
-					leaf = lineless(profPerturb)
 				case Outside.String():
 					leaf = lineless(profOutside)
 				default:
@@ -156,6 +155,9 @@ func (r *Report) Profile() (*profile.Profile, error) {
 			}
 			if c.UnexplainedNs != 0 {
 				add(lineless(profUnexplained), s, c.UnexplainedNs, "", "unexplained")
+			}
+			if c.PerturbNs != 0 {
+				add(lineless(profPerturb), s, c.PerturbNs, "", Perturb.String())
 			}
 		}
 	}
