@@ -132,6 +132,7 @@ func begin() bool {
 	sess.base.Store(sess.cal.n)
 	sess.wall = time.Now()
 	startRuntimeTrace()
+	startCPUProfile()
 	sess.state.Store(stateRunning)
 	return true
 }
@@ -476,6 +477,7 @@ func finish(caller *G, final bool) {
 	}
 	sess.closed = true
 	stopRuntimeTrace()
+	stopCPUProfile()
 	sess.work.Broadcast() // the writer returns
 	sess.idle.Broadcast() // flushes waiting for room drop their words
 }

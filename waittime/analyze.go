@@ -33,6 +33,10 @@ type analysis struct {
 	files      fileSet
 	wokenWaits int
 
+	// lines are the sampled lines of blocks (lines.go), from
+	// Options.CPUProfile: reports split a block's running time over them.
+	lines map[int32][]lineCount
+
 	blocked   int    // waits still blocked when the trace ended (FindBlocked lists them)
 	perturbNs int64  // divergo's perturbation delays, all goroutines
 	epoch     uint64 // counts applied events: when path slots change and snapshots are taken
@@ -72,6 +76,7 @@ func Analyze(t Trace, opts Options) (*Report, error) {
 		objs:   make(map[uint64]*object),
 		sites:  make(map[siteKey]*site),
 		runIdx: make(map[int32]int32),
+		lines:  lineShares(g, opts.CPUProfile),
 	}
 	// Releasers by causality (trace.Releasers: the rule the Perfetto
 	// export and every other reader use), paired over the sync events in a

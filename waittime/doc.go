@@ -69,6 +69,13 @@
 // merge, not its last: a go statement inside it takes its snapshot of the
 // parent's path there, before the child can start, wait and be released.
 //
+// A running step is a block's time, named by the block's first line. With
+// Go's CPU samples of the run ([Options.CPUProfile], which the runtime
+// records beside the trace) a report splits each block's time over the
+// lines its samples were taken at: two heavy library calls on the second
+// and third lines of a block are two steps at their own lines, not one at
+// the first (lines.go). Paths and classes stay per block.
+//
 // Under DIVERGO_PERTURB the runtime records each of its delays as a perturb
 // event (docs/FORMAT.md, "Perturbation"); the delay enters the goroutine's
 // path as a step of state perturb, never as a block's time, and is taken

@@ -198,30 +198,41 @@ func (a *analysis) classReport(c *class) *Class {
 		gs   map[uint64]struct{}
 	}
 	rows := map[rowKey]*row{}
+	var parts []linePart
 	for k, gr := range c.cum {
 		if gr.ns == 0 {
 			continue
 		}
 		block, site, p := stepPlace(a.graph, k)
-		pos := ""
-		if k.state != Perturb && k.state != Outside {
-			pos = p.FileLine()
-		}
 		gs := slices.Sorted(maps.Keys(gr.gs))
-		rk := rowKey{pos, a.groupName(gs), k.state, -1}
-		if a.opts.Blocks && pos != "" {
-			rk.block = block
+		group := a.groupName(gs)
+		parts = parts[:0]
+		noLine := k.state == Perturb || k.state == Outside
+		if k.state == Running {
+			parts = a.splitLines(k.at, p, gr.ns, parts)
+		} else {
+			parts = append(parts, linePart{p, gr.ns})
 		}
-		r := rows[rk]
-		if r == nil {
-			r = &row{step: Step{Pos: pos, Block: block, Site: site, Func: a.funcName(a.graph.Block(block)), State: k.state.String(), Goroutine: rk.goroutine},
-				gs: make(map[uint64]struct{}, len(gs))}
-			rows[rk] = r
-		}
-		r.step.Ns += gr.ns
-		r.step.Blocks = append(r.step.Blocks, block)
-		for _, id := range gs {
-			r.gs[id] = struct{}{}
+		for _, part := range parts {
+			pos := ""
+			if !noLine {
+				pos = part.pos.FileLine()
+			}
+			rk := rowKey{pos, group, k.state, -1}
+			if a.opts.Blocks && pos != "" {
+				rk.block = block
+			}
+			r := rows[rk]
+			if r == nil {
+				r = &row{step: Step{Pos: pos, Block: block, Site: site, Func: a.funcName(a.graph.Block(block)), State: k.state.String(), Goroutine: rk.goroutine},
+					gs: make(map[uint64]struct{}, len(gs))}
+				rows[rk] = r
+			}
+			r.step.Ns += part.ns
+			r.step.Blocks = append(r.step.Blocks, block)
+			for _, id := range gs {
+				r.gs[id] = struct{}{}
+			}
 		}
 	}
 	for _, r := range rows {
