@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -100,13 +101,10 @@ func hashWaitLines(t *testing.T, dir, tr string) map[int]int64 {
 		out := map[int]int64{0: s.TotalNs}
 		for _, c := range s.Classes {
 			for _, st := range c.Steps {
-				file, line, ok := strings.Cut(st.Pos, ":")
-				if !ok || filepath.Base(file) != "main.go" || st.State != waittime.Running.String() {
+				file, line, _ := strings.Cut(st.Pos, ":")
+				n, err := strconv.Atoi(line)
+				if err != nil || filepath.Base(file) != "main.go" || st.State != waittime.Running.String() {
 					continue
-				}
-				var n int
-				for _, r := range line {
-					n = 10*n + int(r-'0')
 				}
 				out[n] += st.Ns
 			}

@@ -2,8 +2,9 @@ package waittime
 
 import (
 	"cmp"
-	"fmt"
 	"slices"
+	"strconv"
+	"strings"
 
 	"github.com/divergo/divergo/internal/tbb"
 	"github.com/google/pprof/profile"
@@ -166,12 +167,9 @@ type linePart struct {
 
 // lineOf is the line of a step's "file:line" position, 0 when none.
 func lineOf(pos string) int {
-	var line int
-	for i := len(pos) - 1; i >= 0; i-- {
-		if pos[i] == ':' {
-			fmt.Sscan(pos[i+1:], &line)
-			break
-		}
+	line, err := strconv.Atoi(pos[strings.LastIndexByte(pos, ':')+1:])
+	if err != nil {
+		return 0
 	}
 	return line
 }
