@@ -36,7 +36,7 @@ func (r *Report) Page(title, root string, maxSteps int) *htmlpage.Page {
 			note = append(note, fmt.Sprintf("%d without a releaser, %s", s.Unmatched, FormatNs(s.UnmatchedNs)))
 		}
 		for j, c := range s.Classes {
-			note = append(note, fmt.Sprintf("class %d: %s, %s, %.0f%% explained", j+1, plural(c.Waits, "wait"), FormatNs(c.TotalNs), 100*c.Explained))
+			note = append(note, classSummary(j, c))
 		}
 		frac := 0.0
 		if r.TotalNs > 0 {
