@@ -5,6 +5,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/divergo/divergo/internal/trace"
 )
 
 // TestReplaceTrace runs twice with the same trace path: the second trace
@@ -25,7 +27,13 @@ func TestReplaceTrace(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(ents) != 1 || ents[0].Name() != filepath.Base(path) {
-		t.Errorf("directory holds %v, want only the trace", ents)
+	var names []string
+	for _, e := range ents {
+		if e.Name() != filepath.Base(trace.CPUProfileBeside(path)) {
+			names = append(names, e.Name())
+		}
+	}
+	if len(names) != 1 || names[0] != filepath.Base(path) {
+		t.Errorf("directory holds %v, want only the trace and its CPU samples", ents)
 	}
 }

@@ -139,6 +139,7 @@ func begin() bool {
 	}
 	sess.wall = time.Now()
 	startRuntimeTrace()
+	startCPUProfile()
 	sess.state.Store(stateRunning)
 	return true
 }
@@ -497,6 +498,7 @@ func finish(caller *G, final bool) {
 	}
 	sess.closed = true
 	stopRuntimeTrace()
+	stopCPUProfile()
 	sess.work.Broadcast() // the writer returns
 	wakeCheckpointer()    // and the checkpointer
 	sess.idle.Broadcast() // flushes waiting for room drop their words

@@ -17,6 +17,11 @@
 # over the plain build's median time in the same rounds. Also reports trace
 # bytes per recorded block execution.
 #
+# "divergo, CPU samples" is the same build recording with
+# DIVERGO_CPUPROFILE=on: what Go's CPU profiler, which the runtime then runs
+# beside the trace so that waittime can charge a block's time to its lines,
+# costs is this column against the divergo one.
+#
 # Two more variants say where recording's time goes: the same build writing
 # its trace to /dev/null (everything encoded, nothing written to a file),
 # and the floor, a build with -tags divergo_floor whose goroutines empty
@@ -78,6 +83,7 @@ run() {
 	case $1 in
 	plain | count | atomic | rttrace) "./$1" "${args[@]}" ;;
 	dvg | dvgbase) DIVERGO_TRACE="$PWD/$1.dvt" "./$1" "${args[@]}" ;;
+	prof) DIVERGO_CPUPROFILE=on DIVERGO_TRACE="$PWD/$1.dvt" ./dvg "${args[@]}" ;;
 	null) DIVERGO_TRACE=/dev/null ./dvg "${args[@]}" ;;
 	floor) DIVERGO_TRACE="$PWD/floor.dvt" ./dvgfloor "${args[@]}" ;;
 	pin | pinbase)
@@ -139,14 +145,14 @@ func init() {
 }
 '
 
-echo "| program | plain (median, best) | divergo | divergo, one core | DIVERGO_TRACE=off | to /dev/null | floor | cover count | cover atomic | runtime/trace | trace bytes / block |"
-echo "|---|---|---|---|---|---|---|---|---|---|---|"
+echo "| program | plain (median, best) | divergo | divergo, CPU samples | divergo, one core | DIVERGO_TRACE=off | to /dev/null | floor | cover count | cover atomic | runtime/trace | trace bytes / block |"
+echo "|---|---|---|---|---|---|---|---|---|---|---|---|"
 declare -A progArgs=([cpuloop]="-n 300000" [wordcount]="-lines 100000" [switchloop]="-n 25000000" [calls]="-n 32" [spectralnorm]="-n 1000")
 for prog in $progs; do
 	read -r -a args <<<"${progArgs[$prog]}"
 	mod="$tmp/$prog"
 	module "$mod" "$prog"
-	variants=(plain dvg pin off null floor count atomic rttrace)
+	variants=(plain dvg pin off null floor count atomic rttrace prof)
 	if [[ -n $base ]]; then
 		module "$tmp/$prog-base" "$prog" "$tmp/base"
 		(
@@ -169,7 +175,7 @@ for prog in $progs; do
 		go build -tags divergo_floor -overlay="$mod/.divergo/overlay.json" -o dvgfloor .
 		export GOCOVERDIR="$mod/cov" RT_TRACE="$mod/rt.out"
 		mkdir -p cov
-		{ read -r p d pn o nl fl c a r db pb ob; read -r bp _; } < <(medians "$runs" "${variants[@]}")
+		{ read -r p d pn o nl fl c a r np db pb ob; read -r bp _; } < <(medians "$runs" "${variants[@]}")
 		size=$(stat -c %s dvg.dvt)
 		[[ -s rt.out ]] || { echo "runtime/trace wrote nothing" >&2; exit 1; }
 		blocks=$(divergo show --json dvg.dvt | python3 -c 'import json,sys; print(sum(g["blocks"] for g in json.load(sys.stdin)["goroutines"]))' 2>/dev/null || echo 0)
@@ -177,8 +183,8 @@ for prog in $progs; do
 		col() { # col AFTER BEFORE: a ratio, or "before → after" with BASE
 			if [[ -n $base ]]; then echo "$(ratio "$2" "$p") → **$(ratio "$1" "$p")**"; else ratio "$1" "$p"; fi
 		}
-		printf '| %s | %s s, %s s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n' "$prog" "$p" "$bp" \
-			"$(col "$d" "${db:-0}")" "$(col "$pn" "${pb:-0}")" "$(col "$o" "${ob:-0}")" \
+		printf '| %s | %s s, %s s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n' "$prog" "$p" "$bp" \
+			"$(col "$d" "${db:-0}")" "$(ratio "$np" "$p")" "$(col "$pn" "${pb:-0}")" "$(col "$o" "${ob:-0}")" \
 			"$(ratio "$nl" "$p")" "$(ratio "$fl" "$p")" \
 			"$(ratio "$c" "$p")" "$(ratio "$a" "$p")" "$(ratio "$r" "$p")" "$bpb"
 	)

@@ -33,6 +33,10 @@ type analysis struct {
 	files      fileSet
 	wokenWaits int
 
+	// lines are the sampled lines of blocks (lines.go), from
+	// Options.CPUProfile: reports split a block's running time over them.
+	lines map[int32][]lineCount
+
 	blocked   int    // waits still blocked when the trace ended (FindBlocked lists them)
 	perturbNs int64  // divergo's perturbation delays, all goroutines
 	epoch     uint64 // counts applied events: when path slots change and snapshots are taken
@@ -72,6 +76,7 @@ func Analyze(t Trace, opts Options) (*Report, error) {
 		objs:   make(map[uint64]*object),
 		sites:  make(map[siteKey]*site),
 		runIdx: make(map[int32]int32),
+		lines:  lineShares(g, opts.CPUProfile),
 	}
 	// Releasers by causality (trace.Releasers: the rule the Perfetto
 	// export and every other reader use), paired over the sync events in a
@@ -263,8 +268,14 @@ func (a *analysis) wait(g *gstate, ev trace.Event, rel *release) {
 	g.holders[r.info.ID] = struct{}{}
 	a.prune(g)
 
-	a.expl = a.removeRedundant(a.long, a.short, w, a.expl[:0])
-	c := s.classify(a.expl, w, a.opts.Threshold)
+	// divergo's delays stay in the paths (snapshots and expansion need
+	// them whole) but are taken out of the two sides before they are
+	// compared: the wait is explained as the program's, and their net
+	// share of it is the class's PerturbNs, in no step.
+	long, short, ours := withoutPerturb(a.long, a.short, w)
+	a.long, a.short = long, short
+	a.expl = a.removeRedundant(a.long, a.short, w-ours, a.expl[:0])
+	c := s.classify(a.expl, w, ours, a.opts.Threshold)
 	if a.opts.KeepWaits {
 		s.instances = append(s.instances, Wait{GID: g.info.ID, Block: int(ev.Block), Site: int(ev.Site), Op: ev.Op.String(),
 			Begin: ev.Begin, End: ev.End, Releaser: r.info.ID, ReleaseOp: rel.op.String(),

@@ -40,8 +40,9 @@ type class struct {
 	total int64
 	// residual is the waiting time the steps do not account for, summed
 	// with its sign; missed sums its absolute value per wait, so that a
-	// wait explained 10% short and one 10% over do not cancel.
-	residual, missed int64
+	// wait explained 10% short and one 10% over do not cancel. perturb is
+	// divergo's share of total (withoutPerturb), which neither counts.
+	residual, missed, perturb int64
 }
 
 type agg struct {
@@ -61,8 +62,9 @@ func (a *analysis) site(ev trace.Event) *site {
 
 // classify merges a characterization into the nearest class of s below the
 // threshold, or starts a class. It returns the class's index. expl is
-// sorted by step, so kinds of step are contiguous.
-func (s *site) classify(expl []entry, w int64, threshold float64) int {
+// sorted by step, so kinds of step are contiguous; it explains w - ours,
+// the wait without divergo's share ours.
+func (s *site) classify(expl []entry, w, ours int64, threshold float64) int {
 	s.scratch = relative(expl, s.scratch[:0])
 	p := s.scratch
 	best, bestD := -1, math.Inf(1)
@@ -82,8 +84,9 @@ func (s *site) classify(expl []entry, w int64, threshold float64) int {
 	for _, e := range expl {
 		sum += e.ns
 	}
-	c.residual += w - sum
-	c.missed += abs(w - sum)
+	c.perturb += ours
+	c.residual += w - ours - sum
+	c.missed += abs(w - ours - sum)
 	for _, e := range expl {
 		g := c.cum[e.key.kind()]
 		if g == nil {

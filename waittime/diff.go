@@ -198,7 +198,7 @@ func (d *DiffReport) WriteText(w io.Writer, maxSteps int) error {
 	}{{"A", d.A}, {"B", d.B}} {
 		if x.t.Perturbed || x.t.PerturbNs > 0 {
 			r := &Report{Perturbed: x.t.Perturbed, PerturbSeed: x.t.PerturbSeed}
-			fmt.Fprintf(bw, "%s is a %s: divergo delayed its goroutines %s in all, shown as its own steps\n", x.name, perturbedRun(r), FormatNs(x.t.PerturbNs))
+			fmt.Fprintf(bw, "%s is a %s: divergo delayed its goroutines %s in all, taken out of every explanation\n", x.name, perturbedRun(r), FormatNs(x.t.PerturbNs))
 		}
 	}
 	side := func(s *Site) string {

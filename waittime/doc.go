@@ -69,10 +69,22 @@
 // merge, not its last: a go statement inside it takes its snapshot of the
 // parent's path there, before the child can start, wait and be released.
 //
+// A running step is a block's time, named by the block's first line. With
+// Go's CPU samples of the run ([Options.CPUProfile], which the runtime
+// records beside the trace) a report splits each block's time over the
+// lines its samples were taken at: two heavy library calls on the second
+// and third lines of a block are two steps at their own lines, not one at
+// the first (lines.go). Paths and classes stay per block.
+//
 // Under DIVERGO_PERTURB the runtime records each of its delays as a perturb
-// event (docs/FORMAT.md, "Perturbation"); the delay is a step of state
-// perturb, which names no line, and never a block's time. The report says
-// the run was perturbed, with the seed from the trace's header.
+// event (docs/FORMAT.md, "Perturbation"); the delay enters the goroutine's
+// path as a step of state perturb, never as a block's time, and is taken
+// out of both sides of every wait before they are compared: the releaser's
+// delays since the last common synchronization made the wait longer, the
+// waiter's shorter, and that net share ([Class.PerturbNs]) is divergo's,
+// not the program's. What is explained is the rest; no step is ever
+// divergo's. The report says once, in its header, that the run was
+// perturbed, with the seed and how much of the waiting was divergo's.
 //
 // # Expansion
 //
@@ -124,7 +136,8 @@
 // add up to its waiting time; its Explained share, 1 - Σ|w - s| / Σw over
 // its waits (w a wait's waiting time, s the sum of its steps), clamped at
 // 0, lies in [0, 1]: at least the tolerance when every wait adds up as
-// expansion makes it. [Report.WriteText] prints it for people,
+// expansion makes it (under DIVERGO_PERTURB, with the class's PerturbNs
+// besides, and a share of the program's waiting only). [Report.WriteText] prints it for people,
 // encoding/json gives the JSON form, [Report.WriteProfile] a pprof profile
 // of the explaining lines whose values, signed, add up to the report's
 // waiting time (each step, each class's unexplained time, the waits

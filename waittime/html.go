@@ -21,7 +21,7 @@ func (r *Report) Page(title, root string, maxSteps int) *htmlpage.Page {
 		fmt.Fprintf(&sum, " (%d without a releaser in the trace)", r.Unmatched)
 	}
 	if r.Perturbed || r.PerturbNs > 0 {
-		fmt.Fprintf(&sum, "\n%s; divergo delayed goroutines %s in all, never shown at a line", perturbedRun(r), FormatNs(r.PerturbNs))
+		fmt.Fprintf(&sum, "\n%s; divergo delayed goroutines %s in all, %s", perturbedRun(r), FormatNs(r.PerturbNs), perturbShare(r.WaitPerturbNs))
 	}
 	p.Summary = strings.Split(sum.String(), "\n")
 	for i, s := range r.Sites {
@@ -36,7 +36,7 @@ func (r *Report) Page(title, root string, maxSteps int) *htmlpage.Page {
 			note = append(note, fmt.Sprintf("%d without a releaser, %s", s.Unmatched, FormatNs(s.UnmatchedNs)))
 		}
 		for j, c := range s.Classes {
-			note = append(note, fmt.Sprintf("class %d: %s, %s, %.0f%% explained", j+1, plural(c.Waits, "wait"), FormatNs(c.TotalNs), 100*c.Explained))
+			note = append(note, classSummary(j, c))
 		}
 		frac := 0.0
 		if r.TotalNs > 0 {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/divergo/divergo/internal/gotrace"
+	"github.com/google/pprof/profile"
 )
 
 // Options tune the analysis. The zero value means the defaults.
@@ -33,6 +34,11 @@ type Options struct {
 	// DIVERGO_RUNTIME_TRACE), nil for none: the waits without a releaser
 	// in the divergo trace then name who woke them (Site.WokenBy).
 	GoTrace *gotrace.Trace
+	// CPUProfile is Go's CPU profile of the same run (the runtime writes
+	// it beside the trace, trace.CPUProfileBeside), nil for none: a
+	// block's running time is then split over the lines its samples were
+	// taken at, instead of all at its first line (lines.go).
+	CPUProfile *profile.Profile
 	// OnRunning, when not nil, is told every running time the analysis
 	// gives a block of a goroutine (summed per block between two go
 	// statements of one stretch between timestamps): the times

@@ -20,9 +20,10 @@ import (
 // Lines in a state other than running carry it in their function's name
 // ("example.com/m.worker (runnable)"), so that pprof, which sums a line's
 // samples whatever their labels, keeps them apart as the text does; steps
-// with no line are functions of their own: "(divergo perturbation)" and
-// "(outside instrumented code)". Labels name the goroutine, the state and
-// the site.
+// with no line are functions of their own, "(outside instrumented code)",
+// and so is divergo's share of a class's waits under DIVERGO_PERTURB,
+// "(divergo perturbation)", which no step holds. Labels name the
+// goroutine, the state and the site.
 //
 // pprof's header ("... of N total") sums absolute values; the sum of the
 // values, the waiting time, is what "Showing nodes accounting for" says
@@ -83,12 +84,12 @@ func (r *Report) Profile() (*profile.Profile, error) {
 		funcs[k] = newFunc(f)
 		return funcs[k]
 	}
-	// A location is a block's first line (a running step) or a
-	// statement's own line (a site: the sync statement, or a step in
-	// another state).
+	// A location is a running step's line (its block's first, or the
+	// line of the block its samples put it at, lines.go) or a statement's
+	// own line (a site: the sync statement, or a step in another state).
 	type locKey struct {
-		block, site int
-		state       string
+		block, site, line int
+		state             string
 	}
 	locs := map[locKey]*profile.Location{}
 	newLoc := func(l *profile.Location) *profile.Location {
@@ -96,8 +97,8 @@ func (r *Report) Profile() (*profile.Profile, error) {
 		p.Location = append(p.Location, l)
 		return l
 	}
-	loc := func(block, site int, state string) *profile.Location {
-		k := locKey{block, site, state}
+	loc := func(block, site, line int, state string) *profile.Location {
+		k := locKey{block, site, line, state}
 		if l, ok := locs[k]; ok {
 			return l
 		}
@@ -106,6 +107,8 @@ func (r *Report) Profile() (*profile.Profile, error) {
 			pos := b.Pos
 			if site >= 0 {
 				pos = sitePos(g, int32(site), int32(block))
+			} else if line > 0 {
+				pos.Line = line
 			}
 			l.Line = []profile.Line{{Function: fn(b.Func, state), Line: int64(pos.Line)}}
 		}
@@ -128,7 +131,7 @@ func (r *Report) Profile() (*profile.Profile, error) {
 	}
 	add := func(leaf *profile.Location, site *Site, ns int64, goroutine, state string) {
 		stack := []*profile.Location{leaf}
-		if at := loc(site.Block, site.Site, ""); leaf != at {
+		if at := loc(site.Block, site.Site, 0, ""); leaf != at {
 			stack = append(stack, at)
 		}
 		lb := map[string][]string{"state": {state}, "site": {site.Pos + " " + site.Op}}
@@ -139,23 +142,24 @@ func (r *Report) Profile() (*profile.Profile, error) {
 	}
 	for _, s := range r.Sites {
 		if s.UnmatchedNs != 0 {
-			add(loc(s.Block, s.Site, ""), s, s.UnmatchedNs, "", "no releaser")
+			add(loc(s.Block, s.Site, 0, ""), s, s.UnmatchedNs, "", "no releaser")
 		}
 		for _, c := range s.Classes {
 			for _, st := range c.Steps {
 				var leaf *profile.Location
 				switch st.State {
-				case Perturb.String():
-					leaf = lineless(profPerturb)
 				case Outside.String():
 					leaf = lineless(profOutside)
 				default:
-					leaf = loc(st.Block, st.Site, st.State)
+					leaf = loc(st.Block, st.Site, lineOf(st.Pos), st.State)
 				}
 				add(leaf, s, st.Ns, st.Goroutine, st.State)
 			}
 			if c.UnexplainedNs != 0 {
 				add(lineless(profUnexplained), s, c.UnexplainedNs, "", "unexplained")
+			}
+			if c.PerturbNs != 0 {
+				add(lineless(profPerturb), s, c.PerturbNs, "", Perturb.String())
 			}
 		}
 	}

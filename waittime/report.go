@@ -25,10 +25,13 @@ type Report struct {
 	Blocked *BlockedReport `json:"blocked,omitempty"` // goroutines still blocked when the trace ended
 	// Perturbed says the run perturbed its schedule (DIVERGO_PERTURB),
 	// with PerturbSeed; PerturbNs is the time divergo delayed goroutines
-	// in all, which steps in state perturb carry, never a line.
-	Perturbed   bool  `json:"perturbed,omitempty"`
-	PerturbSeed int64 `json:"perturb_seed,omitempty"`
-	PerturbNs   int64 `json:"perturb_ns,omitempty"`
+	// in all, and WaitPerturbNs its share of the explained waits (the
+	// classes' PerturbNs): both are taken out of the paths before they
+	// are compared, so no step is ever divergo's.
+	Perturbed     bool  `json:"perturbed,omitempty"`
+	PerturbSeed   int64 `json:"perturb_seed,omitempty"`
+	PerturbNs     int64 `json:"perturb_ns,omitempty"`
+	WaitPerturbNs int64 `json:"wait_perturb_ns,omitempty"`
 
 	graph  *tbb.Graph // for profiles
 	blocks bool       // Options.Blocks: steps name their block
@@ -72,11 +75,17 @@ type Class struct {
 	// overshoot it, by d loses d; a wait missed by more than itself
 	// loses the whole of it (the share is clamped at 0).
 	Explained float64 `json:"explained"`
-	// UnexplainedNs is TotalNs minus the sum of the steps, signed: what
-	// redundant step removal (within the tolerance) and the limits of the
-	// trace left unexplained.
-	UnexplainedNs int64  `json:"unexplained_ns"`
-	Steps         []Step `json:"steps"` // largest first
+	// UnexplainedNs is TotalNs minus PerturbNs and the sum of the steps,
+	// signed: what redundant step removal (within the tolerance) and the
+	// limits of the trace left unexplained.
+	UnexplainedNs int64 `json:"unexplained_ns"`
+	// PerturbNs is the part of TotalNs that divergo's own delays made
+	// (DIVERGO_PERTURB): the releasers' delays since their last common
+	// synchronization with the waiters, less the waiters'. It is taken
+	// out before the waits are explained, and Explained is a share of
+	// TotalNs - PerturbNs, the program's waiting.
+	PerturbNs int64  `json:"perturb_ns,omitempty"`
+	Steps     []Step `json:"steps"` // largest first
 }
 
 // Step is one line's share of a class's explanation, summed over the
@@ -138,6 +147,9 @@ func (a *analysis) report() *Report {
 		rep.Waits += s.Waits
 		rep.TotalNs += s.TotalNs
 		rep.Unmatched += s.Unmatched
+		for _, c := range s.Classes {
+			rep.WaitPerturbNs += c.PerturbNs
+		}
 	}
 	return rep
 }
@@ -170,9 +182,11 @@ func (a *analysis) siteReport(s *site) *Site {
 }
 
 func (a *analysis) classReport(c *class) *Class {
-	out := &Class{Waits: c.waits, TotalNs: c.total, UnexplainedNs: c.residual}
-	if c.total > 0 {
-		out.Explained = max(0, 1-float64(c.missed)/float64(c.total))
+	out := &Class{Waits: c.waits, TotalNs: c.total, UnexplainedNs: c.residual, PerturbNs: c.perturb}
+	if own := c.total - c.perturb; own > 0 {
+		out.Explained = max(0, 1-float64(c.missed)/float64(own))
+	} else if c.missed == 0 {
+		out.Explained = 1 // divergo's delays were the whole wait, and nothing else is claimed
 	}
 	type rowKey struct {
 		pos, goroutine string
@@ -184,30 +198,41 @@ func (a *analysis) classReport(c *class) *Class {
 		gs   map[uint64]struct{}
 	}
 	rows := map[rowKey]*row{}
+	var parts []linePart
 	for k, gr := range c.cum {
 		if gr.ns == 0 {
 			continue
 		}
 		block, site, p := stepPlace(a.graph, k)
-		pos := ""
-		if k.state != Perturb && k.state != Outside {
-			pos = p.FileLine()
-		}
 		gs := slices.Sorted(maps.Keys(gr.gs))
-		rk := rowKey{pos, a.groupName(gs), k.state, -1}
-		if a.opts.Blocks && pos != "" {
-			rk.block = block
+		group := a.groupName(gs)
+		parts = parts[:0]
+		noLine := k.state == Perturb || k.state == Outside
+		if k.state == Running {
+			parts = a.splitLines(k.at, p, gr.ns, parts)
+		} else {
+			parts = append(parts, linePart{p, gr.ns})
 		}
-		r := rows[rk]
-		if r == nil {
-			r = &row{step: Step{Pos: pos, Block: block, Site: site, Func: a.funcName(a.graph.Block(block)), State: k.state.String(), Goroutine: rk.goroutine},
-				gs: make(map[uint64]struct{}, len(gs))}
-			rows[rk] = r
-		}
-		r.step.Ns += gr.ns
-		r.step.Blocks = append(r.step.Blocks, block)
-		for _, id := range gs {
-			r.gs[id] = struct{}{}
+		for _, part := range parts {
+			pos := ""
+			if !noLine {
+				pos = part.pos.FileLine()
+			}
+			rk := rowKey{pos, group, k.state, -1}
+			if a.opts.Blocks && pos != "" {
+				rk.block = block
+			}
+			r := rows[rk]
+			if r == nil {
+				r = &row{step: Step{Pos: pos, Block: block, Site: site, Func: a.funcName(a.graph.Block(block)), State: k.state.String(), Goroutine: rk.goroutine},
+					gs: make(map[uint64]struct{}, len(gs))}
+				rows[rk] = r
+			}
+			r.step.Ns += part.ns
+			r.step.Blocks = append(r.step.Blocks, block)
+			for _, id := range gs {
+				r.gs[id] = struct{}{}
+			}
 		}
 	}
 	for _, r := range rows {

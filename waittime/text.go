@@ -31,7 +31,7 @@ func (r *Report) WriteText(w io.Writer, maxSteps int) error {
 		fmt.Fprintf(bw, "Go's execution trace of the run names who woke %d of the %d waits without a releaser.\n", r.Woken, r.Unmatched)
 	}
 	if r.Perturbed || r.PerturbNs > 0 {
-		fmt.Fprintf(bw, "%s; divergo delayed goroutines %s in all, shown as its own steps, never at a line\n", perturbedRun(r), FormatNs(r.PerturbNs))
+		fmt.Fprintf(bw, "%s; divergo delayed goroutines %s in all, %s\n", perturbedRun(r), FormatNs(r.PerturbNs), perturbShare(r.WaitPerturbNs))
 	}
 	for i, s := range r.Sites {
 		fmt.Fprintf(bw, "\n%d. %s  %s (%s) in %s  %s in %s\n", i+1, s.Pos, s.Op, s.Kind, s.Func, FormatNs(s.TotalNs), plural(s.Waits, "wait"))
@@ -52,7 +52,7 @@ func (r *Report) WriteText(w io.Writer, maxSteps int) error {
 			writeWakers(bw, s.WokenBy)
 		}
 		for j, c := range s.Classes {
-			fmt.Fprintf(bw, "   class %d: %s, %s, %.0f%% explained\n", j+1, plural(c.Waits, "wait"), FormatNs(c.TotalNs), 100*c.Explained)
+			fmt.Fprintf(bw, "   %s\n", classSummary(j, c))
 			writeSteps(bw, c, maxSteps, r.blocks)
 		}
 		for _, in := range s.Instances {
@@ -133,8 +133,6 @@ func stepLine(st Step, blocks bool) string {
 	}
 	where := st.Pos
 	switch st.State {
-	case Perturb.String():
-		where = "(divergo's perturbation, DIVERGO_PERTURB)"
 	case Outside.String():
 		where = "(not aligned: started outside instrumented code)"
 	case Running.String():
@@ -153,4 +151,27 @@ func perturbedRun(r *Report) string {
 		return fmt.Sprintf("perturbed run (DIVERGO_PERTURB=%d)", r.PerturbSeed)
 	}
 	return "perturbed run"
+}
+
+// perturbShare says what divergo's delays did to the waits: a releaser
+// delayed made a wait longer, a waiter delayed before it waited made it
+// shorter, and the net is taken out of the explanations.
+func perturbShare(ns int64) string {
+	how := "longer"
+	if ns < 0 {
+		how = "shorter"
+	}
+	return fmt.Sprintf("which made the waits below %s %s; taken out of every explanation", FormatNs(abs(ns)), how)
+}
+
+// classSummary is the j-th class's line: its waits, their time and how
+// much of it the steps explain. When divergo's delays are 1% of the time
+// or more it says how much was theirs, and the share is of the rest, or
+// the steps would seem to add up to far less than the class.
+func classSummary(j int, c *Class) string {
+	if u := c.PerturbNs; u != 0 && 100*abs(u) >= c.TotalNs {
+		return fmt.Sprintf("class %d: %s, %s, %s of it divergo's delays, %.0f%% of the rest explained",
+			j+1, plural(c.Waits, "wait"), FormatNs(c.TotalNs), FormatNs(u), 100*c.Explained)
+	}
+	return fmt.Sprintf("class %d: %s, %s, %.0f%% explained", j+1, plural(c.Waits, "wait"), FormatNs(c.TotalNs), 100*c.Explained)
 }

@@ -124,11 +124,11 @@ func wakersOf(m map[wakerKey]*Waker) []Waker {
 // stacks.
 type fileSet struct {
 	byBase map[string][]string // base name → the graph's paths
-	seen   map[string]bool
+	seen   map[string]string
 }
 
 func newFileSet(g *tbb.Graph) fileSet {
-	fs := fileSet{byBase: map[string][]string{}, seen: map[string]bool{}}
+	fs := fileSet{byBase: map[string][]string{}, seen: map[string]string{}}
 	have := map[string]bool{}
 	for _, b := range g.Blocks {
 		if f := b.Pos.File; f != "" && !have[f] {
@@ -141,15 +141,19 @@ func newFileSet(g *tbb.Graph) fileSet {
 }
 
 // has reports whether file, a path on a stack, is one of the program's.
-func (fs fileSet) has(file string) bool {
+func (fs fileSet) has(file string) bool { return fs.of(file) != "" }
+
+// of is the graph's path of file, a path on a stack, or "" when it is not
+// one of the program's files.
+func (fs fileSet) of(file string) string {
 	if in, ok := fs.seen[file]; ok {
 		return in
 	}
-	in := false
+	in := ""
 	slashed := filepath.ToSlash(file)
 	for _, f := range fs.byBase[path.Base(slashed)] {
 		if slashed == f || strings.HasSuffix(slashed, "/"+f) {
-			in = true
+			in = f
 			break
 		}
 	}

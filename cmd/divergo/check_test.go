@@ -7,6 +7,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/divergo/divergo/internal/trace"
 )
 
 // fig1aModule copies testdata/fig1a into a temporary module that requires
@@ -127,8 +129,9 @@ func TestCheckUsage(t *testing.T) {
 	}
 }
 
-// TestRunPerturb checks that run -perturb gives run K the seed S+K-1 and
-// says so, and that a perturbed trace is recorded per run.
+// TestRunPerturb checks that run -perturb leaves run 1 unperturbed and
+// gives run K from 2 the seed S+K-2 and says so, with a trace per run, and
+// that one run cannot be perturbed.
 func TestRunPerturb(t *testing.T) {
 	if testing.Short() {
 		t.Skip("instruments, builds and runs a program")
@@ -139,10 +142,26 @@ func TestRunPerturb(t *testing.T) {
 		t.Fatalf("run: status %d\n%s", status, errs)
 	}
 	for k := 1; k <= 3; k++ {
-		want := fmt.Sprintf("run %d: exit status 0; trace %s; DIVERGO_PERTURB=%d", k, filepath.Join(mustAbs(t, "traces"), fmt.Sprintf("run-%d.dvt", k)), 6+k)
+		tr := filepath.Join(mustAbs(t, "traces"), fmt.Sprintf("run-%d.dvt", k))
+		want := fmt.Sprintf("run %d: exit status 0; trace %s; DIVERGO_PERTURB=%d\n", k, tr, 5+k)
+		if k == 1 {
+			want = fmt.Sprintf("run 1: exit status 0; trace %s\n", tr)
+		}
 		if !strings.Contains(errs, want) {
 			t.Errorf("stderr lacks %q:\n%s", want, errs)
 		}
+		r, err := trace.Open(tr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		seed, perturbed := r.Perturbed()
+		r.Close()
+		if perturbed != (k > 1) || perturbed && seed != int64(5+k) {
+			t.Errorf("run-%d.dvt: perturbed %v with seed %d", k, perturbed, seed)
+		}
+	}
+	if status, _, errs := runCmd(t, "run", "-n", "1", "-perturb", "-o", "one"); status != 2 || !strings.Contains(errs, "-perturb needs -n 2") {
+		t.Errorf("run -n 1 -perturb: status %d, stderr %q; want 2 and a usage error", status, errs)
 	}
 	status, _, errs = runCmd(t, "run", "-n", "1", "-o", "plain")
 	if status != 0 || strings.Contains(errs, "DIVERGO_PERTURB") {

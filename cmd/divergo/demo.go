@@ -118,9 +118,10 @@ scheduler, so two runs of the same program on the same input can differ.
 		return 2, err
 	}
 
-	// Waiting time of a run divergo did not perturb: a perturbed run's
-	// waits are explained mostly by divergo's own delays, which the report
-	// shows apart but which are not what a first reader wants to see.
+	// Waiting time of a run divergo did not perturb, as divergo run's
+	// first run is: a perturbed run's waits are partly divergo's own
+	// delays, which the report takes out of the explanations, but the
+	// waits themselves are not the program's as it runs.
 	plain := filepath.Join(dir, "run-plain.dvt")
 	if _, err := demoRun(bin, dir, plain, 0); err != nil {
 		return 2, err

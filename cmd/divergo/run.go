@@ -25,11 +25,14 @@ runs it N times with the arguments after --, each run writing its trace to
 DIR/run-K.dvt (K from 1). The program's standard streams are passed
 through. Run prints each run's exit status and where its trace is.
 
-With -perturb, run K perturbs the schedule with seed S+K-1
-(DIVERGO_PERTURB): before sync operations and at goroutine starts the
-program yields or sleeps a few microseconds, so that the runs explore
-different interleavings. A run is repeated with the same seed by setting
-DIVERGO_PERTURB to the seed run prints.
+With -perturb, run 1 is the program as it runs, unperturbed, and run K from
+2 on perturbs the schedule with seed S+K-2 (DIVERGO_PERTURB): before sync
+operations and at goroutine starts the program yields or sleeps a few
+microseconds, so that the runs explore different interleavings. run-1.dvt is
+then the one to explain with divergo wait, whose waits are the program's
+own; diff compares the others with it. A run is repeated with the same seed
+by setting DIVERGO_PERTURB to the seed run prints. -perturb needs -n 2 or
+more.
 
 The exit status is 0 when every run exited 0, 1 when some run did not, and 2
 when the program could not be instrumented or built.
@@ -37,8 +40,8 @@ when the program could not be instrumented or built.
 Flags:
 	-n N	number of runs (default 2)
 	-o DIR	directory for the traces (default divergo-traces)
-	-perturb	perturb the schedule, a different seed per run
-	-seed S	seed of the first run with -perturb (default 1)
+	-perturb	perturb the schedule of runs 2 to N, a different seed per run
+	-seed S	seed of run 2 with -perturb (default 1)
 
 Example:
 
@@ -53,8 +56,8 @@ func runRun(args []string, stdout, stderr io.Writer) (int, error) {
 	fs := newFlagSet("run")
 	n := fs.Int("n", 2, "number of runs")
 	dir := fs.String("o", "divergo-traces", "directory for the traces")
-	perturb := fs.Bool("perturb", false, "perturb the schedule, seed S+K-1 in run K")
-	seed := fs.Int64("seed", 1, "seed of the first run with -perturb")
+	perturb := fs.Bool("perturb", false, "perturb the schedule of runs 2 to N, seed S+K-2 in run K")
+	seed := fs.Int64("seed", 1, "seed of run 2 with -perturb")
 	args, progArgs := splitProgramArgs(args)
 	pos, err := parseFlags(fs, args)
 	if err != nil {
@@ -62,6 +65,9 @@ func runRun(args []string, stdout, stderr io.Writer) (int, error) {
 	}
 	if *n < 1 {
 		return 2, usageError("-n must be at least 1, not %d", *n)
+	}
+	if *perturb && *n < 2 {
+		return 2, usageError("-perturb needs -n 2 or more: run 1 is never perturbed")
 	}
 	pkg, err := onePackage(pos)
 	if err != nil {
@@ -84,8 +90,11 @@ func runRun(args []string, stdout, stderr io.Writer) (int, error) {
 		tr := filepath.Join(absDir, fmt.Sprintf("run-%d.dvt", k))
 		env := []string{"DIVERGO_TRACE=" + tr}
 		seedNote := ""
-		if *perturb {
-			s := *seed + int64(k) - 1
+		// Run 1 is never perturbed: it is the run whose waits divergo
+		// wait explains, and divergo's delays there would be explained
+		// instead of the program.
+		if *perturb && k > 1 {
+			s := *seed + int64(k) - 2
 			env = append(env, fmt.Sprintf("DIVERGO_PERTURB=%d", s))
 			seedNote = fmt.Sprintf("; DIVERGO_PERTURB=%d", s)
 		}

@@ -11,6 +11,7 @@ import (
 	"github.com/divergo/divergo/internal/progress"
 	"github.com/divergo/divergo/internal/trace"
 	"github.com/divergo/divergo/waittime"
+	"github.com/google/pprof/profile"
 )
 
 func init() {
@@ -55,7 +56,16 @@ waiting time of the text, which "go tool pprof -top -nodefraction=0" shows as
 Steps in a state other than running carry it in their function's name.
 
 A perturbed run (DIVERGO_PERTURB, divergo run -perturb) says so, with its
-seed, at the top of the report.
+seed and what divergo's delays did to the waits, at the top of the report;
+the delays are taken out of the paths before the waits are explained, and no
+step is ever divergo's.
+
+A running step is a block's time. With Go's CPU samples of the run, which an
+instrumented program run with DIVERGO_CPUPROFILE=on writes beside its trace
+(run-1.cpu.pprof beside run-1.dvt), a block's time is split
+over the lines its samples were taken at, so that two heavy calls on the
+second and third lines of a block are two steps at their own lines; without
+them it is at the block's first line.
 
 Goroutines still blocked when the trace ended come first: whether it was a
 deadlock (every goroutine still running was blocked) or a leak (main had
@@ -204,6 +214,9 @@ func analyzeTrace(file string, opts waittime.Options, stderr io.Writer) (*waitti
 	if r.Truncated() {
 		fmt.Fprintf(stderr, "divergo wait: %s has no index (the program did not finish); using every whole chunk\n", file)
 	}
+	if opts.CPUProfile == nil {
+		opts.CPUProfile = cpuProfileBeside(file, stderr)
+	}
 	stop := progress.Start(stderr, "divergo wait: analysing "+file, readFraction(r))
 	rep, err := waittime.Analyze(r, opts)
 	stop()
@@ -211,6 +224,25 @@ func analyzeTrace(file string, opts waittime.Options, stderr io.Writer) (*waitti
 		return nil, fmt.Errorf("analysing %s: %w", file, err)
 	}
 	return rep, nil
+}
+
+// cpuProfileBeside reads Go's CPU samples of the run whose trace is file,
+// which the runtime writes beside it (trace.CPUProfileBeside): with them a
+// block's time is split over the lines that spent it. None there (a run
+// without DIVERGO_CPUPROFILE=on, a trace from before) is nil; one that cannot
+// be read (the program exited without completing it) is said and nil.
+func cpuProfileBeside(file string, stderr io.Writer) *profile.Profile {
+	f, err := os.Open(trace.CPUProfileBeside(file))
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	p, err := profile.Parse(f)
+	if err != nil {
+		fmt.Fprintf(stderr, "divergo wait: CPU samples %s: %v; each block's time stays at its first line\n", f.Name(), err)
+		return nil
+	}
+	return p
 }
 
 // withGoTrace adds to opts Go's execution trace of the run whose divergo
