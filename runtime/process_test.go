@@ -75,13 +75,19 @@ func childMain(mode string) {
 		var wg sync.WaitGroup
 		g.WGAdd(bSpawn, &wg, 1)
 		c := g.Spawn(bSpawn)
+		ended := make(chan struct{})
 		go func() {
+			defer close(ended) // after Done: the worker's stream has ended
 			cg := c.Start()
 			defer c.Done()
 			Enter(bWorker).Exit(bWorker)
 			cg.WGDone(bWorker, &wg)
 		}()
 		g.WGWait(bDone, &wg)
+		// WGDone comes before the worker's Done: without this wait the
+		// program could exit between the two, rarely (once under -race on
+		// a loaded machine), and the worker rightly not have ended.
+		<-ended
 		OsExit(3)
 	case "panic":
 		c := g.Spawn(bSpawn)
