@@ -92,6 +92,22 @@ func writeRecorder(moduleDir, recorder string, put func(orig string, data []byte
 	return nil
 }
 
+// renamePushed gives the symbols the recorder pushes into the Go runtime's
+// namespace (hidden.go: its goroutines' start functions, which the Go
+// runtime then counts as its own) other names in the copy, so that a
+// program that links divergo's runtime package as well (divergo itself,
+// whose commands complete a dead run's trace with it) does not define them
+// twice.
+func renamePushed(src []byte) []byte {
+	lines := bytes.SplitAfter(src, []byte("\n"))
+	for i, l := range lines {
+		if bytes.HasPrefix(l, []byte("//go:linkname ")) {
+			lines[i] = bytes.Replace(l, []byte(" runtime.divergo"), []byte(" runtime.divergoCopy"), 1)
+		}
+	}
+	return bytes.Join(lines, nil)
+}
+
 // hasFiles says whether the tree at dir holds anything but directories (the
 // empty ones an earlier run made).
 func hasFiles(dir string) bool {
@@ -128,6 +144,7 @@ func recorderFile(name string, src []byte, recorder string) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("rewriting the recorder's %s: %w", name, err)
 	}
+	out = renamePushed(out)
 	out, head, err := langConstraint(out, recorderLang)
 	if err != nil {
 		return nil, fmt.Errorf("the recorder's %s: %w", name, err)

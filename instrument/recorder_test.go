@@ -56,6 +56,17 @@ func TestRecorderFile(t *testing.T) {
 	}
 }
 
+// TestRenamePushed: the copy's symbols pushed into the Go runtime's
+// namespace differ from divergo's own runtime package's, and keep the
+// "runtime." that hides its goroutines; other linknames are left alone.
+func TestRenamePushed(t *testing.T) {
+	src := "//go:linkname hiddenWriter runtime.divergoWriter\nfunc hiddenWriter()\n//go:linkname nanotime runtime.nanotime\n// runtime.divergoWriter in a comment\n"
+	want := "//go:linkname hiddenWriter runtime.divergoCopyWriter\nfunc hiddenWriter()\n//go:linkname nanotime runtime.nanotime\n// runtime.divergoWriter in a comment\n"
+	if got := string(renamePushed([]byte(src))); got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+}
+
 // TestRecorderDirTaken: a module with files of its own where the recorder
 // goes is refused in one line; the empty directories an earlier run made
 // are not files of its own.
