@@ -217,8 +217,8 @@ func cached(out, key string) *Result {
 	if data, err = os.ReadFile(res.Overlay); err != nil || json.Unmarshal(data, &ov) != nil {
 		return nil
 	}
-	for _, copy := range ov.Replace {
-		if _, err := os.Stat(copy); err != nil {
+	for _, c := range ov.Replace {
+		if _, err := os.Stat(c); err != nil {
 			return nil
 		}
 	}
