@@ -43,27 +43,37 @@ const (
 // module, the workspace, and whatever selects files or changes types.
 var goEnv = []string{"GOMOD", "GOWORK", "GOVERSION", "GOOS", "GOARCH", "GOFLAGS", "CGO_ENABLED", "GOEXPERIMENT", "GOROOT"}
 
-// cacheKey hashes what the copies of cfg depend on; env is the go
-// command's values of goEnv. "" means it cannot tell, and the module is
-// instrumented again.
-func cacheKey(cfg Config, env map[string]string) string {
+// packagesFile lists the import paths .divergo holds copies of, a line
+// each: a run that names them, or (Config.Linked) some of them, takes
+// .divergo as it is.
+const packagesFile = "packages"
+
+// cacheKey hashes what the copies of cfg depend on but the packages; env
+// is the go command's values of goEnv. It also returns the packages the
+// patterns name. "" means it cannot tell, and the module is instrumented
+// again.
+func cacheKey(cfg Config, env map[string]string) (key string, pkgs []string) {
 	self, err := os.Executable()
 	if err != nil {
-		return ""
+		return "", nil
 	}
 	h := sha256.New()
 	if err := hashFile(h, self); err != nil {
-		return ""
+		return "", nil
 	}
-	// The packages the patterns name, not the patterns: go generate's
-	// ./... and run's list of what the target links are often the same.
+	// The packages the patterns name, not the patterns, and outside the
+	// key: go generate's ./... holds what run, test and check want of the
+	// packages their target links, and a package's copy does not depend
+	// on which other packages were instrumented with it (its analysis
+	// takes facts of its dependencies only).
 	cmd := exec.Command("go", append([]string{"list", "-e", "-f", "{{.ImportPath}}"}, patterns(cfg)...)...)
 	cmd.Dir, cmd.Env = cfg.Dir, cfg.Env
-	pkgs, err := cmd.Output()
+	out, err := cmd.Output()
 	if err != nil {
-		return ""
+		return "", nil
 	}
-	fmt.Fprintf(h, "packages %q nopack %v\n", pkgs, cfg.NoPack)
+	pkgs = strings.Fields(string(out))
+	fmt.Fprintf(h, "nopack %v\n", cfg.NoPack)
 	// The analyzer's flags (check -disable plants holes with one).
 	analyzer.Analyzer.Flags.VisitAll(func(f *flag.Flag) {
 		fmt.Fprintf(h, "-%s=%q\n", f.Name, f.Value.String())
@@ -74,14 +84,14 @@ func cacheKey(cfg Config, env map[string]string) string {
 	root := filepath.Dir(env["GOMOD"])
 	dirs, err := sourceDirs(cfg, root, env)
 	if err != nil {
-		return ""
+		return "", nil
 	}
 	for _, d := range dirs {
 		if err := hashTree(h, d); err != nil {
-			return ""
+			return "", nil
 		}
 	}
-	return hex.EncodeToString(h.Sum(nil))
+	return hex.EncodeToString(h.Sum(nil)), pkgs
 }
 
 // sourceDirs lists the trees whose files the copies depend on: the
@@ -190,13 +200,27 @@ func hashFile(h io.Writer, p string) error {
 }
 
 // cached is the Result of the run that wrote out from key, or nil when
-// out was written from something else or is not whole.
-func cached(out, key string) *Result {
+// out was written from something else or is not whole, or holds copies of
+// other packages than pkgs (when wider is false) or of fewer.
+func cached(out, key string, pkgs []string, wider bool) *Result {
 	if key == "" {
 		return nil
 	}
 	if k, err := os.ReadFile(filepath.Join(out, keyFile)); err != nil || string(k) != key {
 		return nil
+	}
+	held, err := os.ReadFile(filepath.Join(out, packagesFile))
+	if err != nil {
+		return nil
+	}
+	have := strings.Fields(string(held))
+	if !wider && len(have) != len(pkgs) {
+		return nil
+	}
+	for _, p := range pkgs {
+		if !slices.Contains(have, p) {
+			return nil
+		}
 	}
 	data, err := os.ReadFile(filepath.Join(out, resultFile))
 	if err != nil {
@@ -226,9 +250,9 @@ func cached(out, key string) *Result {
 	return &res
 }
 
-// keep writes res and key into out, so that the next run with the same key
-// takes them.
-func keep(out, key string, res *Result, graphJSON []byte) error {
+// keep writes res, the packages it holds and key into out, so that the
+// next run with the same key and some of those packages takes them.
+func keep(out, key string, pkgs []string, res *Result, graphJSON []byte) error {
 	if key == "" {
 		return nil
 	}
@@ -242,7 +266,7 @@ func keep(out, key string, res *Result, graphJSON []byte) error {
 	for _, f := range []struct {
 		name string
 		data []byte
-	}{{resultFile, data}, {graphFile, graphJSON}, {keyFile, []byte(key)}} {
+	}{{resultFile, data}, {graphFile, graphJSON}, {packagesFile, []byte(strings.Join(pkgs, "\n") + "\n")}, {keyFile, []byte(key)}} {
 		if err := os.WriteFile(filepath.Join(out, f.name), f.data, 0o666); err != nil {
 			return fmt.Errorf("writing %s: %w", filepath.Join(out, f.name), err)
 		}

@@ -23,6 +23,12 @@ type Config struct {
 	// as codes in a word (docs/FORMAT.md, "Packed loops"): the same
 	// events, at the cost of a store per probe.
 	NoPack bool
+	// Linked says the patterns name every package of the main module
+	// that the target to build links (run, test and check): copies of
+	// more packages build the same binary, so a .divergo written for a
+	// wider set (go generate's ./...) is taken as it is. Without it, only
+	// copies of exactly the packages named are.
+	Linked bool
 }
 
 // Instrument loads the packages of the main module that cfg names, runs
@@ -40,10 +46,13 @@ func instrument(cfg Config, out string) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	key := ""
+	var (
+		key   string
+		named []string
+	)
 	if env != nil && out == "" {
-		key = cacheKey(cfg, env)
-		if res := cached(filepath.Join(filepath.Dir(env["GOMOD"]), OutDir), key); res != nil {
+		key, named = cacheKey(cfg, env)
+		if res := cached(filepath.Join(filepath.Dir(env["GOMOD"]), OutDir), key, named, cfg.Linked); res != nil {
 			return res, nil
 		}
 	}
@@ -129,7 +138,7 @@ func instrument(cfg Config, out string) (*Result, error) {
 		return nil, err
 	}
 	res.ModuleDir, res.Packages, res.Graph = lr.ModuleDir, len(pkgs), g
-	if err := keep(out, key, res, graphJSON); err != nil {
+	if err := keep(out, key, named, res, graphJSON); err != nil {
 		return nil, err
 	}
 	return res, nil

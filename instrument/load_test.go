@@ -42,7 +42,9 @@ func TestGitignore(t *testing.T) {
 }
 
 // TestReuse: a second Instrument with nothing changed takes .divergo as
-// the first wrote it; an edit, or other patterns, instrument again.
+// the first wrote it, and so does one for the packages a target links
+// when .divergo holds them and more; an edit, or other patterns,
+// instrument again.
 func TestReuse(t *testing.T) {
 	if testing.Short() {
 		t.Skip("loads packages")
@@ -60,13 +62,18 @@ func TestReuse(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	run := func(patterns ...string) *Result {
+	runCfg := func(cfg Config) *Result {
 		t.Helper()
-		res, err := Instrument(Config{Dir: dir, Patterns: patterns, Env: testEnv()})
+		cfg.Dir, cfg.Env = dir, testEnv()
+		res, err := Instrument(cfg)
 		if err != nil {
 			t.Fatal(err)
 		}
 		return res
+	}
+	run := func(patterns ...string) *Result {
+		t.Helper()
+		return runCfg(Config{Patterns: patterns})
 	}
 	first := run("./...")
 	if first.Reused {
@@ -80,8 +87,16 @@ func TestReuse(t *testing.T) {
 	if res := run("example.com/m", "example.com/m/lib"); !res.Reused {
 		t.Error("the packages ./... names, named one by one, did not reuse its copies")
 	}
+	// run and test name what their target links: the copies of ./...
+	// build the same binary.
+	if res := runCfg(Config{Patterns: []string{"example.com/m/lib"}, Linked: true}); !res.Reused {
+		t.Error("the packages a target links, among those of ./..., did not reuse its copies")
+	}
 	if res := run("."); res.Reused {
 		t.Error("a pattern naming fewer packages reused the copies of ./...")
+	}
+	if res := runCfg(Config{Patterns: []string{"./..."}, Linked: true}); res.Reused {
+		t.Error("the copies of one package were taken for the two of ./...")
 	}
 	run("./...")
 	if err := os.WriteFile(filepath.Join(dir, "lib", "l.go"), []byte("package lib\n\n// F does nothing.\nfunc F() {}\n"), 0o666); err != nil {

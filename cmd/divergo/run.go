@@ -131,7 +131,7 @@ func buildInstrumentedIn(root, dir, pkg string, stderr io.Writer) (bin string, c
 	if err != nil {
 		return "", nil, err
 	}
-	res, err := instrument.Instrument(instrument.Config{Dir: root, Patterns: pkgs})
+	res, err := instrument.Instrument(instrument.Config{Dir: root, Patterns: pkgs, Linked: true})
 	if err != nil {
 		return "", nil, err
 	}

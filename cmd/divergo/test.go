@@ -440,7 +440,7 @@ func buildTestBinary(pkg string, stderr io.Writer) (bin, pkgDir string, cleanup 
 	if err != nil {
 		return "", "", nil, err
 	}
-	res, err := instrument.Instrument(instrument.Config{Dir: root, Patterns: pkgs})
+	res, err := instrument.Instrument(instrument.Config{Dir: root, Patterns: pkgs, Linked: true})
 	if err != nil {
 		return "", "", nil, err
 	}
