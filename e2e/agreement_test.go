@@ -340,14 +340,10 @@ type agreementProg struct {
 	waits, onPurpose, blocked int
 }
 
-// build instruments and builds the program and returns its directory and
-// binary.
+// build is the program's directory and instrumented binary in the
+// corpus module (sharedCorpus).
 func (p agreementProg) build(t *testing.T) (dir, bin string) {
 	t.Helper()
-	if !p.real {
-		pr := prepare(t, p.name, false)
-		return pr.dir, pr.bin
-	}
 	b := builtReal(t, p.name)
 	return b.dir, b.bin
 }

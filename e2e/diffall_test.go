@@ -48,21 +48,17 @@ func diffAllProgs() []diffAllProg {
 // under two perturbation seeds and diffs them as text, as JSON, as an HTML
 // page and as a three-run matrix: each exits 0 (the same paths) or 1
 // (different ones), never 2, and nothing panics. The programs are the
-// commands of one module, instrumented and built by one command each:
-// built one module each, they took eight minutes.
+// commands of one module, instrumented and built by one command each
+// (sharedCorpus): built one module each, they took eight minutes.
 func TestDiffAll(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs every end-to-end program")
 	}
-	progs := diffAllProgs()
-	dir, bins := corpusModule(t, progs)
-	for _, p := range progs {
+	dir := sharedCorpus(t).dir
+	for _, p := range diffAllProgs() {
 		t.Run(p.name, func(t *testing.T) {
-			run := filepath.Join(dir, p.name)
-			if p.name == realProgs[0].name {
-				run = dir
-			}
-			bin := filepath.Join(bins, p.name)
+			built := builtReal(t, p.name)
+			run, bin := built.dir, built.bin
 			out := t.TempDir()
 			a, b := filepath.Join(out, "run-1.dvt"), filepath.Join(out, "run-2.dvt")
 			recordSeed(t, run, bin, p.args, a, 1, p.env)
@@ -92,13 +88,10 @@ func TestDiffAll(t *testing.T) {
 	}
 }
 
-// corpusModule makes one module of progs: the first real program at its
-// root (setupRealIn's module), every other in a directory of its name. It
-// instruments the module and builds every command into the returned
-// directory of binaries, each named by its program.
-func corpusModule(t *testing.T, progs []diffAllProg) (dir, bins string) {
+// setupCorpus makes one module of progs in dir: the first real program at
+// its root (setupRealIn's module), every other in a directory of its name.
+func setupCorpus(t *testing.T, dir string, progs []diffAllProg) {
 	t.Helper()
-	dir = t.TempDir()
 	setupRealIn(t, dir, realProgs[0].name)
 	for _, p := range progs {
 		if p.name == realProgs[0].name {
@@ -121,12 +114,6 @@ func corpusModule(t *testing.T, progs []diffAllProg) (dir, bins string) {
 			}
 		}
 	}
-	if status, _, stderr := divergo(t, dir, "instrument", "./..."); status != 0 {
-		t.Fatalf("divergo instrument: status %d\n%s", status, stderr)
-	}
-	bins = t.TempDir()
-	goCmd(t, dir, "build", "-overlay="+filepath.Join(dir, ".divergo", "overlay.json"), "-o", bins+string(filepath.Separator), "./...")
-	return dir, bins
 }
 
 // recordSeed runs bin once with DIVERGO_PERTURB=seed, recording into tr,

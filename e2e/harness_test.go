@@ -20,7 +20,7 @@ import (
 var (
 	repoRoot  string // the divergo module
 	binDir    string // holds the divergo binary, first on PATH
-	sharedDir string // holds what the tests build once for all (builtReal)
+	sharedDir string // holds what the tests build once for all (sharedCorpus)
 )
 
 func TestMain(m *testing.M) {

@@ -28,8 +28,8 @@ type realProg struct {
 	output func(string) string
 }
 
-// realProgs are run in this order, one at a time: each builds three times
-// (plain, instrumented, and check's own build), and the machine is small.
+// realProgs are run in this order, one at a time, from the corpus module
+// (sharedCorpus): the machine is small.
 var realProgs = []realProg{
 	{name: "sieve1"},
 	{name: "sieve2"},
@@ -189,55 +189,89 @@ func setupRealIn(t *testing.T, dir, name string) {
 	write(t, filepath.Join(dir, "go.sum"), sum)
 }
 
-// realBuilt is a real program set up, instrumented and built once for all
-// the tests that run it.
+// realBuilt is a program of the corpus (diffAllProgs) as the tests take
+// it: where it runs, its instrumented build and its plain one.
 type realBuilt struct {
-	dir, bin string // the module, and its instrumented build
+	dir, bin string // the program's directory in the corpus module, and its instrumented build
 	plain    string // its plain build
-	failed   bool
+}
+
+// corpus is the module of every program of diffAllProgs, built once per
+// run of the tests (sharedCorpus).
+type corpus struct {
+	dir          string // the module
+	bins, plains string // the instrumented and the plain build of every command, named by its program
+	failed       bool
 }
 
 var (
-	realMu     sync.Mutex
-	realBuilds = map[string]*realBuilt{}
+	corpusMu    sync.Mutex
+	theCorpus   *corpus
+	corpusProgs map[string]bool
 )
 
-// builtReal sets up the real program name in a module, builds it plain,
-// runs go generate and builds it with the overlay, once per run of the
-// tests: TestRealPrograms, the agreement test and the pairwise diffs take
-// the same programs, and building them again was most of the suite's time.
-// The first caller checks that generating and building touched no file of
-// the module. Callers record into directories of their own.
-func builtReal(t *testing.T, name string) *realBuilt {
+// sharedCorpus sets up the corpus module, builds every command plain,
+// instruments the module (divergo instrument ./..., as go generate would)
+// and builds every command with the overlay, once per run of the tests:
+// TestRealPrograms, the agreement test and the pairwise diffs take the
+// same programs, and instrumenting and building them one module each was
+// most of the suite's time (an analysis of the standard library for every
+// program). The first caller checks that instrumenting and building
+// touched no file of the module. Callers record into directories of their
+// own; divergo check in a program's directory takes the module's .divergo
+// as it is, since the copies hold everything the program links.
+func sharedCorpus(t *testing.T) *corpus {
 	t.Helper()
-	realMu.Lock()
-	defer realMu.Unlock()
-	if b := realBuilds[name]; b != nil {
-		if b.failed {
-			t.Fatalf("%s did not build (the first test to build it says why)", name)
+	corpusMu.Lock()
+	defer corpusMu.Unlock()
+	if c := theCorpus; c != nil {
+		if c.failed {
+			t.Fatal("the corpus module did not build (the first test to build it says why)")
 		}
-		return b
+		return c
 	}
-	b := &realBuilt{dir: filepath.Join(sharedDir, "real", name), failed: true}
-	realBuilds[name] = b
-	b.plain, b.bin = filepath.Join(b.dir, "plain"), filepath.Join(b.dir, "prog")
-	setupRealIn(t, b.dir, name)
-	// The plain program, built before anything was generated.
-	goCmd(t, b.dir, "build", "-o", b.plain, ".")
-	before := snapshot(t, b.dir)
-	goCmd(t, b.dir, "generate", "./...")
-	goCmd(t, b.dir, "build", "-overlay="+filepath.Join(b.dir, ".divergo", "overlay.json"), "-o", b.bin, ".")
-	after := snapshot(t, b.dir)
+	c := &corpus{failed: true}
+	theCorpus = c
+	progs := diffAllProgs()
+	corpusProgs = map[string]bool{}
+	for _, p := range progs {
+		corpusProgs[p.name] = true
+	}
+	c.dir = filepath.Join(sharedDir, "corpus")
+	c.bins, c.plains = filepath.Join(sharedDir, "bin"), filepath.Join(sharedDir, "plain")
+	setupCorpus(t, c.dir, progs)
+	// The plain programs, built before anything was generated.
+	goCmd(t, c.dir, "build", "-o", c.plains+string(filepath.Separator), "./...")
+	before := snapshot(t, c.dir)
+	if status, _, stderr := divergo(t, c.dir, "instrument", "./..."); status != 0 {
+		t.Fatalf("divergo instrument: status %d\n%s", status, stderr)
+	}
+	goCmd(t, c.dir, "build", "-overlay="+filepath.Join(c.dir, ".divergo", "overlay.json"), "-o", c.bins+string(filepath.Separator), "./...")
+	after := snapshot(t, c.dir)
 	if len(after) != len(before) {
-		t.Errorf("module files: %d before, %d after go generate and build", len(before), len(after))
+		t.Errorf("module files: %d before, %d after divergo instrument and the build", len(before), len(after))
 	}
 	for p, h := range before {
 		if after[p] != h {
 			t.Errorf("%s changed", p)
 		}
 	}
-	b.failed = t.Failed()
-	return b
+	c.failed = t.Failed()
+	return c
+}
+
+// builtReal is the program name of the corpus.
+func builtReal(t *testing.T, name string) *realBuilt {
+	t.Helper()
+	c := sharedCorpus(t)
+	if !corpusProgs[name] {
+		t.Fatalf("%s is not a program of the corpus (diffAllProgs)", name)
+	}
+	dir := filepath.Join(c.dir, name)
+	if name == realProgs[0].name {
+		dir = c.dir
+	}
+	return &realBuilt{dir: dir, bin: filepath.Join(c.bins, name), plain: filepath.Join(c.plains, name)}
 }
 
 // execProg runs bin in dir and returns what it did: exit status, standard

@@ -6,6 +6,7 @@ import (
 	"go/parser"
 	"go/token"
 	"maps"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -78,7 +79,18 @@ type programFiles struct {
 	src   *lineSources
 }
 
+// newProgramFiles are the files of the module holding directory dir,
+// named as the graph names them: relative to the module's root.
 func newProgramFiles(dir string) programFiles {
+	for d := filepath.Clean(dir); ; d = filepath.Dir(d) {
+		if _, err := os.Stat(filepath.Join(d, "go.mod")); err == nil {
+			dir = d
+			break
+		}
+		if filepath.Dir(d) == d {
+			break
+		}
+	}
 	roots := []string{filepath.Clean(dir) + string(filepath.Separator)}
 	if real, err := filepath.EvalSymlinks(dir); err == nil && real != filepath.Clean(dir) {
 		roots = append(roots, real+string(filepath.Separator))
