@@ -18,6 +18,7 @@ import (
 // holds, a WaitGroup nobody marks done). wait and show must say it leaked
 // and name each blocked statement and what last operated on its object.
 func TestBlockedLeak(t *testing.T) {
+	t.Parallel()
 	p := prepare(t, "leak", false)
 	tr := filepath.Join(t.TempDir(), "run.dvt")
 	cmd := exec.Command(p.bin)
@@ -35,6 +36,7 @@ func TestBlockedLeak(t *testing.T) {
 // wrote a checkpoint when the last goroutine blocked, and the reports must
 // say deadlock and name every blocked goroutine.
 func TestBlockedDeadlock(t *testing.T) {
+	t.Parallel()
 	p := prepare(t, "deadlock", false)
 	plain := filepath.Join(t.TempDir(), "plain")
 	goCmd(t, p.dir, "build", "-o", plain, ".")

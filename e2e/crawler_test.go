@@ -10,6 +10,7 @@ import (
 // comment, so the spawn is recorded like the crawl's own, and every
 // goroutine of the run hangs under main.
 func TestCrawlerSpawns(t *testing.T) {
+	t.Parallel()
 	p := prepare(t, "crawler", false)
 	r := p.run(t)
 	if got := strings.Count(r.stdout, "\n"); got != 5 {

@@ -51,6 +51,7 @@ func diffAllProgs() []diffAllProg {
 // commands of one module, instrumented and built by one command each
 // (sharedCorpus): built one module each, they took eight minutes.
 func TestDiffAll(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds and runs every end-to-end program")
 	}

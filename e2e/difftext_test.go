@@ -25,6 +25,7 @@ var record = flag.Bool("record", false, "record the traces of TestDiffText again
 var diffPrograms = []string{"statefulserver", "fanin", "workerpool", "leakrace"}
 
 func TestDiffText(t *testing.T) {
+	t.Parallel()
 	for _, prog := range diffPrograms {
 		t.Run(prog, func(t *testing.T) {
 			a := filepath.Join("testdata", "difftext", prog+"-a.dvt")

@@ -4,5 +4,15 @@
 // runs it, and checks the recorded trace against what the program did.
 //
 // The tests build the divergo command once (TestMain) and share the go
-// command's build cache. With -short they are all skipped.
+// command's build cache; the programs that several tests run are one
+// module, instrumented and built once (sharedCorpus). With -short they are
+// all skipped.
+//
+// Every test runs in parallel with the others (go test's -parallel, by
+// default as many as the machine has cores: most of a test's time is
+// instrumenting and building, which is CPU the other core would otherwise
+// not spend), but those whose program fails by a deadline
+// (testdata/flaky's TestBatchDeadline: 15 ms): go test runs them first, on
+// their own, since the load of a second test moved the rate at which they
+// fail.
 package e2e

@@ -30,6 +30,7 @@ func (r *run) tickets(t *testing.T) map[uint64]int {
 // first decides task 0's branch and task 1's loop count, and the program
 // prints what they saw, so the block sequences are known exactly.
 func TestFig1a(t *testing.T) {
+	t.Parallel()
 	p := prepare(t, "fig1a", false)
 	r := p.run(t)
 	var j, k, sum int
@@ -65,6 +66,7 @@ func TestFig1a(t *testing.T) {
 // TestFig2 runs the three tasks of Figure 2: task 0's loop count is the x
 // it read, and the parity of each iteration is known from it.
 func TestFig2(t *testing.T) {
+	t.Parallel()
 	p := prepare(t, "fig2", false)
 	r := p.run(t)
 	var evens, odds, k int

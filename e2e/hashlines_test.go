@@ -23,6 +23,7 @@ import (
 // appeared). Recorded without them (the default), the block's time stays
 // at its first line: the samples are what moves it.
 func TestHashLines(t *testing.T) {
+	t.Parallel()
 	p := prepare(t, "hashlines", false)
 	tmp := t.TempDir()
 	record := func(name string, extra ...string) string {

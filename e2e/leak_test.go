@@ -15,6 +15,7 @@ import (
 // the same tiny-allocator block as each mutex, which made every leaked
 // mutex look reachable (0 reported recorded, 10 plain).
 func TestLeakProfileUnchanged(t *testing.T) {
+	t.Parallel()
 	dir := setup(t, "leakmutex", false)
 	goCmd(t, dir, "generate", "./...")
 	plain, traced := filepath.Join(dir, "plain"), filepath.Join(dir, "traced")

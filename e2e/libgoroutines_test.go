@@ -13,6 +13,7 @@ import (
 // that two runs pair every one of them, where they all used to show "(did
 // not end)" and pair by order of appearance.
 func TestLibraryGoroutines(t *testing.T) {
+	t.Parallel()
 	p := prepare(t, "httpstore", false)
 	dir := t.TempDir()
 	traces := []string{filepath.Join(dir, "run-1.dvt"), filepath.Join(dir, "run-2.dvt")}

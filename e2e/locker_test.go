@@ -45,6 +45,7 @@ func lockerLines(t *testing.T) (count, cond int) {
 // there is no hole, the lock order is an annotation at the two Lock lines,
 // and the runs part at wait's loop only.
 func TestLockerCheck(t *testing.T) {
+	t.Parallel()
 	countLine, condLine := lockerLines(t)
 	dir := setup(t, "condlocker", false)
 	traces := filepath.Join(dir, "traces")

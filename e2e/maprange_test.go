@@ -13,6 +13,7 @@ import (
 // is unflagged (compare once reported the loop's exit as a block without
 // a TCP).
 func TestMapRangeLength(t *testing.T) {
+	t.Parallel()
 	p := prepare(t, "mapfill", false)
 	bySeen := map[int]string{} // entries main saw → a trace
 	for seed := 1; seed <= 60 && len(bySeen) < 2; seed++ {

@@ -18,6 +18,7 @@ import (
 // semantics kept), and the instrumented binary links exactly the modules
 // the plain one does.
 func TestModulesAsTheyAre(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		archive, pkg string // the module's archive, the package run in its tree
 		out          string // what the program prints, plain and recorded

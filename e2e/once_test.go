@@ -34,6 +34,7 @@ func onceLines(t *testing.T) (do, after int) {
 // outcome 1, the other outcome 0) and meet again just after it: two once
 // sections, nothing unflagged, and everything else equal.
 func TestOnceCorrespondence(t *testing.T) {
+	t.Parallel()
 	p := prepare(t, "once", false)
 	do, after := onceLines(t)
 	byBuilder := map[int]string{} // worker that built the table → a trace
@@ -75,6 +76,7 @@ func TestOnceCorrespondence(t *testing.T) {
 // 0. With the once kind disabled, the same runs show the hole the kind
 // closes: unflagged in worker, status 1.
 func TestOnceCheck(t *testing.T) {
+	t.Parallel()
 	dir := setup(t, "once", false)
 	status, out, errs := checkParted(t, dir, 10, ".")
 	if status != 0 {
@@ -102,6 +104,7 @@ func TestOnceCheck(t *testing.T) {
 // present in the run of the worker that built the table only, is where
 // the runs part, at the call the analyzer marked.
 func TestOnceValueCheck(t *testing.T) {
+	t.Parallel()
 	dir := setup(t, "oncevalue", false)
 	status, out, errs := checkParted(t, dir, 10, ".")
 	if status != 0 {

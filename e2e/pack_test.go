@@ -16,6 +16,7 @@ import (
 // where buffers were written), the same output as the plain program, and
 // compare must find the two runs the same.
 func TestPackedLoops(t *testing.T) {
+	t.Parallel()
 	p := prepare(t, "packloops", false)
 	packed := p.run(t)
 	heads := packed.graph.PackedLoops()

@@ -15,6 +15,7 @@ import (
 // original file and line, and that its trace is complete: every event up
 // to the panic, and an exit for each function the panic unwound.
 func TestPanic(t *testing.T) {
+	t.Parallel()
 	p := prepare(t, "panics", false)
 	tr := filepath.Join(t.TempDir(), "run.dvt")
 	cmd := exec.Command(p.bin)

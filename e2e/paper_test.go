@@ -169,6 +169,7 @@ func goldenFile(t *testing.T, name, got string) {
 // (1)(2)(3)(4)(6)(8), the if at B4 diverging with B5 against B6–B7 (5), and
 // the extra loop iteration (7) on one side only.
 func TestFigure1Correspondence(t *testing.T) {
+	t.Parallel()
 	p := prepare(t, "fig1a", false)
 	runs := map[bool]string{} // task 1 locked first (execution 1 of Figure 1b) → trace
 	for seed := 1; seed <= 60 && len(runs) < 2; seed++ {
@@ -204,6 +205,7 @@ func TestFigure1Correspondence(t *testing.T) {
 // the other — every corresponded iteration's if diverges — and a good one
 // when both are even or both odd: only the extra iterations differ.
 func TestFigure2Correspondence(t *testing.T) {
+	t.Parallel()
 	p := prepare(t, "fig2", false)
 	byI := map[int]string{} // i → a trace where task 0 read it
 	for seed := 1; seed <= 60 && len(byI) < 4; seed++ {

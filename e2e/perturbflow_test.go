@@ -19,6 +19,7 @@ import (
 // delayed the goroutines, in all and in the waits (issue 24: "+ (divergo's
 // perturbation) ... 5.73 s" was the top step of a class).
 func TestPerturbFlowExplainsProgram(t *testing.T) {
+	t.Parallel()
 	for _, prog := range []string{"contention", "rwhammer"} {
 		t.Run(prog, func(t *testing.T) {
 			dir := setup(t, prog, false)

@@ -13,6 +13,7 @@ import (
 // (divergo as a tool of the module), and checks the spawn tree, the
 // number of jobs each side handled and the block sequences.
 func TestPool(t *testing.T) {
+	t.Parallel()
 	p := prepare(t, "pool", true)
 	r := p.run(t)
 	expect(t, "output", r.stdout, "sum 210\n")
@@ -45,6 +46,7 @@ func TestPool(t *testing.T) {
 
 // TestPipeline runs the three-stage pipeline with a select in its sink.
 func TestPipeline(t *testing.T) {
+	t.Parallel()
 	p := prepare(t, "pipeline", false)
 	// The glue file lives in the package's own directory, so vet sees a
 	// normal package through the overlay.
@@ -94,6 +96,7 @@ func TestPipeline(t *testing.T) {
 // every goroutine's block sequence is known, and the lock tickets (the
 // lock TCP's outcome) number the 400 acquisitions.
 func TestContention(t *testing.T) {
+	t.Parallel()
 	p := prepare(t, "contention", false)
 	r := p.run(t)
 	expect(t, "output", r.stdout, "n 20600\n")

@@ -15,6 +15,7 @@ import (
 // recorded: recorded, while the trace's writer runs, it must see and print
 // what it sees plain, and its trace must hold main and the four workers.
 func TestQuietGoroutines(t *testing.T) {
+	t.Parallel()
 	p := prepare(t, "quiet", false)
 	plain := filepath.Join(t.TempDir(), "plain")
 	goCmd(t, p.dir, "build", "-o", plain, ".")

@@ -25,6 +25,7 @@ import (
 // committed for other tests, then records programs of the suite and ports
 // of Go's own test programs (testdata/real).
 func TestReadersAgree(t *testing.T) {
+	t.Parallel()
 	for _, f := range []string{
 		"../internal/perfetto/testdata/pool.dvt",
 		"../internal/perfetto/testdata/contention.dvt",

@@ -78,6 +78,7 @@ const checkRuns = 4
 // perturbed schedules with no unflagged divergence, divergo diff of two of
 // its runs and divergo wait of one.
 func TestRealPrograms(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds and runs twenty-eight programs")
 	}

@@ -28,6 +28,7 @@ const goldenMinWait = 500_000
 // ticker's receive has no releaser: its sends are the runtime's. waittime
 // names the same releasers.
 func TestReleasersGolden(t *testing.T) {
+	t.Parallel()
 	p := prepare(t, "releasers", false)
 	dvt := filepath.Join(t.TempDir(), "run.dvt")
 	out := execProg(t, p.dir, p.bin, nil, "DIVERGO_TRACE="+dvt)

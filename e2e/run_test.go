@@ -62,6 +62,7 @@ func checkParted(t *testing.T, dir string, n int, args ...string) (int, string, 
 // program's output passed through; and a program that does not build is a
 // one-line error with status 2.
 func TestRunCommand(t *testing.T) {
+	t.Parallel()
 	dir := setup(t, "pipeline", false)
 	out := filepath.Join(t.TempDir(), "traces")
 	status, stdout, stderr := divergo(t, dir, "run", "-n", "2", "-o", out, ".")

@@ -15,6 +15,7 @@ import (
 // say which case each run took by the line of its case keyword: the case
 // whose body starts on the next line was once named at that line.
 func TestSelectCaseLines(t *testing.T) {
+	t.Parallel()
 	p := prepare(t, "selectlines", false)
 	src, err := os.ReadFile(filepath.Join(p.dir, "main.go"))
 	if err != nil {

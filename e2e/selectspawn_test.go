@@ -21,6 +21,7 @@ import (
 // same request: handle loops over its request's work, so handlers of
 // different requests execute different numbers of blocks.
 func TestGoInSelectLoop(t *testing.T) {
+	t.Parallel()
 	p := prepare(t, "selectspawn", false)
 	type rec struct {
 		path   string

@@ -16,6 +16,7 @@ import (
 // scheduler decides are left out of the golden text; lines, operations,
 // goroutines and the order of the waits (fixed by the sleeps) stay.
 func TestSites(t *testing.T) {
+	t.Parallel()
 	p := prepare(t, "sites", false)
 	r := p.run(t)
 	expect(t, "output", r.stdout, "received 7\ntotal 6\nother 2\n")

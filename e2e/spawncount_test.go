@@ -17,6 +17,7 @@ import (
 // were holes before, the method's on main, the literal's once its
 // parameters came from its go statement).
 func TestSpawnCountCheck(t *testing.T) {
+	t.Parallel()
 	dir := setup(t, "spawncount", false)
 	status, out, errs := checkParted(t, dir, 8, ".")
 	if status != 0 {

@@ -13,6 +13,7 @@ import (
 // ordinal and checks that every one of them, and every block execution
 // and send, is in the trace.
 func TestStress(t *testing.T) {
+	t.Parallel()
 	p := prepare(t, "stress", false)
 	r := p.run(t)
 	const n = 10000

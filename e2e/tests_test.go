@@ -13,6 +13,7 @@ import (
 // in one line to use divergo test, instead of failing to execute a binary
 // go build never wrote.
 func TestRunLibrary(t *testing.T) {
+	t.Parallel()
 	dir := setup(t, "counter", false)
 	for _, cmd := range []string{"run", "check"} {
 		status, _, stderr := divergo(t, dir, cmd, ".")
@@ -30,6 +31,7 @@ func TestRunLibrary(t *testing.T) {
 // DIVERGO_TRACE, and its trace used to replace the parent's. The parent's
 // trace must say the test passed, and the child's go beside it.
 func TestTestsRunThemselves(t *testing.T) {
+	t.Parallel()
 	dir := setup(t, "reexec", false)
 	out := t.TempDir()
 	status, stdout, stderr := divergo(t, dir, "test", "-n", "2", "-o", out, ".")
@@ -54,6 +56,7 @@ func TestTestsRunThemselves(t *testing.T) {
 // goroutines that call into C are recorded under main, and the program's
 // output is unchanged.
 func TestCgo(t *testing.T) {
+	t.Parallel()
 	cc := strings.TrimSpace(goCmd(t, repoRoot, "env", "CC"))
 	if _, err := exec.LookPath(cc); err != nil || strings.TrimSpace(goCmd(t, repoRoot, "env", "CGO_ENABLED")) != "1" {
 		t.Skipf("no C compiler (%q) or cgo disabled: cgo cannot be tested here", cc)
@@ -86,6 +89,7 @@ func TestCgo(t *testing.T) {
 // and a panicking test, one that timed out, and the tests under a TestMain
 // that returns.
 func TestTestsRecorded(t *testing.T) {
+	t.Parallel()
 	dir := setup(t, "counter", false)
 	status, _, stderr := divergo(t, dir, "instrument", "./...")
 	expect(t, "status of instrument", status, 0)

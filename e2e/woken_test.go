@@ -15,6 +15,7 @@ import (
 // that closed the channel; with -gotrace off, the waits only say that no
 // recorded operation ended them.
 func TestWokenByGoTrace(t *testing.T) {
+	t.Parallel()
 	p := prepare(t, "ctxcancel", false)
 	tr := filepath.Join(t.TempDir(), "run.dvt")
 	execProg(t, p.dir, p.bin, nil, "DIVERGO_TRACE="+tr, "DIVERGO_RUNTIME_TRACE=1")
