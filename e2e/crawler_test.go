@@ -11,7 +11,7 @@ import (
 // goroutine of the run hangs under main.
 func TestCrawlerSpawns(t *testing.T) {
 	t.Parallel()
-	p := prepare(t, "crawler", false)
+	p := corpusProgram(t, "crawler")
 	r := p.run(t)
 	if got := strings.Count(r.stdout, "\n"); got != 5 {
 		t.Errorf("the crawl found %d pages, want 5:\n%s", got, r.stdout)

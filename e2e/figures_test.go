@@ -31,7 +31,7 @@ func (r *run) tickets(t *testing.T) map[uint64]int {
 // prints what they saw, so the block sequences are known exactly.
 func TestFig1a(t *testing.T) {
 	t.Parallel()
-	p := prepare(t, "fig1a", false)
+	p := corpusProgram(t, "fig1a")
 	r := p.run(t)
 	var j, k, sum int
 	if _, err := fmt.Sscanf(r.stdout, "j %d k %d sum %d", &j, &k, &sum); err != nil {
@@ -67,7 +67,7 @@ func TestFig1a(t *testing.T) {
 // it read, and the parity of each iteration is known from it.
 func TestFig2(t *testing.T) {
 	t.Parallel()
-	p := prepare(t, "fig2", false)
+	p := corpusProgram(t, "fig2")
 	r := p.run(t)
 	var evens, odds, k int
 	if _, err := fmt.Sscanf(r.stdout, "evens %d odds %d k %d", &evens, &odds, &k); err != nil {

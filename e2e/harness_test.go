@@ -211,6 +211,17 @@ func prepare(t *testing.T, prog string, tool bool) *program {
 	return &program{dir: dir, bin: bin}
 }
 
+// corpusProgram is the program name of the corpus module (sharedCorpus),
+// instrumented and built once for every test that takes it: for the tests
+// that run a program and read what it recorded, not how go generate and
+// the build went (prepare checks those) nor the graph of one program
+// alone (the corpus's graph holds every program's).
+func corpusProgram(t *testing.T, name string) *program {
+	t.Helper()
+	b := builtReal(t, name)
+	return &program{dir: b.dir, bin: b.bin}
+}
+
 // run runs the program once, recording into a new trace, and reads it.
 func (p *program) run(t *testing.T, args ...string) *run {
 	t.Helper()

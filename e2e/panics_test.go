@@ -16,7 +16,7 @@ import (
 // to the panic, and an exit for each function the panic unwound.
 func TestPanic(t *testing.T) {
 	t.Parallel()
-	p := prepare(t, "panics", false)
+	p := corpusProgram(t, "panics")
 	tr := filepath.Join(t.TempDir(), "run.dvt")
 	cmd := exec.Command(p.bin)
 	cmd.Dir, cmd.Env = p.dir, env("DIVERGO_TRACE="+tr)

@@ -97,7 +97,7 @@ func TestPipeline(t *testing.T) {
 // lock TCP's outcome) number the 400 acquisitions.
 func TestContention(t *testing.T) {
 	t.Parallel()
-	p := prepare(t, "contention", false)
+	p := corpusProgram(t, "contention")
 	r := p.run(t)
 	expect(t, "output", r.stdout, "n 20600\n")
 	r.checkTree(t)

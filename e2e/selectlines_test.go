@@ -16,7 +16,7 @@ import (
 // whose body starts on the next line was once named at that line.
 func TestSelectCaseLines(t *testing.T) {
 	t.Parallel()
-	p := prepare(t, "selectlines", false)
+	p := corpusProgram(t, "selectlines")
 	src, err := os.ReadFile(filepath.Join(p.dir, "main.go"))
 	if err != nil {
 		t.Fatal(err)
