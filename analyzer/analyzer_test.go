@@ -8,35 +8,20 @@ import (
 	"github.com/divergo/divergo/analyzer"
 )
 
-// Each test runs the analyzer over one package of testdata/src, whose
-// "// want" comments list exactly the TCPs (and facts) expected.
-func run(t *testing.T, pkgs ...string) {
-	t.Helper()
-	t.Parallel()
-	analysistest.Run(t, analysistest.TestData(), analyzer.Analyzer, pkgs...)
+// TestWant runs the analyzer over the packages of testdata/src, whose
+// "// want" comments list exactly the TCPs (and facts) expected. One run
+// takes them all: each run loads and type-checks the standard library
+// packages they import from source, which was most of the package's test
+// time when every package had a test (and a load) of its own.
+func TestWant(t *testing.T) {
+	analysistest.Run(t, analysistest.TestData(), analyzer.Analyzer,
+		"branches", "loops", "switches", "selects", "locks", "once",
+		"indexes", "maprange", "spawn", "begin", "input", "closures",
+		"generics", "negatives", "memory",
+		// Across packages: lib's facts reach crosspkg.
+		"crosspkg", "lib",
+		// Programs in the shape of the benchmarks game's Go entries: no
+		// change point that depends only on flags, GOMAXPROCS, a constant
+		// seed or data written before the goroutines started.
+		"binarytrees", "fannkuch", "spectralnorm", "knucleotide")
 }
-
-func TestBranches(t *testing.T)  { run(t, "branches") }
-func TestLoops(t *testing.T)     { run(t, "loops") }
-func TestSwitches(t *testing.T)  { run(t, "switches") }
-func TestSelects(t *testing.T)   { run(t, "selects") }
-func TestLocks(t *testing.T)     { run(t, "locks") }
-func TestOnce(t *testing.T)      { run(t, "once") }
-func TestIndex(t *testing.T)     { run(t, "indexes") }
-func TestMapRange(t *testing.T)  { run(t, "maprange") }
-func TestSpawn(t *testing.T)     { run(t, "spawn") }
-func TestBegin(t *testing.T)     { run(t, "begin") }
-func TestInput(t *testing.T)     { run(t, "input") }
-func TestClosures(t *testing.T)  { run(t, "closures") }
-func TestGenerics(t *testing.T)  { run(t, "generics") }
-func TestNegatives(t *testing.T) { run(t, "negatives") }
-func TestCrossPkg(t *testing.T)  { run(t, "crosspkg", "lib") }
-func TestMemory(t *testing.T)    { run(t, "memory") }
-
-// Programs in the shape of the benchmarks game's Go entries: no change
-// point that depends only on flags, GOMAXPROCS, a constant seed or data
-// written before the goroutines started.
-func TestBinaryTrees(t *testing.T)  { run(t, "binarytrees") }
-func TestFannkuch(t *testing.T)     { run(t, "fannkuch") }
-func TestSpectralNorm(t *testing.T) { run(t, "spectralnorm") }
-func TestKNucleotide(t *testing.T)  { run(t, "knucleotide") }
