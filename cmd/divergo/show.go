@@ -77,7 +77,11 @@ func runShow(args []string, stdout, stderr io.Writer) (int, error) {
 		return 2, err
 	}
 	defer r.Close()
-	defer progress.Start(stderr, "divergo show: reading "+pos[0], readFraction(r))()
+	// show writes as it reads: on a terminal its output is its progress,
+	// and a progress line there would cut into it.
+	if !progress.IsTerminal(stdout) {
+		defer progress.Start(stderr, "divergo show: reading "+pos[0], readFraction(r))()
+	}
 	if *timeline != "" {
 		if err := perfetto.WriteFile(*timeline, func(w io.Writer) error { return perfetto.WriteTrace(w, r) }); err != nil {
 			return 2, fmt.Errorf("writing timeline: %w", err)
