@@ -3,6 +3,7 @@ package runtime
 import (
 	"bytes"
 	goruntime "runtime"
+	"sync"
 )
 
 // What started an orphan, a goroutine that code divergo did not instrument
@@ -15,12 +16,43 @@ import (
 // internal/trace/creator.go). A linkname into the Go runtime (g.gopc, the
 // go statement's pc) would cost less, but ties divergo to one Go version's
 // layout of g; runtime.Stack is public, and an orphan's stack is short
-// when it first enters instrumented code: BenchmarkCreatorOf.
+// when it first enters instrumented code: BenchmarkCreatorOf. A goroutine
+// that enters instrumented code again (net/http's connection goroutine
+// runs a handler per request of a kept-alive connection) starts another
+// stream, and takes its creator from a cache of the last goroutines' (the
+// Go runtime never gives two goroutines one id).
 
 // maxCreatorStack bounds the stack trace read for the creator: a stack
 // deeper than this loses it ("created by" comes last), and the goroutine
 // is named as before creators were recorded.
 const maxCreatorStack = 64 << 10
+
+// maxCreators bounds the cache: past it, it starts again empty.
+const maxCreators = 4096
+
+var creators struct {
+	mu sync.Mutex
+	m  map[uint64]string // by goid
+}
+
+// creatorFor returns creatorOf for the calling goroutine, whose id is goid,
+// from the cache when the goroutine had a stream before.
+func creatorFor(goid uint64) string {
+	creators.mu.Lock()
+	c, ok := creators.m[goid]
+	creators.mu.Unlock()
+	if ok {
+		return c
+	}
+	c = creatorOf()
+	creators.mu.Lock()
+	if creators.m == nil || len(creators.m) >= maxCreators {
+		creators.m = make(map[uint64]string)
+	}
+	creators.m[goid] = c
+	creators.mu.Unlock()
+	return c
+}
 
 // creatorOf returns the function that started the calling goroutine, as
 // the Go runtime names it, or "" when it cannot tell.

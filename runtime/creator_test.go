@@ -77,3 +77,22 @@ func BenchmarkCreatorOf(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkCreatorAgain is the creator of a goroutine's later stream, from
+// the cache.
+func BenchmarkCreatorAgain(b *testing.B) {
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		goid := curGoid()
+		want := creatorFor(goid)
+		b.ResetTimer()
+		for b.Loop() {
+			if creatorFor(goid) != want {
+				b.Error("another creator")
+				break
+			}
+		}
+	}()
+	<-done
+}

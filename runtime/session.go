@@ -237,7 +237,7 @@ func current(isMain bool) *G {
 		g.ident = orphanIdent(perturbSeed, id)
 		g.orphan = !isMain
 		if g.orphan {
-			g.creator = creatorOf() // once per orphan: microseconds (creator.go)
+			g.creator = creatorFor(goid) // once per orphan: microseconds (creator.go)
 		}
 	}
 	g.rng = g.ident
