@@ -84,7 +84,23 @@ func start(w io.Writer, label string, frac func() float64, every time.Duration, 
 // text, and spaces over what is left of a longer text drawn before.
 type line struct{ width int }
 
+// maxWidth is the widest line drawn: one that wraps on an 80-column
+// terminal would be redrawn from its last row, and leave the others.
+const maxWidth = 79
+
+// fit shortens text to maxWidth runes, eliding its middle (a long path in
+// the label) and keeping its end (the share done and the time).
+func fit(text string) string {
+	rs := []rune(text)
+	if len(rs) <= maxWidth {
+		return text
+	}
+	const head = 24
+	return string(rs[:head]) + "..." + string(rs[len(rs)-(maxWidth-head-3):])
+}
+
 func (l *line) draw(w io.Writer, text string) {
+	text = fit(text)
 	n := len([]rune(text))
 	pad := max(l.width-n, 0)
 	fmt.Fprintf(w, "\r%s%s", text, strings.Repeat(" ", pad))

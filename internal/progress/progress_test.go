@@ -183,3 +183,14 @@ func TestRunsBesideTheProgramsOutput(t *testing.T) {
 		t.Error("redrawn in a file")
 	}
 }
+
+func TestLongLineFits(t *testing.T) {
+	var b bytes.Buffer
+	var l line
+	long := "divergo wait: analysing " + strings.Repeat("/very/long/directory", 10) + "/run-1.dvt  42% (3s)"
+	l.draw(&b, long)
+	got := strings.TrimPrefix(b.String(), "\r")
+	if n := len([]rune(got)); n != maxWidth || !strings.HasPrefix(got, "divergo wait: analysing ") || !strings.HasSuffix(got, "/run-1.dvt  42% (3s)") {
+		t.Errorf("drew %d runes, %q; want %d, the label's start and the end", n, got, maxWidth)
+	}
+}
