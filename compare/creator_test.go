@@ -48,3 +48,38 @@ func TestOrphansByCreator(t *testing.T) {
 		t.Errorf("names %q, want %q", names, want)
 	}
 }
+
+// TestOrphansInCreationOrder: errgroup's workers, each given its item, are
+// paired in the order g.Go created them (the Go runtime's ids), not the
+// order they reached instrumented code in: run b started the second
+// first, and paired by that order each met the other item's branch.
+func TestOrphansInCreationOrder(t *testing.T) {
+	p := newParting(t)
+	w := p.worker
+	worker := func(m *memTrace, id, goid uint64, then bool) {
+		b := w.els
+		if then {
+			b = w.then
+		}
+		m.add(id, 0, 0, 0, clock(int64(10*id)), blk(w.entry), wait(w.entry, trace.OpLock, int64(10*id+1), int64(10*id+2)), blk(w.cond), blk(b), blk(w.done), ret(w.entry), clock(int64(10*id+5)))
+		g := &m.gs[len(m.gs)-1]
+		g.FirstBlock, g.HasFirst, g.Creator, g.GoID = uint32(w.entry), true, "golang.org/x/sync/errgroup.(*Group).Go", goid
+	}
+	run := func(first, second uint64) *memTrace {
+		m := newMem(p.g)
+		m.add(1, 0, 0, 0, clock(1), blk(p.main.entry), blk(p.main.cond), blk(p.main.els), blk(p.main.done), ret(p.main.entry), clock(100))
+		// Goroutine 20 has item 0 and takes the branch; 21 does not.
+		worker(m, 2, first, first == 20)
+		worker(m, 3, second, second == 20)
+		return m
+	}
+	rep := mustCompare(t, run(20, 21), run(21, 20))
+	if !rep.Summary.Same || rep.Summary.Matched != 3 {
+		t.Fatalf("same %v, %d matched, %d sections; want the same runs", rep.Summary.Same, rep.Summary.Matched, len(rep.Sections))
+	}
+	for _, pr := range rep.Goroutines.Matched {
+		if pr.A != 1 && pr.A == pr.B {
+			t.Errorf("%s: goroutine %d of a paired with %d of b, which another goroutine created", pr.Spawn, pr.A, pr.B)
+		}
+	}
+}

@@ -168,6 +168,14 @@ func family(gs []Goroutine) (kids map[uint64][]Goroutine, roots []Goroutine, err
 				}
 				return ki.creator < kj.creator
 			}
+			// Goroutines of one key are paired in order: a go
+			// statement's children by ordinal, in their key; those that
+			// uninstrumented code started in the order it created them
+			// (errgroup's workers, each given its item), as far as the
+			// Go runtime's ids tell, then of their recorder ids.
+			if gi, gj := l[i].GoID, l[j].GoID; gi != gj && gi != 0 && gj != 0 && ki.site == 0 && ki.ordinal == 0 {
+				return gi < gj
+			}
 			return l[i].ID < l[j].ID
 		})
 	}

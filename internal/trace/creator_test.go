@@ -32,8 +32,11 @@ func creatorSample(t testing.TB) []byte {
 	}
 	gs := []GoroutineEvents{
 		{ID: 1, Events: []Event{{Kind: EvClock, Time: 0}, {Kind: EvBlock, Block: 0}, {Kind: EvExit, Block: 0}, {Kind: EvClock, Time: 100}}},
-		{ID: 2, Creator: "net/http.(*Server).Serve", Events: run(30, 3)}, // started second
-		{ID: 3, Creator: "net/http.(*Server).Serve", Events: run(20, 3)},
+		// Created first (the Go runtime's lower id), started second; its
+		// goroutine runs the handler again later (a kept-alive connection).
+		{ID: 2, GoID: 11, Creator: "net/http.(*Server).Serve", Events: run(30, 3)},
+		{ID: 3, GoID: 12, Creator: "net/http.(*Server).Serve", Events: run(20, 3)},
+		{ID: 7, GoID: 11, Creator: "net/http.(*Server).Serve", Events: run(80, 3)},
 		{ID: 4, Creator: "golang.org/x/sync/errgroup.(*Group).Go", Events: run(40, 5)},
 		{ID: 5, Creator: "example.com/lib.(*Pool[...]).start", Events: run(50, 3)},
 		{ID: 6, Events: run(60, 3)},
@@ -47,13 +50,14 @@ func creatorSample(t testing.TB) []byte {
 
 // TestCreators: a goroutine's creator travels in its first chunk and in the
 // index, and names it: what started it, what it ran, its place among
-// those started so, in order of start.
+// those started so, in order of creation, then of start.
 func TestCreators(t *testing.T) {
 	data := creatorSample(t)
 	want := map[uint64]string{
 		1: "main",
-		2: "net/http handler worker #2",
-		3: "net/http handler worker #1",
+		2: "net/http handler worker #1",
+		3: "net/http handler worker #3",
+		7: "net/http handler worker #2",
 		4: "errgroup.Go at main.go:20 #1",
 		5: "lib.(*Pool[...]).start worker #1",
 		6: "?/worker#1",

@@ -114,10 +114,13 @@ func (r *Reader) namePaths() {
 // orphanOrdinals numbers the goroutines started by code that is not
 // instrumented (no parent, no test) among those of the same name (the
 // function they started in, and what started them when known), in the
-// order they started (ties by recorder id): a net/http server's handler
-// goroutines are "net/http handler handle #1", "net/http handler handle #2"
-// ... in every run, where the Go runtime's goroutine ids differ from run to
-// run.
+// order they were created as far as the Go runtime's goroutine ids tell,
+// then in the order they started (one goroutine's later streams), then by
+// recorder id: a net/http server's handler goroutines are "net/http
+// handler handle #1", "net/http handler handle #2" ... in every run.
+// errgroup's workers, each given its item, are numbered in the order of
+// their g.Go calls, not the order the scheduler ran them in, so that two
+// runs pair the workers of one item (compare's matching does the same).
 func (r *Reader) orphanOrdinals() map[uint64]int {
 	type orphan struct {
 		e    *indexEntry
@@ -130,7 +133,7 @@ func (r *Reader) orphanOrdinals() map[uint64]int {
 		}
 	}
 	slices.SortFunc(os, func(a, b orphan) int {
-		return cmp.Or(cmp.Compare(a.name, b.name), cmp.Compare(a.e.Start, b.e.Start), cmp.Compare(a.e.ID, b.e.ID))
+		return cmp.Or(cmp.Compare(a.name, b.name), cmp.Compare(a.e.GoID, b.e.GoID), cmp.Compare(a.e.Start, b.e.Start), cmp.Compare(a.e.ID, b.e.ID))
 	})
 	out := make(map[uint64]int, len(os))
 	n := 0
