@@ -90,6 +90,9 @@ func TestErrgroupItems(t *testing.T) {
 	if workers != 8 {
 		t.Errorf("%d goroutines named errgroup.Go at main.go:15, want 8", workers)
 	}
+	if _, js, _ := divergo(t, dir, "show", "-json", traces[0]); strings.Count(js, `"creator":"golang.org/x/sync/errgroup.(*Group).Go"`) != 8 {
+		t.Errorf("show -json does not give the 8 workers' creator:\n%.1500s", js)
+	}
 	for k := 1; k < runs; k++ {
 		status, stdout, stderr := divergo(t, dir, "diff", traces[0], traces[k])
 		if status != 0 || !strings.Contains(stdout, "took the same paths: 9 goroutines matched") {
