@@ -28,7 +28,12 @@ func keyOf(g Goroutine) spawnKey {
 		if g.HasFirst {
 			k.first = int64(g.FirstBlock) + 1
 		}
-		k.creator = g.Creator
+		// By its label, as names show it: creators of one label
+		// (net/http's HTTP/1 and HTTP/2 servers) number their
+		// goroutines together.
+		if g.Creator != "" {
+			k.creator = trace.CreatorLabel(g.Creator)
+		}
 	}
 	return k
 }
