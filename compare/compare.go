@@ -182,6 +182,7 @@ func comparePair(p *program, pc *cache, a, b Trace, pr gPair, opts Options) (*pa
 	if err := c.run(); err != nil {
 		return nil, err
 	}
+	c.settleStarts()
 	return c, nil
 }
 

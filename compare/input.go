@@ -28,6 +28,17 @@ type Goroutine struct {
 	// Group.Go) have no site or ordinal; they are matched by it.
 	FirstBlock uint32
 	HasFirst   bool
+	// Creator is the function that started a goroutine of no parent in
+	// code that is not instrumented, when the trace knows it
+	// (trace.Origin.Creator): such goroutines are matched and named by it
+	// and what they ran.
+	Creator string
+	// GoID is the Go runtime's goroutine id, 0 when not known. The Go
+	// runtime numbers goroutines as they are created, so among goroutines
+	// that uninstrumented code started it is the order of their go
+	// statements more often than the order they reached instrumented code
+	// in, which the scheduler decides.
+	GoID uint64
 	// Unfinished: the goroutine had not returned when the program exited
 	// (main returned while it was running or blocked), so its events stop
 	// wherever the exit caught it.

@@ -5,24 +5,35 @@ import (
 	"sort"
 
 	"github.com/divergo/divergo/internal/tbb"
+	"github.com/divergo/divergo/internal/trace"
 )
 
 // spawnKey is a goroutine's place among its parent's spawns. A goroutine
 // without a recorded go statement (main, or one started by uninstrumented
 // library code such as errgroup's Group.Go) has site and ordinal 0 and is
-// told apart by first, its first block plus one (0 when it ran none):
-// recorder ids follow the schedule, the function a goroutine starts in
-// does not.
+// told apart by first, its first block plus one (0 when it ran none), and
+// by the function that started it when the trace knows: recorder ids
+// follow the schedule, the function a goroutine starts in and its creator
+// do not.
 type spawnKey struct {
 	site    uint32
 	ordinal uint32
 	first   int64
+	creator string
 }
 
 func keyOf(g Goroutine) spawnKey {
 	k := spawnKey{site: g.Site, ordinal: g.Ordinal}
-	if g.Site == 0 && g.Ordinal == 0 && g.HasFirst {
-		k.first = int64(g.FirstBlock) + 1
+	if g.Site == 0 && g.Ordinal == 0 {
+		if g.HasFirst {
+			k.first = int64(g.FirstBlock) + 1
+		}
+		// By its label, as names show it: creators of one label
+		// (net/http's HTTP/1 and HTTP/2 servers) number their
+		// goroutines together.
+		if g.Creator != "" {
+			k.creator = trace.CreatorLabel(g.Creator)
+		}
 	}
 	return k
 }
@@ -157,7 +168,18 @@ func family(gs []Goroutine) (kids map[uint64][]Goroutine, roots []Goroutine, err
 				if ki.ordinal != kj.ordinal {
 					return ki.ordinal < kj.ordinal
 				}
-				return ki.first < kj.first
+				if ki.first != kj.first {
+					return ki.first < kj.first
+				}
+				return ki.creator < kj.creator
+			}
+			// Goroutines of one key are paired in order: a go
+			// statement's children by ordinal, in their key; those that
+			// uninstrumented code started in the order it created them
+			// (errgroup's workers, each given its item), as far as the
+			// Go runtime's ids tell, then of their recorder ids.
+			if gi, gj := l[i].GoID, l[j].GoID; gi != gj && gi != 0 && gj != 0 && ki.site == 0 && ki.ordinal == 0 {
+				return gi < gj
 			}
 			return l[i].ID < l[j].ID
 		})
@@ -170,12 +192,18 @@ func family(gs []Goroutine) (kids map[uint64][]Goroutine, roots []Goroutine, err
 }
 
 // site names a goroutine's spawn for paths: "main" for a root not started
-// by a go statement, "go ? FUNC#n" for the nth goroutine that uninstrumented
-// code started in FUNC (n 0 when unknown), else "go file:line#ordinal".
+// by a go statement; for the nth goroutine that uninstrumented code started
+// in FUNC (n 0 when unknown), what started it and what it ran as
+// trace.OrphanName says ("net/http handler (*store).incr #12"), or "go ?
+// FUNC#n" when the trace does not know its creator; else "go
+// file:line#ordinal".
 func (p *program) site(g Goroutine, n int) string {
 	if g.Parent == 0 && g.Site == 0 && g.Ordinal == 0 {
 		if !g.HasFirst || g.ID == 1 {
 			return "main"
+		}
+		if name := trace.OrphanName(p.g, g.Creator, g.FirstBlock, g.HasFirst); name != "" {
+			return fmt.Sprintf("%s #%d", name, n)
 		}
 		fn := "-"
 		if b := p.g.Block(int(g.FirstBlock)); b != nil {

@@ -16,7 +16,8 @@ type sideMeasure struct {
 	instrs  int64
 	maxNest int
 	t0      int64
-	from    int64 // the stream's step where the section began
+	when    startTime // when the section began, once the stream knows (when.go)
+	from    int64     // the stream's step where the section began
 	stack   []nest
 	// dec is the deciding TCP instance; first is the first block this side
 	// executed in its frame after it (the successor it took, noBlock when it

@@ -128,6 +128,8 @@ func (c *pairCmp) diverge(at int32, t *tbb.TCP, cp int32, depth int32) error {
 	dec := nest{tcp: at, cp: cp, depth: depth}
 	c.ma.start(dec, t != nil, c.a.clock(), c.a.taken)
 	c.mb.start(dec, t != nil, c.b.clock(), c.b.taken)
+	c.a.mark(&c.ma.when)
+	c.b.mark(&c.mb.when)
 	exitOnly := cp == noBlock
 	ka, err := c.advance(c.a, &c.ma, StepA, cp, depth, exitOnly)
 	if err != nil {
@@ -224,6 +226,10 @@ func (c *pairCmp) record(at int32, t *tbb.TCP, cp int32, unresolved bool) {
 		stepsA: steps.Span{From: c.ma.from, To: c.a.taken},
 		stepsB: steps.Span{From: c.mb.from, To: c.b.taken},
 	}
+	c.a.move(&c.ma.when, &k.whenA)
+	c.b.move(&c.mb.when, &k.whenB)
+	setStart(&k.a, &k.whenA) // for observe; settled once the streams end
+	setStart(&k.b, &k.whenB)
 	kind := "none"
 	switch {
 	case at == noBlock:

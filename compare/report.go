@@ -128,8 +128,14 @@ type Side struct {
 	// last interval; 0 without timestamps.
 	TimeNS int64 `json:"time_ns"`
 	// StartNS is when the section began on this side, in nanoseconds from
-	// the start of the trace (0 without timestamps).
+	// the start of the trace (0 without timestamps): interpolated by
+	// instruction counts between the goroutine's timestamps around it, so
+	// within the goroutine's recorded span.
 	StartNS int64 `json:"start_ns"`
+	// StartSpanNS is how far apart those timestamps are: 0 when the start
+	// is a timestamp, -1 when none followed it (the goroutine was cut off:
+	// StartNS is then the last before it, a lower bound).
+	StartSpanNS int64 `json:"start_span_ns,omitempty"`
 	// Took says in plain words what this side did at the change point:
 	// "took the else branch", "4 iterations", "another map order"; at a
 	// block without one, where it went or, when it stayed in the block,

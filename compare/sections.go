@@ -24,6 +24,7 @@ type keptSection struct {
 	unflagged, cut, unresolved bool
 	a, b                       Side
 	stepsA, stepsB             steps.Span
+	whenA, whenB               startTime // when.go
 }
 
 // sectionList is a pair's sections, with what they share.

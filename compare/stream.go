@@ -96,6 +96,9 @@ type stream struct {
 	instrsAt int64   // instrs when now was seen
 	rate     float64 // ns per instruction over the last interval
 	stamped  bool    // now is a real timestamp
+	// open are the points whose next timestamp has not come yet: the
+	// starts of sections (when.go).
+	open []*startTime
 	// taken counts the tokens consumed, lockstep's included: a token is a
 	// step of internal/steps, so taken is where the stream is in the
 	// goroutine's steps.
@@ -366,6 +369,9 @@ func (s *stream) refill(size int) error {
 func (s *stream) stamp(t int64) {
 	if t <= s.now {
 		return
+	}
+	if len(s.open) > 0 {
+		s.closeOpen(t)
 	}
 	if n := s.instrs - s.instrsAt; n > 0 && s.stamped {
 		s.rate = float64(t-s.now) / float64(n)

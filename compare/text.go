@@ -123,17 +123,8 @@ func (r *Report) summaryText(w io.Writer, o TextOptions, na, nb string, src *sou
 	}
 	fmt.Fprintf(w, "  goroutines     %d matched, %s\n", s.Matched, only)
 	if len(r.Sections) > 0 {
-		first := r.Sections[0]
-		for _, sec := range r.Sections[1:] {
-			if sec.A.StartNS < first.A.StartNS {
-				first = sec
-			}
-		}
-		when := ""
-		if first.A.StartNS > 0 {
-			when = fmt.Sprintf(", %s into %s", time.Duration(first.A.StartNS).Round(time.Microsecond), na)
-		}
-		fmt.Fprintf(w, "  first parted   %s (%s) in %s%s\n", first.TCP.Pos, plainKind(first), first.Spawn, when)
+		first := firstParted(r.Sections)
+		fmt.Fprintf(w, "  first parted   %s (%s) in %s%s\n", first.TCP.Pos, plainKind(first), first.Spawn, whenText(first.A, na))
 		if line, ok := src.line(first.TCP.Pos); ok {
 			fmt.Fprintf(w, "                   %s\n", line)
 		}

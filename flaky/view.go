@@ -101,7 +101,7 @@ func (it iterTrace) Goroutines() []compare.Goroutine {
 	infos := it.t.Goroutines()
 	out := make([]compare.Goroutine, len(infos))
 	for i, g := range infos {
-		out[i] = compare.Goroutine{ID: g.ID, Parent: g.Parent, Site: g.Site, Ordinal: g.Ordinal, FirstBlock: g.FirstBlock, HasFirst: g.HasFirst, Unfinished: !g.Ended}
+		out[i] = compare.Goroutine{ID: g.ID, Parent: g.Parent, Site: g.Site, Ordinal: g.Ordinal, FirstBlock: g.FirstBlock, HasFirst: g.HasFirst, Creator: g.Creator, GoID: g.GoID, Unfinished: !g.Ended}
 	}
 	return out
 }

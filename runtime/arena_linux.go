@@ -89,8 +89,8 @@ type slotRec struct {
 	waitOp, waitSite uint32
 	waitObj          uint64
 	waitBegin        int64
-	nameLen          uint32 // of the test's name, for a test's root goroutine
-	_                uint32
+	nameLen          uint32 // of the name: a test's root goroutine's test, or an orphan's creator
+	nameIsCreator    uint32 // 1: name is the creator's
 	name             [160]byte
 }
 

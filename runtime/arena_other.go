@@ -28,6 +28,7 @@ type slotRec struct {
 	waitObj          uint64
 	waitBegin        int64
 	nameLen, ended   uint32
+	nameIsCreator    uint32
 	name             [160]byte
 }
 

@@ -154,6 +154,18 @@ func workChild(g *G) {
 				}
 			})
 		}
+		// A goroutine of code divergo does not see, as a library's: its
+		// creator is recorded, whether it ends or the arena holds it.
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			w := Enter(bWorker)
+			for i := range 1000 {
+				w.B(bWorkerL)
+				w.Outcome(uint64(i))
+			}
+			w.Exit(bWorker)
+		}()
 		wg.Wait()
 		time.Sleep(2 * time.Millisecond) // a trace read in a test's time
 	}

@@ -40,6 +40,7 @@ type G struct {
 	// the goroutine's next entry starts another.
 	orphan   bool
 	depth    int32
+	creator  string            // an orphan's: the function that started it (creator.go)
 	spawns   map[uint32]uint32 // ordinals per go statement
 	children int
 	ident    uint64      // spawn identity, for DIVERGO_PERTURB (perturb.go)
@@ -145,6 +146,9 @@ func publish(g *G) {
 	s.goid, s.parent, s.site, s.ordinal = g.goid, g.parent, g.site, g.ordinal
 	s.start, s.floor = g.start, g.floor
 	s.nameLen = uint32(copy(s.name[:], g.test))
+	if g.creator != "" { // an orphan is no test's root: the name is free
+		s.nameLen, s.nameIsCreator = uint32(copy(s.name[:], g.creator)), 1
+	}
 	s.id = g.id // last: a reader takes a slot with an id for whole
 	g.slot, g.slotH = s, h
 }

@@ -175,7 +175,13 @@ func recoverGoroutine(w *trace.Writer, head *arenaHeader, s *slotRec, bs []*bloc
 		if seq == 0 {
 			fb, ok := firstBlock(ws)
 			c.Origin = trace.Origin{GoID: s.goid, Parent: s.parent, Site: s.site, Ordinal: s.ordinal, FirstBlock: fb, HasFirst: ok,
-				Start: max(cv.raw(s.start), cv.start), Test: string(s.name[:min(s.nameLen, uint32(len(s.name)))])}
+				Start: max(cv.raw(s.start), cv.start)}
+			name := string(s.name[:min(s.nameLen, uint32(len(s.name)))])
+			if s.nameIsCreator == 1 {
+				c.Origin.Creator = name
+			} else {
+				c.Origin.Test = name
+			}
 		}
 		if err := w.WriteChunk(&c); err != nil {
 			return err

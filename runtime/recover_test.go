@@ -21,7 +21,8 @@ import (
 // moments, 20 times: reading its trace must complete it from the arena
 // (recover_linux.go) with every goroutine that said it started, each
 // holding a prefix of what it did (its outcomes 0, 1, 2 ... in order, all
-// of them if it ended).
+// of them if it ended), and goroutines of uninstrumented code their
+// creator.
 func TestKilledAnytime(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	for kill := range 20 {
@@ -71,6 +72,9 @@ func TestKilledAnytime(t *testing.T) {
 		}
 		for _, g := range gs {
 			checkPrefix(t, kill, g)
+			if g.info.Parent == 0 && g.info.ID != 1 && g.info.Creator != "github.com/divergo/divergo/runtime.workChild" {
+				t.Errorf("kill %d: %s: creator %q, want workChild", kill, g.info.Path, g.info.Creator)
+			}
 		}
 		if t.Failed() {
 			return

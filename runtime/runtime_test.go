@@ -221,7 +221,10 @@ func TestBeforeMain(t *testing.T) {
 		if p == "main" {
 			continue
 		}
-		if !strings.HasPrefix(p, "?/worker#") || o.info.Parent != 0 || o.info.Blocks != 70001 || o.info.Chunks < 2 {
+		// Named by the test's function, whose go statement divergo did
+		// not see, and the function it ran.
+		if p != "runtime.TestBeforeMain worker #1" || o.info.Creator != "github.com/divergo/divergo/runtime.TestBeforeMain" ||
+			o.info.Parent != 0 || o.info.Blocks != 70001 || o.info.Chunks < 2 {
 			t.Errorf("orphan %s: %+v", p, o.info)
 		}
 	}
@@ -338,7 +341,7 @@ func TestPendingBound(t *testing.T) {
 // TestOrphanEnds: a goroutine started by code that is not instrumented is
 // recorded from its first instrumented frame until that frame returns,
 // recursion included, and then ends; its next entry starts another, named
-// by the function it ran and its place among those that ran it.
+// by what started it, the function it ran and its place among those.
 func TestOrphanEnds(t *testing.T) {
 	path := startSession(t)
 	g := Main(testGraphJSON(t), bMain)
@@ -360,7 +363,7 @@ func TestOrphanEnds(t *testing.T) {
 	if len(gs) != 3 {
 		t.Fatalf("%d goroutines, want main and two activations: %v", len(gs), keys(gs))
 	}
-	for _, p := range []string{"?/worker#1", "?/worker#2"} {
+	for _, p := range []string{"runtime.TestOrphanEnds worker #1", "runtime.TestOrphanEnds worker #2"} {
 		o, ok := gs[p]
 		if !ok {
 			t.Errorf("no goroutine %s: %v", p, keys(gs))

@@ -236,6 +236,9 @@ func current(isMain bool) *G {
 	} else {
 		g.ident = orphanIdent(perturbSeed, id)
 		g.orphan = !isMain
+		if g.orphan {
+			g.creator = creatorFor(goid) // once per orphan: microseconds (creator.go)
+		}
 	}
 	g.rng = g.ident
 	g.start = g.clock()
@@ -385,7 +388,7 @@ func chunkHead(g *G, c *trace.Chunk, words []uint32, final bool, end int64, cv *
 	c.Origin = trace.Origin{}
 	if g.seq == 0 {
 		fb, ok := firstBlock(words)
-		c.Origin = trace.Origin{GoID: g.goid, Parent: g.parent, Site: g.site, Ordinal: g.ordinal, FirstBlock: fb, HasFirst: ok, Start: max(cv.raw(g.start), cv.start), Test: g.test}
+		c.Origin = trace.Origin{GoID: g.goid, Parent: g.parent, Site: g.site, Ordinal: g.ordinal, FirstBlock: fb, HasFirst: ok, Start: max(cv.raw(g.start), cv.start), Test: g.test, Creator: g.creator}
 	}
 }
 

@@ -11,6 +11,7 @@ import (
 	"github.com/divergo/divergo/analyzer"
 	"github.com/divergo/divergo/compare"
 	"github.com/divergo/divergo/instrument"
+	"github.com/divergo/divergo/internal/progress"
 )
 
 func init() {
@@ -134,16 +135,24 @@ func runCheck(args []string, stdout, stderr io.Writer) (int, error) {
 	paths := make([]string, *n)
 	seeds := make([]int64, *n)
 	codes := make([]int, *n)
+	// With -v the program writes to the terminal too: a line redrawn
+	// there would cut into its output.
+	runs := progress.NewRuns(stderr, "divergo check", *n, !*verbose)
 	for k := range paths {
 		seeds[k] = *seed + int64(k)
 		paths[k] = filepath.Join(dir, fmt.Sprintf("run-%d.dvt", k+1))
 		env := []string{"DIVERGO_TRACE=" + paths[k], "DIVERGO_PERTURB=" + strconv.FormatInt(seeds[k], 10)}
 		if codes[k], err = runProgramIn(runDir, bin, progArgs, env, nil, progOut, progErr); err != nil {
+			runs.Stop()
 			return 2, fmt.Errorf("running %s (run %d): %w", pkg, k+1, err)
 		}
+		runs.Done(k + 1)
 	}
+	runs.Stop()
 
+	stop := progress.Start(stderr, "divergo check: comparing the runs", nil)
 	c, err := compare.CheckRuns(paths, seeds)
+	stop()
 	if err != nil {
 		return 2, err
 	}

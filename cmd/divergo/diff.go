@@ -164,9 +164,12 @@ func runDiff(args []string, stdout, stderr io.Writer) (int, error) {
 		return 2, err
 	}
 	opts := compare.Options{Weights: compare.Weights{D: *wd, ND: *wnd, TR: *wtr}}
-	defer progress.Start(stderr, "divergo diff: reading traces", readFraction(readers...))()
+	// The report is written once the line is gone: drawn while it is
+	// written, the line would cut into it.
+	stop := progress.Start(stderr, "divergo diff: reading traces", readFraction(readers...))
+	defer stop()
 	if len(pos) > 2 {
-		return diffMany(pos, traces, opts, *asJSON, stdout)
+		return diffMany(pos, traces, opts, *asJSON, stdout, stop)
 	}
 	rep, err := compare.Traces(traces[0], traces[1], opts)
 	if err != nil {
@@ -177,6 +180,7 @@ func runDiff(args []string, stdout, stderr io.Writer) (int, error) {
 			return 2, fmt.Errorf("%s and %s: %w", pos[0], pos[1], err)
 		}
 	}
+	stop()
 	na, nb := shortNames(pos[0], pos[1])
 	topts := compare.TextOptions{NameA: na, NameB: nb, Root: sourceRoot(*src, pos...), Groups: groupLimit(*ngroups, *all), Sections: *sections}
 	if *page != "" {
@@ -229,8 +233,9 @@ func writeTimeline(path string, names []string, rs []*trace.Reader, rep *compare
 	})
 }
 
-func diffMany(names []string, traces []compare.Trace, opts compare.Options, asJSON bool, stdout io.Writer) (int, error) {
+func diffMany(names []string, traces []compare.Trace, opts compare.Options, asJSON bool, stdout io.Writer, stopProgress func()) (int, error) {
 	m, err := compare.Compare(traces, opts)
+	stopProgress()
 	if err != nil {
 		return 2, err
 	}

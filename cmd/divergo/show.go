@@ -40,8 +40,8 @@ exit status 2.
 Flags:
 	-events	also list every event of every goroutine, with its source position
 	-json	print JSON: {"program", "graph_hash", "truncated", "goroutines": [{"id",
-		"path", "parent", "parent_id", "blocks", "events", "waits", "start_ns",
-		"end_ns", "ended", ...}], "blocked": {...}}; with -events each goroutine
+		"path", "parent", "parent_id", "creator", "blocks", "events", "waits",
+		"start_ns", "end_ns", "ended", ...}], "blocked": {...}}; with -events each goroutine
 		has "event_list"; "blocked" is there when goroutines were still blocked
 		at the end, as in divergo wait -json
 	-perfetto OUT.json
@@ -77,7 +77,11 @@ func runShow(args []string, stdout, stderr io.Writer) (int, error) {
 		return 2, err
 	}
 	defer r.Close()
-	defer progress.Start(stderr, "divergo show: reading "+pos[0], readFraction(r))()
+	// show writes as it reads: on a terminal its output is its progress,
+	// and a progress line there would cut into it.
+	if !progress.IsTerminal(stdout) {
+		defer progress.Start(stderr, "divergo show: reading "+pos[0], readFraction(r))()
+	}
 	if *timeline != "" {
 		if err := perfetto.WriteFile(*timeline, func(w io.Writer) error { return perfetto.WriteTrace(w, r) }); err != nil {
 			return 2, fmt.Errorf("writing timeline: %w", err)
@@ -279,8 +283,9 @@ type showGoroutine struct {
 	ParentID uint64 `json:"parent_id"`
 	Site     string `json:"site,omitempty"`
 	Ordinal  uint32 `json:"ordinal,omitempty"`
-	Blocks   int64  `json:"blocks"`   // block executions, implied ones included, as diff counts them
-	Recorded uint64 `json:"recorded"` // block events the trace holds (probed blocks)
+	Creator  string `json:"creator,omitempty"` // what started a goroutine of uninstrumented code (docs/FORMAT.md, "Creators")
+	Blocks   int64  `json:"blocks"`            // block executions, implied ones included, as diff counts them
+	Recorded uint64 `json:"recorded"`          // block events the trace holds (probed blocks)
 	Events   uint64 `json:"events"`
 	Waits    uint64 `json:"waits"`
 	StartNS  int64  `json:"start_ns"`
@@ -332,7 +337,7 @@ func showJSON(w io.Writer, r *trace.Reader, events bool) error {
 			io.WriteString(w, ",")
 		}
 		sg := showGoroutine{ID: gi.ID, GoID: gi.GoID, Path: gi.Path, Parent: parentPath(r, gi), ParentID: gi.Parent,
-			Ordinal: gi.Ordinal, Blocks: exec[gi.ID], Recorded: gi.Blocks, Events: gi.Events, Waits: gi.Waits,
+			Ordinal: gi.Ordinal, Creator: gi.Creator, Blocks: exec[gi.ID], Recorded: gi.Blocks, Events: gi.Events, Waits: gi.Waits,
 			StartNS: gi.Start, EndNS: gi.End, Ended: gi.Ended, Chunks: gi.Chunks}
 		if gi.Parent != 0 {
 			sg.Site = trace.SiteName(g, gi.Site)

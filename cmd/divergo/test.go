@@ -15,6 +15,7 @@ import (
 
 	"github.com/divergo/divergo/flaky"
 	"github.com/divergo/divergo/instrument"
+	"github.com/divergo/divergo/internal/progress"
 	"github.com/divergo/divergo/internal/trace"
 )
 
@@ -183,6 +184,7 @@ func runTest(args []string, stdout, stderr io.Writer) (int, error) {
 	outputs := make([]*flaky.Output, *n)
 	plan := flaky.NewPlan(*perturb)
 	paths := make([]string, *n)
+	runs := progress.NewRuns(stderr, "divergo test", *n, true)
 	for k := range paths {
 		s := *seed + int64(k)
 		rep.Seeds = append(rep.Seeds, s)
@@ -227,10 +229,9 @@ func runTest(args []string, stdout, stderr io.Writer) (int, error) {
 		r.Close()
 		plan.Record(strength, failed)
 		outputs[k] = flaky.ReadOutput(outBuf.String())
-		if *n > 1 && !*asJSON {
-			progressLine(stderr, k+1, *n)
-		}
+		runs.Done(k + 1)
 	}
+	runs.Stop()
 
 	names := make([]string, 0, len(outcomes))
 	for name := range outcomes {
@@ -407,18 +408,6 @@ func goList(pkg, format string) (string, error) {
 		return "", fmt.Errorf("%s: %s", pkg, firstLine(errOut.String(), err))
 	}
 	return strings.TrimSpace(out.String()), nil
-}
-
-// progressLine shows runs done on stderr when it is a terminal.
-func progressLine(w io.Writer, k, n int) {
-	if f, ok := w.(*os.File); ok {
-		if st, err := f.Stat(); err == nil && st.Mode()&os.ModeCharDevice != 0 {
-			fmt.Fprintf(w, "\rdivergo: run %d of %d", k, n)
-			if k == n {
-				fmt.Fprintln(w)
-			}
-		}
-	}
 }
 
 // buildTestBinary instruments the module and builds pkg's test binary with

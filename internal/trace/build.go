@@ -20,6 +20,7 @@ type GoroutineEvents struct {
 	Start   int64  // ns since start; also taken from a leading EvClock
 	End     int64  // ns since start; also taken from a trailing EvClock
 	Running bool   // the goroutine had not ended: no final chunk
+	Creator string // of a goroutine of no parent, when known (Origin.Creator)
 	Events  []Event
 }
 
@@ -91,7 +92,7 @@ func EncodeHeader(w io.Writer, h Header, g *tbb.Graph, gs []GoroutineEvents) err
 		for _, s := range live {
 			c := &Chunk{G: s.ge.ID, Seq: s.seq}
 			if s.seq == 0 {
-				c.Origin = Origin{GoID: s.ge.GoID, Parent: s.ge.Parent, Site: s.ge.Site, Ordinal: s.ge.Ordinal, Start: s.ge.Start}
+				c.Origin = Origin{GoID: s.ge.GoID, Parent: s.ge.Parent, Site: s.ge.Site, Ordinal: s.ge.Ordinal, Start: s.ge.Start, Creator: s.ge.Creator}
 				for _, e := range s.ge.Events {
 					if e.Kind == EvBlock {
 						c.Origin.FirstBlock, c.Origin.HasFirst = e.Block, true

@@ -20,6 +20,11 @@ type Origin struct {
 	// when testing started it to run a test or subtest: the goroutine is
 	// then a root of its own. "" for other goroutines.
 	Test string
+	// Creator is the function that started a goroutine with no parent
+	// (Parent 0) in code that is not instrumented, as the Go runtime names
+	// it: "net/http.(*Server).Serve", "golang.org/x/sync/errgroup.(*Group).Go".
+	// "" when it is not known (main, tests, traces before format version 5).
+	Creator string
 }
 
 // Chunk is one length-prefixed piece of a goroutine's stream.
@@ -89,6 +94,9 @@ func appendChunkHead(dst []byte, c *Chunk) []byte {
 	if c.Seq == 0 && c.Origin.Test != "" {
 		flags |= chunkTest
 	}
+	if c.Seq == 0 && c.Origin.Creator != "" {
+		flags |= chunkCreator
+	}
 	if c.Final && c.Result != 0 {
 		flags |= chunkResult
 	}
@@ -105,11 +113,8 @@ func appendChunkHead(dst []byte, c *Chunk) []byte {
 		}
 		h = binary.AppendUvarint(h, first)
 		h = binary.AppendVarint(h, o.Start)
-		if o.Test != "" {
-			name := o.Test[:min(len(o.Test), maxNameBytes)]
-			h = binary.AppendUvarint(h, uint64(len(name)))
-			h = append(h, name...)
-		}
+		h = appendName(h, o.Test)
+		h = appendName(h, o.Creator)
 	}
 	if c.Final {
 		h = binary.AppendVarint(h, c.End)
@@ -130,11 +135,11 @@ func parseChunkBody(b []byte) (*Chunk, error) {
 	d := decoder{b: b}
 	c := &Chunk{G: d.uvarint(), Seq: d.uvarint()}
 	flags := d.byte()
-	if d.err == nil && flags&^(chunkFinal|chunkTest|chunkResult) != 0 {
+	if d.err == nil && flags&^(chunkFinal|chunkTest|chunkResult|chunkCreator) != 0 {
 		return nil, fmt.Errorf("unknown chunk flags %#x", flags)
 	}
 	c.Final = flags&chunkFinal != 0
-	if d.err == nil && (flags&chunkTest != 0 && c.Seq != 0 || flags&chunkResult != 0 && !c.Final) {
+	if d.err == nil && ((flags&chunkTest != 0 || flags&chunkCreator != 0) && c.Seq != 0 || flags&chunkResult != 0 && !c.Final) {
 		return nil, fmt.Errorf("chunk flags %#x on chunk %d", flags, c.Seq)
 	}
 	if c.Seq == 0 {
@@ -153,6 +158,9 @@ func parseChunkBody(b []byte) (*Chunk, error) {
 		o.Start = d.varint()
 		if flags&chunkTest != 0 {
 			o.Test = string(d.bytes(maxNameBytes, "test name"))
+		}
+		if flags&chunkCreator != 0 {
+			o.Creator = string(d.bytes(maxNameBytes, "creator"))
 		}
 	}
 	if c.Final {
@@ -180,4 +188,15 @@ func parseChunkBody(b []byte) (*Chunk, error) {
 		return nil, fmt.Errorf("chunk counts %d events, %d blocks, %d waits in %d bytes", c.Events, c.Blocks, c.Waits, len(c.Body))
 	}
 	return c, nil
+}
+
+// appendName appends a name of the origin (a test's, a creator's), at most
+// maxNameBytes of it, when it is not empty.
+func appendName(h []byte, name string) []byte {
+	if name == "" {
+		return h
+	}
+	name = name[:min(len(name), maxNameBytes)]
+	h = binary.AppendUvarint(h, uint64(len(name)))
+	return append(h, name...)
 }

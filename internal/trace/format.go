@@ -13,8 +13,10 @@ const (
 	// Version 3 added the pack event ("Packed loops"); a version 2 file is
 	// a version 3 file without one. Version 4 lets a pack event stand for
 	// the same word several times in a row ("Repeated words"); a version 3
-	// file is a version 4 file without such a pack.
-	Version = 4
+	// file is a version 4 file without such a pack. Version 5 names the
+	// creator of a goroutine started by code that is not instrumented
+	// ("Creators"); a version 4 file is a version 5 file without one.
+	Version = 5
 
 	// oldestVersion is the oldest format version this package reads:
 	// version 1 named a sync or spawn event by its block, not its site.
@@ -44,12 +46,18 @@ const (
 	chunkTest = 1 << 1
 	// chunkResult marks a final chunk that carries a test's result.
 	chunkResult = 1 << 2
+	// chunkCreator marks the first chunk of a goroutine started by code
+	// that is not instrumented whose creator is known: the function that
+	// started it follows (format version 5, docs/FORMAT.md, "Creators").
+	chunkCreator = 1 << 3
 
-	// indexEnded, indexTest and indexResult are the flags of an index
-	// entry: the goroutine ended; a test name follows; a result follows.
-	indexEnded  = 1 << 0
-	indexTest   = 1 << 1
-	indexResult = 1 << 2
+	// indexEnded, indexTest, indexResult and indexCreator are the flags of
+	// an index entry: the goroutine ended; a test name follows; a result
+	// follows; a creator follows.
+	indexEnded   = 1 << 0
+	indexTest    = 1 << 1
+	indexResult  = 1 << 2
+	indexCreator = 1 << 3
 )
 
 // syncWaited is the flag bit of an encoded sync event that really waited.

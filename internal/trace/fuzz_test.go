@@ -15,6 +15,7 @@ import (
 func FuzzReader(f *testing.F) {
 	f.Add(writeSample(f))
 	f.Add(packSample(f))
+	f.Add(creatorSample(f))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		before := allocated()
 		defer func() {
@@ -51,6 +52,7 @@ func FuzzReader(f *testing.F) {
 func FuzzRoundTrip(f *testing.F) {
 	f.Add(writeSample(f))
 	f.Add(packSample(f))
+	f.Add(creatorSample(f))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		r, err := NewReader(bytes.NewReader(data), int64(len(data)))
 		if err != nil {
@@ -68,7 +70,7 @@ func FuzzRoundTrip(f *testing.F) {
 				return // a corrupt stream has nothing to round-trip
 			}
 			gs = append(gs, GoroutineEvents{ID: gi.ID, GoID: gi.GoID, Parent: gi.Parent, Site: gi.Site, Ordinal: gi.Ordinal,
-				Start: gi.Start, End: gi.End, Running: !gi.Ended, Events: evs})
+				Start: gi.Start, End: gi.End, Running: !gi.Ended, Creator: gi.Creator, Events: evs})
 			want = append(want, evs)
 		}
 		var buf bytes.Buffer
@@ -85,7 +87,8 @@ func FuzzRoundTrip(f *testing.F) {
 		}
 		for i, gi := range got {
 			g := gs[i]
-			if gi.ID != g.ID || gi.Parent != g.Parent || gi.Site != g.Site || gi.Ordinal != g.Ordinal || gi.Start != g.Start || gi.Ended == g.Running {
+			if gi.ID != g.ID || gi.Parent != g.Parent || gi.Site != g.Site || gi.Ordinal != g.Ordinal || gi.Start != g.Start || gi.Ended == g.Running ||
+				gi.Creator != g.Creator[:min(len(g.Creator), maxNameBytes)] {
 				t.Fatalf("goroutine %d: %+v, want %+v", i, gi, g)
 			}
 			if len(want[i]) > 0 && gi.Path != r.Goroutines()[i].Path && r.Goroutines()[i].HasFirst == gi.HasFirst {

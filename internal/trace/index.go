@@ -19,6 +19,7 @@ type GoroutineInfo struct {
 	HasFirst   bool
 	Path       string     // spawn path: "main", "main/worker@pool.go:23#3", "TestPool/size=4 > worker@pool.go:23#3"
 	Test       string     // the test a test's root goroutine runs, "" for others (Origin.Test)
+	Creator    string     // the function that started a goroutine of no parent, when known (Origin.Creator)
 	Result     TestResult // how that test ended, when its goroutine ended; 0 when unknown
 	Events     uint64     // events recorded
 	Blocks     uint64     // block executions recorded
@@ -50,7 +51,7 @@ func (e *indexEntry) add(c *Chunk, off int64) {
 		o := c.Origin
 		e.GoID, e.Parent, e.Site, e.Ordinal = o.GoID, o.Parent, o.Site, o.Ordinal
 		e.FirstBlock, e.HasFirst, e.Start = o.FirstBlock, o.HasFirst, o.Start
-		e.Test = o.Test
+		e.Test, e.Creator = o.Test, o.Creator
 	}
 	e.Events += c.Events
 	e.Blocks += c.Blocks
@@ -85,12 +86,13 @@ func (e *indexEntry) append(b []byte) []byte {
 	if e.Result != 0 {
 		flags |= indexResult
 	}
+	if e.Creator != "" {
+		flags |= indexCreator
+	}
 	b = append(b, flags)
 	b = binary.AppendVarint(b, e.End)
-	if e.Test != "" {
-		b = binary.AppendUvarint(b, uint64(len(e.Test)))
-		b = append(b, e.Test...)
-	}
+	b = appendName(b, e.Test)
+	b = appendName(b, e.Creator)
 	if e.Result != 0 {
 		b = append(b, byte(e.Result))
 	}
@@ -132,13 +134,16 @@ func parseIndex(b []byte, lo, hi int64) ([]*indexEntry, error) {
 		}
 		e.Start = d.varint()
 		flags := d.byte()
-		if d.err == nil && flags&^(indexEnded|indexTest|indexResult) != 0 {
+		if d.err == nil && flags&^(indexEnded|indexTest|indexResult|indexCreator) != 0 {
 			return nil, fmt.Errorf("index entry %d: unknown flags %#x", i, flags)
 		}
 		e.Ended = flags&indexEnded != 0
 		e.End = d.varint()
 		if flags&indexTest != 0 {
 			e.Test = string(d.bytes(maxNameBytes, "test name"))
+		}
+		if flags&indexCreator != 0 {
+			e.Creator = string(d.bytes(maxNameBytes, "creator"))
 		}
 		if flags&indexResult != 0 {
 			e.Result = TestResult(d.byte())

@@ -79,11 +79,14 @@ func (r *Reader) namePaths() {
 				p = x.Test
 			case x.ID == 1:
 				p = "main"
+			case x.Parent == 0 && x.Creator != "":
+				// Started by code divergo did not instrument: named by what
+				// started it and what it ran (creator.go), and its place
+				// among the goroutines named so, as a go statement's
+				// children are by their ordinal, so that two runs pair them.
+				p = fmt.Sprintf("%s #%d", r.orphanName(x), orphans[x.ID])
 			case x.Parent == 0:
-				// Started by code divergo did not instrument: named by the
-				// function it ran and its place among the goroutines that
-				// ran it so, as a go statement's children are by their
-				// ordinal, so that two runs pair them.
+				// The same, of a trace that does not know the creator.
 				p = fmt.Sprintf("?/%s#%d", r.funcName(x), orphans[x.ID])
 			default:
 				parent, ok := done[x.Parent]
@@ -109,30 +112,48 @@ func (r *Reader) namePaths() {
 }
 
 // orphanOrdinals numbers the goroutines started by code that is not
-// instrumented (no parent, no test) among those that started in the same
-// function, in the order they started (ties by recorder id): a net/http
-// server's handler goroutines are "?/handle#1", "?/handle#2" ... in every
-// run, where the Go runtime's goroutine ids differ from run to run.
+// instrumented (no parent, no test) among those of the same name (the
+// function they started in, and what started them when known), in the
+// order they were created as far as the Go runtime's goroutine ids tell,
+// then in the order they started (one goroutine's later streams), then by
+// recorder id: a net/http server's handler goroutines are "net/http
+// handler handle #1", "net/http handler handle #2" ... in every run.
+// errgroup's workers, each given its item, are numbered in the order of
+// their g.Go calls, not the order the scheduler ran them in, so that two
+// runs pair the workers of one item (compare's matching does the same).
 func (r *Reader) orphanOrdinals() map[uint64]int {
-	var os []*indexEntry
+	type orphan struct {
+		e    *indexEntry
+		name string
+	}
+	var os []orphan
 	for _, e := range r.gs {
 		if e.ID != 1 && e.Parent == 0 && e.Test == "" {
-			os = append(os, e)
+			os = append(os, orphan{e, r.orphanName(e)})
 		}
 	}
-	slices.SortFunc(os, func(a, b *indexEntry) int {
-		return cmp.Or(cmp.Compare(r.funcName(a), r.funcName(b)), cmp.Compare(a.Start, b.Start), cmp.Compare(a.ID, b.ID))
+	slices.SortFunc(os, func(a, b orphan) int {
+		return cmp.Or(cmp.Compare(a.name, b.name), cmp.Compare(a.e.GoID, b.e.GoID), cmp.Compare(a.e.Start, b.e.Start), cmp.Compare(a.e.ID, b.e.ID))
 	})
 	out := make(map[uint64]int, len(os))
 	n := 0
-	for i, e := range os {
-		if i == 0 || r.funcName(e) != r.funcName(os[i-1]) {
+	for i, o := range os {
+		if i == 0 || o.name != os[i-1].name {
 			n = 0
 		}
 		n++
-		out[e.ID] = n
+		out[o.e.ID] = n
 	}
 	return out
+}
+
+// orphanName is the name of a goroutine of no parent without its ordinal:
+// by its creator when known (OrphanName), else "?/" and its function.
+func (r *Reader) orphanName(e *indexEntry) string {
+	if e.Creator != "" {
+		return OrphanName(r.graph, e.Creator, e.FirstBlock, e.HasFirst)
+	}
+	return "?/" + r.funcName(e)
 }
 
 // funcName is the short name of the function e started in.

@@ -2,7 +2,7 @@
 // examples: a map guarded by an RWMutex, read and written by handlers that
 // net/http runs on goroutines of its own, and clients on the loopback
 // interface. Its handler goroutines are started by code divergo does not
-// instrument.
+// instrument, and so is the goroutine of a time.AfterFunc callback.
 package main
 
 import (
@@ -13,6 +13,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"time"
 )
 
 type store struct {
@@ -76,6 +77,9 @@ func main() {
 	}
 	wg.Wait()
 	srv.Close()
+	fired := make(chan bool)
+	time.AfterFunc(time.Millisecond, func() { fired <- true })
+	<-fired
 	var keys []string
 	for k := range s.m {
 		keys = append(keys, k)
