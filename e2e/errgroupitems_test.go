@@ -51,6 +51,7 @@ func main() {
 // worker with the worker of its item (the order g.Go created them), so
 // that the runs take the same paths.
 func TestErrgroupItems(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	write(t, filepath.Join(dir, "main.go"), []byte(errgroupItems))
 	write(t, filepath.Join(dir, "go.mod"), []byte("module example.com/items\n\ngo 1.26.8\n\nrequire golang.org/x/sync v0.24.0\n"))
