@@ -22,7 +22,15 @@ algorithm): goroutines are matched by spawn path, each pair is walked in
 step; where a trace change point (TCP) had a different outcome both runs are
 followed to its convergence point and the divergent section is measured.
 
-It prints, first, a summary: whether the runs took the same paths, how
+When the two runs had different inputs (the command line, GOMAXPROCS,
+NumCPU, or environment variables, which the trace's header records), diff
+says so first, in one line, and then compares them all the same: the
+analysis takes inputs to be the same in both runs, so where such runs part
+may be the input's doing rather than the schedule's:
+
+	inputs differ: run-1.dvt ran with args [-n 10], run-2.dvt with [-n 12]
+
+It prints, then, a summary: whether the runs took the same paths, how
 their goroutines matched, where they first parted (the statement, its
 goroutine, when), how much of their work lies where they went different
 ways, and at how many statements. Then the statements where they parted,
