@@ -1,0 +1,141 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/divergo/divergo/analyzer"
+	"github.com/divergo/divergo/compare"
+	"github.com/divergo/divergo/internal/load"
+	"github.com/divergo/divergo/internal/progress"
+)
+
+// explainHoles tells, for each hole of c, which assumption of the analysis
+// the runs broke there. The analyzer left the statement unmarked because
+// the data it decides on went through rules that take data to be the same
+// in two runs (analyzer.Rules): it analyses the holes' packages again,
+// without -disable when that was given and without each rule in turn, and
+// the rules whose absence makes the statement a change point are the ones
+// it relied on. When none does, the analyzer saw no shared data there at
+// all: a miss. One load, then an analysis per rule (a few seconds each on
+// a small program), only when there are holes.
+func explainHoles(c *compare.Check, tests bool, disable string, stderr io.Writer) error {
+	var pkgs []string
+	for _, h := range c.Holes {
+		if h.Pkg != "" && !slices.Contains(pkgs, h.Pkg) {
+			pkgs = append(pkgs, h.Pkg)
+		}
+	}
+	if len(pkgs) == 0 {
+		return nil
+	}
+	defer progress.Start(stderr, "divergo check: analysing the holes' packages again, without each rule in turn", nil)()
+	l, err := load.Packages(load.Config{Patterns: pkgs, Tests: tests})
+	if err != nil {
+		return err
+	}
+	base, err := markedLines(l)
+	if err != nil {
+		return err
+	}
+	for _, h := range c.Holes {
+		h.Cause = &compare.HoleCause{}
+	}
+	if disable != "" {
+		marked, err := markedWith(l, "disable", "", disable)
+		if err != nil {
+			return err
+		}
+		for _, h := range c.Holes {
+			if len(newAt(h, base, marked)) > 0 {
+				h.Cause.Planted = disable
+			}
+		}
+	}
+	for _, r := range analyzer.Rules {
+		marked, err := markedWith(l, "without", string(r), "")
+		if err != nil {
+			return err
+		}
+		for _, h := range c.Holes {
+			if whys := newAt(h, base, marked); len(whys) > 0 && h.Cause.Planted == "" {
+				h.Cause.Breaks = append(h.Cause.Breaks, compare.BrokenRule{Rule: string(r), Assumption: r.Assumption(), Why: whys[0]})
+			}
+		}
+	}
+	for _, h := range c.Holes {
+		h.Cause.Miss = h.Cause.Planted == "" && len(h.Cause.Breaks) == 0
+	}
+	return nil
+}
+
+// markedWith is markedLines with the analyzer's flag set to value, and set
+// back to restore after.
+func markedWith(l *load.Loaded, flag, value, restore string) (map[string][]string, error) {
+	if err := analyzer.Analyzer.Flags.Set(flag, value); err != nil {
+		return nil, err
+	}
+	defer analyzer.Analyzer.Flags.Set(flag, restore)
+	return markedLines(l)
+}
+
+// markedLines analyses the loaded packages and returns the change points
+// by file:line (the file relative to the module root, as the graph names
+// it), each as what the analyzer says of it: "KIND: WHY".
+func markedLines(l *load.Loaded) (map[string][]string, error) {
+	res, err := l.Analyze(analyzer.Analyzer)
+	if err != nil {
+		return nil, err
+	}
+	out := map[string][]string{}
+	for _, p := range res.Roots {
+		for _, d := range p.Diagnostics {
+			pos := res.Fset.Position(d.Pos)
+			key := res.Rel(pos.Filename) + ":" + strconv.Itoa(pos.Line)
+			msg := strings.TrimPrefix(d.Message, "trace change point (")
+			msg = strings.Replace(msg, "): ", ": ", 1)
+			if i := strings.LastIndex(msg, "; converges at "); i >= 0 {
+				msg = msg[:i]
+			}
+			if !slices.Contains(out[key], msg) {
+				out[key] = append(out[key], msg)
+			}
+		}
+	}
+	return out, nil
+}
+
+// newAt returns what marked says of the hole's lines (the statement that
+// decided, and the block's first) that base does not.
+func newAt(h *compare.Hole, base, marked map[string][]string) []string {
+	var out []string
+	for _, pos := range []string{h.At(), h.Pos} {
+		key := fileLine(pos)
+		for _, m := range marked[key] {
+			if !slices.Contains(base[key], m) && !slices.Contains(out, m) {
+				out = append(out, m)
+			}
+		}
+	}
+	return out
+}
+
+// fileLine is a position's file:line, without a column.
+func fileLine(pos string) string {
+	i := strings.LastIndexByte(pos, ':')
+	if j := strings.LastIndexByte(pos[:max(i, 0)], ':'); i > 0 && j > 0 {
+		if _, err := strconv.Atoi(pos[j+1 : i]); err == nil {
+			return pos[:i] // file:line:col
+		}
+	}
+	return pos
+}
+
+// explainNote says on stderr that the holes could not be explained, and
+// why; check goes on without.
+func explainNote(stderr io.Writer, err error) {
+	fmt.Fprintf(stderr, "divergo check: could not tell which assumption the holes broke: %v\n", err)
+}
