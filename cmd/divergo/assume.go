@@ -11,17 +11,21 @@ import (
 	"github.com/divergo/divergo/compare"
 	"github.com/divergo/divergo/internal/load"
 	"github.com/divergo/divergo/internal/progress"
+	"github.com/divergo/divergo/internal/tbb"
+	"github.com/divergo/divergo/internal/trace"
 )
 
 // explainHoles tells, for each hole of c, which assumption of the analysis
 // the runs broke there. The analyzer left the statement unmarked because
 // the data it decides on went through rules that take data to be the same
-// in two runs (analyzer.Rules): it analyses the holes' packages again,
-// without -disable when that was given and without each rule in turn, and
-// the rules whose absence makes the statement a change point are the ones
-// it relied on. When none does, the analyzer saw no shared data there at
-// all: a miss. One load, then an analysis per rule (a few seconds each on
-// a small program), only when there are holes.
+// in two runs (analyzer.Rules), or because it saw no shared data there at
+// all. It analyses the holes' packages again: without -disable when that
+// was given (a planted hole), then without every rule (a hole still
+// unmarked is an analyzer miss), then, for the holes that this marks,
+// without each rule in turn: those whose absence marks the statement are
+// the ones it relied on. What the trace's graph marks is the baseline. An
+// analysis takes seconds (the packages' dependencies are analysed too), so
+// a miss costs one or two and a hole that relied on a rule eight.
 func explainHoles(c *compare.Check, tests bool, disable string, stderr io.Writer) error {
 	var pkgs []string
 	for _, h := range c.Holes {
@@ -32,16 +36,19 @@ func explainHoles(c *compare.Check, tests bool, disable string, stderr io.Writer
 	if len(pkgs) == 0 {
 		return nil
 	}
-	defer progress.Start(stderr, "divergo check: analysing the holes' packages again, without each rule in turn", nil)()
+	defer progress.Start(stderr, "divergo check: analysing the holes' packages again, to tell which assumption each broke", nil)()
+	r, err := trace.Open(c.Paths[0])
+	if err != nil {
+		return err
+	}
+	base := graphLines(r.Graph())
+	r.Close()
 	l, err := load.Packages(load.Config{Patterns: pkgs, Tests: tests})
 	if err != nil {
 		return err
 	}
-	base, err := markedLines(l)
-	if err != nil {
-		return err
-	}
-	for _, h := range c.Holes {
+	open := c.Holes
+	for _, h := range open {
 		h.Cause = &compare.HoleCause{}
 	}
 	if disable != "" {
@@ -49,27 +56,72 @@ func explainHoles(c *compare.Check, tests bool, disable string, stderr io.Writer
 		if err != nil {
 			return err
 		}
-		for _, h := range c.Holes {
+		open = slices.DeleteFunc(slices.Clone(open), func(h *compare.Hole) bool {
 			if len(newAt(h, base, marked)) > 0 {
 				h.Cause.Planted = disable
+				return true
 			}
+			return false
+		})
+	}
+	if len(open) == 0 {
+		return nil
+	}
+	all := make([]string, len(analyzer.Rules))
+	for i, r := range analyzer.Rules {
+		all[i] = string(r)
+	}
+	marked, err := markedWith(l, "without", strings.Join(all, ","), "")
+	if err != nil {
+		return err
+	}
+	var relied []*compare.Hole
+	for _, h := range open {
+		if whys := newAt(h, base, marked); len(whys) > 0 {
+			relied = append(relied, h)
+			h.Cause.Breaks = []compare.BrokenRule{{Rule: strings.Join(all, ","), Assumption: severalRules, Why: whys[0]}}
+		} else {
+			h.Cause.Miss = true
 		}
 	}
 	for _, r := range analyzer.Rules {
+		if len(relied) == 0 {
+			break
+		}
 		marked, err := markedWith(l, "without", string(r), "")
 		if err != nil {
 			return err
 		}
-		for _, h := range c.Holes {
-			if whys := newAt(h, base, marked); len(whys) > 0 && h.Cause.Planted == "" {
-				h.Cause.Breaks = append(h.Cause.Breaks, compare.BrokenRule{Rule: string(r), Assumption: r.Assumption(), Why: whys[0]})
+		for _, h := range relied {
+			whys := newAt(h, base, marked)
+			if len(whys) == 0 {
+				continue
+			}
+			if h.Cause.Breaks[0].Assumption == severalRules {
+				h.Cause.Breaks = nil
+			}
+			h.Cause.Breaks = append(h.Cause.Breaks, compare.BrokenRule{Rule: string(r), Assumption: r.Assumption(), Why: whys[0]})
+		}
+	}
+	return nil
+}
+
+// severalRules is what a hole broke that only switching several rules off
+// at once marks.
+const severalRules = "one of the analysis's assumptions (docs/SOUNDNESS.md, \"Which assumption a hole breaks\"): only switching several of its rules off together marks this statement"
+
+// graphLines is what the graph marks, by file:line, as markedLines says it.
+func graphLines(g *tbb.Graph) map[string][]string {
+	out := map[string][]string{}
+	for _, b := range g.Blocks {
+		for _, t := range append([]*tbb.TCP{b.TCP}, b.Also...) {
+			if t != nil {
+				key := t.Pos.FileLine()
+				out[key] = append(out[key], string(t.Kind)+": "+t.Why)
 			}
 		}
 	}
-	for _, h := range c.Holes {
-		h.Cause.Miss = h.Cause.Planted == "" && len(h.Cause.Breaks) == 0
-	}
-	return nil
+	return out
 }
 
 // markedWith is markedLines with the analyzer's flag set to value, and set
