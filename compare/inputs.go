@@ -33,9 +33,9 @@ type InputDiff struct {
 	Env []string `json:"env,omitempty"`
 }
 
-// diffInputs compares what a and b recorded of their inputs; nil when
+// DiffInputs compares what a and b recorded of their inputs; nil when
 // they were the same, or when a trace does not say.
-func diffInputs(a, b Trace) *InputDiff {
+func DiffInputs(a, b Trace) *InputDiff {
 	ta, ok := a.(inputsTrace)
 	if !ok {
 		return nil

@@ -11,7 +11,8 @@ import (
 // where the flag's value decides, a loop the analyzer rightly leaves
 // unflagged, since inputs are the same in the runs it is meant to
 // compare); show prints what each run was given. Two runs with the same
-// command line say nothing of inputs.
+// command line say nothing of inputs; three runs say which differ from the
+// first before the matrix.
 func TestInputsDiffer(t *testing.T) {
 	p := prepare(t, "cpuloop", false)
 	dir := t.TempDir()
@@ -42,6 +43,13 @@ func TestInputsDiffer(t *testing.T) {
 	code, out, errs = divergo(t, dir, "diff", a, c)
 	if code != 0 || strings.Contains(out, "inputs") {
 		t.Errorf("diff of two runs with -n 10: status %d\n%s%s", code, out, errs)
+	}
+
+	// Three runs: the matrix, after the runs whose inputs differ from the
+	// first's.
+	code, out, errs = divergo(t, dir, "diff", "run-1.dvt", "run-2.dvt", "run-3.dvt")
+	if code != 1 || !strings.HasPrefix(out, "inputs differ: run-1.dvt ran with args [-n 10], run-2.dvt with [-n 12]\n\n") || strings.Contains(out, "run-3.dvt with") {
+		t.Errorf("diff of three runs: status %d\n%s%s", code, out, errs)
 	}
 
 	code, out, errs = divergo(t, dir, "show", b)

@@ -30,6 +30,9 @@ may be the input's doing rather than the schedule's:
 
 	inputs differ: run-1.dvt ran with args [-n 10], run-2.dvt with [-n 12]
 
+With three traces or more, such a line comes for each run whose inputs
+differ from the first's, before the matrix.
+
 It prints, then, a summary: whether the runs took the same paths, how
 their goroutines matched, where they first parted (the statement, its
 goroutine, when), how much of their work lies where they went different
@@ -254,6 +257,18 @@ func diffMany(names []string, traces []compare.Trace, opts compare.Options, asJS
 			Traces []string `json:"traces"`
 			*compare.Matrix
 		}{names, m})
+	}
+	// Runs whose inputs differ from the first's, first: the analysis
+	// takes them to be the same.
+	said := false
+	for k := 1; k < len(traces); k++ {
+		if d := compare.DiffInputs(traces[0], traces[k]); d != nil {
+			fmt.Fprintln(stdout, d.Line(names[0], names[k]))
+			said = true
+		}
+	}
+	if said {
+		fmt.Fprintln(stdout)
 	}
 	return status, m.WriteText(stdout, names)
 }
