@@ -29,8 +29,10 @@ import (
 func explainHoles(c *compare.Check, tests bool, disable string, stderr io.Writer) error {
 	var pkgs []string
 	for _, h := range c.Holes {
-		if h.Pkg != "" && !slices.Contains(pkgs, h.Pkg) {
-			pkgs = append(pkgs, h.Pkg)
+		// An external test package comes with its package's tests.
+		p := strings.TrimSuffix(h.Pkg, "_test")
+		if p != "" && !slices.Contains(pkgs, p) {
+			pkgs = append(pkgs, p)
 		}
 	}
 	if len(pkgs) == 0 {

@@ -1,23 +1,24 @@
 // Package main has one branch per rule by which the analysis takes data
 // to be the same in two runs (analyzer/assume.go): each is clean under the
-// rules and a change point with its own rule switched off (-without).
+// rules and a change point with its own rule switched off (-without). Its
+// imports are few, since the test analyses it, dependencies included,
+// once per rule.
 package main
 
 import (
-	"math/rand"
-	"os"
-	"sync"
+	"math/rand/v2"
+	"runtime"
 )
 
 func inputs() {
-	if os.Getenv("ASSUME") != "" { // inputs
-		println("set")
+	if runtime.NumCPU() > 1 { // inputs
+		println("several")
 	}
 }
 
 func seeded() {
-	r := rand.New(rand.NewSource(1))
-	if r.Intn(2) == 0 { // seeded
+	r := rand.New(rand.NewPCG(1, 2))
+	if r.IntN(2) == 0 { // seeded
 		println("heads")
 	}
 }
@@ -27,15 +28,14 @@ func frozen() {
 	for i := 0; i < 3; i++ {
 		k += i
 	}
-	var wg sync.WaitGroup
-	wg.Add(1)
+	done := make(chan bool)
 	go func() {
-		defer wg.Done()
 		if k > 2 { // frozen
 			println("big")
 		}
+		done <- true
 	}()
-	wg.Wait()
+	<-done
 }
 
 var limit = 10
@@ -53,17 +53,17 @@ func callers(n int) {
 }
 
 func counted() {
-	var wg sync.WaitGroup
+	done := make(chan bool)
 	for i := 0; i < 2; i++ {
-		wg.Add(1)
 		go func(i int) {
-			defer wg.Done()
 			if i > 0 { // counted
 				println("second")
 			}
+			done <- true
 		}(i)
 	}
-	wg.Wait()
+	<-done
+	<-done
 }
 
 func main() {
