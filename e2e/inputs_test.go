@@ -12,7 +12,7 @@ import (
 // unflagged, since inputs are the same in the runs it is meant to
 // compare); show prints what each run was given. Two runs with the same
 // command line say nothing of inputs; three runs say which differ from the
-// first before the matrix.
+// first before the matrix, and diff -wait says it before the waiting time.
 func TestInputsDiffer(t *testing.T) {
 	p := prepare(t, "cpuloop", false)
 	dir := t.TempDir()
@@ -43,6 +43,12 @@ func TestInputsDiffer(t *testing.T) {
 	code, out, errs = divergo(t, dir, "diff", a, c)
 	if code != 0 || strings.Contains(out, "inputs") {
 		t.Errorf("diff of two runs with -n 10: status %d\n%s%s", code, out, errs)
+	}
+
+	// Their waiting time compared: the same line first.
+	code, out, errs = divergo(t, dir, "diff", "-wait", a, b)
+	if code != 0 || !strings.HasPrefix(out, "inputs differ: run-1.dvt ran with args [-n 10], run-2.dvt with [-n 12]\n\nwaiting: A ") {
+		t.Errorf("diff -wait of the runs: status %d\n%s%s", code, out, errs)
 	}
 
 	// Three runs: the matrix, after the runs whose inputs differ from the
