@@ -24,9 +24,9 @@ followed to its convergence point and the divergent section is measured.
 
 When the two runs had different inputs (the command line, GOMAXPROCS,
 NumCPU, or environment variables, which the trace's header records), diff
-says so first, in one line (with -wait too), and then compares them all the same: the
-analysis takes inputs to be the same in both runs, so where such runs part
-may be the input's doing rather than the schedule's:
+says so first, in one line (with -wait too), and then compares them all
+the same: the analysis takes inputs to be the same in both runs, so where
+such runs part may be the input's doing rather than the schedule's:
 
 	inputs differ: run-1.dvt ran with args [-n 10], run-2.dvt with [-n 12]
 
