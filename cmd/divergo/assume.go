@@ -25,7 +25,8 @@ import (
 // without each rule in turn: those whose absence marks the statement are
 // the ones it relied on. What the trace's graph marks is the baseline. An
 // analysis takes seconds (the packages' dependencies are analysed too), so
-// a miss costs one or two and a hole that relied on a rule eight.
+// a miss costs one (two with -disable) and a hole that relied on a rule
+// seven.
 func explainHoles(c *compare.Check, tests bool, disable string, stderr io.Writer) error {
 	var pkgs []string
 	for _, h := range c.Holes {
