@@ -93,7 +93,7 @@ func (s *fstate) freeze(ptrs map[ssa.Value]*ptrInfo, pubs map[ssa.Value][]*ssa.M
 		if escaped[r] {
 			continue
 		}
-		if _, ok := r.(*ssa.Alloc); !ok || s.writtenAfter(r, ptrs, mcs) {
+		if _, ok := r.(*ssa.Alloc); !ok || relaxed(RuleFrozen) || s.writtenAfter(r, ptrs, mcs) {
 			escaped[r] = true
 		}
 	}

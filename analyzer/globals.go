@@ -19,6 +19,9 @@ import (
 // shared data: base stops at the load, which is not the variable.
 func (ps *pkgState) findInitOnly() {
 	ps.initOnly = map[*ssa.Global]bool{}
+	if relaxed(RuleInitOnly) {
+		return
+	}
 	for _, m := range ps.ssa.Pkg.Members {
 		g, ok := m.(*ssa.Global)
 		if !ok || g.Object() == nil {

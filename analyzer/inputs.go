@@ -27,6 +27,9 @@ var flagInputs = map[string]bool{
 
 // isProgramInput reports functions that return the program's input.
 func isProgramInput(fn *types.Func) bool {
+	if relaxed(RuleInputs) {
+		return false
+	}
 	k := keyOf(fn)
 	switch k.pkg {
 	case "os":
@@ -45,6 +48,9 @@ func isProgramInput(fn *types.Func) bool {
 // isInputPointer reports functions whose result points to the command
 // line: a flag's value, or flag.Args' strings.
 func isInputPointer(fn *types.Func) bool {
+	if relaxed(RuleInputs) {
+		return false
+	}
 	k := keyOf(fn)
 	return k.pkg == "flag" && (k.recv == "" || k.recv == "FlagSet") && flagInputs[k.name]
 }
@@ -53,6 +59,9 @@ func isInputPointer(fn *types.Func) bool {
 // methods) that define a flag whose value the flag package writes, at
 // Parse, into the variable whose address is their first argument.
 func isFlagVar(fn *types.Func) bool {
+	if relaxed(RuleInputs) {
+		return false
+	}
 	k := keyOf(fn)
 	if k.pkg != "flag" || (k.recv != "" && k.recv != "FlagSet") || len(k.name) < 4 || k.name[len(k.name)-3:] != "Var" {
 		return false
@@ -88,6 +97,9 @@ func flagVarUse(v ssa.Value, u ssa.Instruction) bool {
 // a holder (frozen.go) that holds nothing but what a flag function
 // returned, or a captured variable bound to such a holder.
 func (s *fstate) inputMem(v ssa.Value) bool {
+	if relaxed(RuleInputs) {
+		return false
+	}
 	ps := s.pkg
 	for i := 0; i < 16; i++ {
 		switch x := base(v).(type) {

@@ -2,6 +2,7 @@ package analyzer
 
 import (
 	"go/types"
+	"strings"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ssa"
@@ -193,6 +194,9 @@ func (ps *pkgState) findCallers() {
 			}
 		case obj != nil && obj.Exported() && !ps.isMain:
 			s.escapes = true
+		}
+		if relaxed(RuleCallers) && s.fn.Parent() == nil && s.fn.Name() != "main" && s.fn.Name() != "init" && !strings.HasPrefix(s.fn.Name(), "init#") {
+			s.escapes = true // as if anything could call it
 		}
 	}
 	for _, s := range ps.funcs {

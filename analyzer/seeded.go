@@ -51,6 +51,9 @@ func isSeeder(fn *types.Func) bool {
 // or NewChaCha8, or rand.New of a source made for it and used nowhere else
 // (another user of the source would draw from the same state).
 func seededRoot(c *ssa.Call) bool {
+	if relaxed(RuleSeeded) {
+		return false
+	}
 	fn := staticFunc(&c.Call)
 	if fn == nil || !isSeeder(fn) {
 		return false

@@ -64,7 +64,7 @@ func (s *fstate) orCounted(tt taint, st siteCond, t *fstate, i int, a ssa.Value,
 	x := s.get(a)
 	x.or(tt)
 	x.or(st.t)
-	if !st.shared && (!s.unsteady || x.m&^shared == 0) {
+	if !st.shared && (!s.unsteady || x.m&^shared == 0) && !relaxed(RuleCounted) {
 		return tt
 	}
 	name := "argument"

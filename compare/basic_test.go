@@ -366,22 +366,7 @@ func TestBadInput(t *testing.T) {
 func TestTraceFile(t *testing.T) {
 	f := newFig1(t)
 	dir := t.TempDir()
-	write := func(name string, m *memTrace) Trace {
-		var gs []trace.GoroutineEvents
-		for _, g := range m.gs {
-			gs = append(gs, trace.GoroutineEvents{ID: g.ID, Parent: g.Parent, Site: g.Site, Ordinal: g.Ordinal, Events: m.events[g.ID]})
-		}
-		path := filepath.Join(dir, name)
-		if err := trace.WriteFile(path, f.g, gs); err != nil {
-			t.Fatal(err)
-		}
-		r, err := trace.Open(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { r.Close() })
-		return FromReader(r)
-	}
+	write := func(name string, m *memTrace) Trace { return fileTrace(t, filepath.Join(dir, name), f.g, m, nil) }
 	a := write("a.dvt", f.run(1, 0, 1000))
 	b := write("b.dvt", f.run(0, 0, 2000))
 	rep := mustCompare(t, a, b)

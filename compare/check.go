@@ -47,6 +47,38 @@ type Hole struct {
 	CP      string `json:"cp"`    // where the paths met again, "" when a run ended first
 	Runs    []int  `json:"runs"`  // runs (0-based) showing it
 	Pair    [2]int `json:"pair"`  // the first comparison that showed it
+	Pkg     string `json:"pkg"`   // the package of Func
+	// Cause is why the analyzer did not mark the statement, when the
+	// caller could tell (divergo check analyses the package again); nil
+	// when it did not try.
+	Cause *HoleCause `json:"cause,omitempty"`
+}
+
+// HoleCause is why the analyzer left a statement where runs parted
+// unmarked: the data it decides on went through rules that assume
+// something of the program or the runs (docs/SOUNDNESS.md), and the runs
+// broke one of those assumptions; or the analyzer was told to miss the
+// statement's kind (-disable); or no rule explains it, and the analyzer
+// missed it.
+type HoleCause struct {
+	// Breaks are the rules that, switched off, make the statement a change
+	// point: the runs broke the assumption of one of them.
+	Breaks []BrokenRule `json:"breaks,omitempty"`
+	// Planted names the TCP kinds -disable told the analyzer to miss, when
+	// analysing without -disable marks the statement.
+	Planted string `json:"planted,omitempty"`
+	// Miss: neither, an analyzer miss (docs/SOUNDNESS.md, "Known
+	// unsoundness", lists the known ones).
+	Miss bool `json:"miss,omitempty"`
+}
+
+// BrokenRule is one rule of the analysis a hole relied on.
+type BrokenRule struct {
+	Rule       string `json:"rule"`       // analyzer.Rule
+	Assumption string `json:"assumption"` // what it assumes, in plain words
+	// Why is what the analyzer says of the statement without the rule:
+	// the data it then finds shared.
+	Why string `json:"why"`
 }
 
 // At is where the hole is named: the deciding statement, else the block.
@@ -167,7 +199,7 @@ func (c *Check) noteHoles(holes map[string]*Hole, g *tbb.Graph, rep *Report, a, 
 		key := sec.TCP.Pos + "#" + strconv.Itoa(sec.TCP.Block)
 		h := holes[key]
 		if h == nil {
-			h = &Hole{Pos: sec.TCP.Pos, Decided: decidingPos(g, sec.TCP.Block), Func: sec.TCP.Func, Spawn: sec.Spawn, CP: sec.CP.Pos, Pair: [2]int{a, k}}
+			h = &Hole{Pos: sec.TCP.Pos, Decided: decidingPos(g, sec.TCP.Block), Func: sec.TCP.Func, Spawn: sec.Spawn, CP: sec.CP.Pos, Pair: [2]int{a, k}, Pkg: blockPkg(g, sec.TCP.Block)}
 			if sec.Unresolved {
 				h.CP = ""
 			}
@@ -177,6 +209,17 @@ func (c *Check) noteHoles(holes map[string]*Hole, g *tbb.Graph, rep *Report, a, 
 			h.Runs = append(h.Runs, k)
 		}
 	}
+}
+
+// blockPkg is the package of the function holding block id, "" when the
+// graph does not say.
+func blockPkg(g *tbb.Graph, id int) string {
+	if b := g.Block(id); b != nil {
+		if f := g.Func(b.Func); f != nil {
+			return f.Pkg
+		}
+	}
+	return ""
 }
 
 // decidingPos is where the statement that ends block id begins, "" when
@@ -244,6 +287,9 @@ func (c *Check) WriteText(w io.Writer, o CheckTextOptions) error {
 				where += "; a run ended before the paths met again"
 			}
 			fmt.Fprintf(w, "    %s\n", where)
+			if h.Cause != nil {
+				h.Cause.writeText(w)
+			}
 			fmt.Fprintf(w, "    reproduce: seeds %d and %d", c.Seeds[h.Pair[0]], c.Seeds[h.Pair[1]])
 			if o.Kept {
 				fmt.Fprintf(w, "; divergo diff %s %s", c.Paths[h.Pair[0]], c.Paths[h.Pair[1]])
@@ -301,4 +347,23 @@ func runList(runs []int) string {
 		out = append(out, strconv.Itoa(k+1))
 	}
 	return strings.Join(out, ",")
+}
+
+// writeText says in plain words which assumption the hole broke.
+func (c *HoleCause) writeText(w io.Writer) {
+	switch {
+	case c.Planted != "":
+		fmt.Fprintf(w, "    planted: the analyzer was told to miss %s change points (-disable); without that it marks this statement\n", c.Planted)
+	case len(c.Breaks) == 1:
+		b := c.Breaks[0]
+		fmt.Fprintf(w, "    breaks an assumption: %s\n", b.Assumption)
+		fmt.Fprintf(w, "      (rule %s; without it the analyzer marks this statement: %s)\n", b.Rule, b.Why)
+	case len(c.Breaks) > 1:
+		fmt.Fprintf(w, "    breaks one of %d assumptions the analysis made here:\n", len(c.Breaks))
+		for _, b := range c.Breaks {
+			fmt.Fprintf(w, "      - %s\n        (rule %s; without it: %s)\n", b.Assumption, b.Rule, b.Why)
+		}
+	case c.Miss:
+		fmt.Fprintf(w, "    an analyzer miss: no rule that assumes something of the program or the runs made this statement unmarked,\n      the analysis saw no shared data in it (docs/SOUNDNESS.md, \"Known unsoundness\", lists the known misses)\n")
+	}
 }

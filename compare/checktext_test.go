@@ -45,3 +45,43 @@ func TestCheckNeverParted(t *testing.T) {
 		t.Errorf("check of identical runs:\n%s", out)
 	}
 }
+
+// TestCheckHoleCauses: each hole says which assumption it broke, one or
+// several, or that the analyzer was told to miss it, or that it is an
+// analyzer miss; a hole whose cause was not looked for says nothing.
+func TestCheckHoleCauses(t *testing.T) {
+	in := BrokenRule{Rule: "inputs", Assumption: "both runs had the same input", Why: "branch: depends on os.Getenv"}
+	fr := BrokenRule{Rule: "frozen", Assumption: "a captured variable is a value", Why: "branch: depends on captured variable k"}
+	hole := func(line string, c *HoleCause) *Hole {
+		return &Hole{Pos: "main.go:" + line, Func: "m.main", Spawn: "main", Runs: []int{1}, Pair: [2]int{0, 1}, Cause: c}
+	}
+	c := &Check{Paths: []string{"r1", "r2"}, Seeds: []int64{1, 2}, Differ: []int{1}, Interleavings: [][]int{{0}, {1}},
+		Holes: []*Hole{
+			hole("10", &HoleCause{Breaks: []BrokenRule{in}}),
+			hole("20", &HoleCause{Breaks: []BrokenRule{in, fr}}),
+			hole("30", &HoleCause{Planted: "branch"}),
+			hole("40", &HoleCause{Miss: true}),
+			hole("50", nil),
+		}}
+	var b strings.Builder
+	if err := c.WriteText(&b, CheckTextOptions{Program: "."}); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	for _, want := range []string{
+		"\n    breaks an assumption: both runs had the same input\n      (rule inputs; without it the analyzer marks this statement: branch: depends on os.Getenv)\n    reproduce",
+		"\n    breaks one of 2 assumptions the analysis made here:\n      - both runs had the same input\n        (rule inputs; without it: branch: depends on os.Getenv)\n      - a captured variable is a value\n        (rule frozen; without it: branch: depends on captured variable k)\n",
+		"\n    planted: the analyzer was told to miss branch change points (-disable); without that it marks this statement\n",
+		"\n    an analyzer miss: no rule",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("check text lacks %q:\n%s", want, out)
+		}
+	}
+	if n := strings.Count(out, "\n    reproduce"); n != 5 {
+		t.Errorf("%d holes printed, want 5:\n%s", n, out)
+	}
+	if i := strings.Index(out, "main.go:50"); i < 0 || strings.Contains(out[i:], "assumption") || strings.Contains(out[i:], "miss") {
+		t.Errorf("a hole with no cause looked for says one:\n%s", out)
+	}
+}

@@ -97,7 +97,7 @@ func Traces(a, b Trace, opts Options) (*Report, error) {
 		nsecs += r.sections.n
 	}
 	var points pointCache
-	rep := &Report{Goroutines: Goroutines{Matched: []Pair{}, OnlyA: []Lone{}, OnlyB: []Lone{}}, Sections: make([]Section, 0, nsecs), LockOrder: []LockOrder{}}
+	rep := &Report{Goroutines: Goroutines{Matched: []Pair{}, OnlyA: []Lone{}, OnlyB: []Lone{}}, Sections: make([]Section, 0, nsecs), LockOrder: []LockOrder{}, Inputs: DiffInputs(a, b)}
 	for i := range results {
 		r := &results[i]
 		switch {

@@ -21,6 +21,9 @@ func (r *Report) Page(o TextOptions) *htmlpage.Page {
 	}
 	p := &htmlpage.Page{Title: fmt.Sprintf("divergo diff %s %s", na, nb), Root: o.Root}
 	var sum bytes.Buffer
+	if r.Inputs != nil {
+		fmt.Fprintf(&sum, "%s\n", r.Inputs.Line(na, nb))
+	}
 	if r.Summary.Same {
 		fmt.Fprintf(&sum, "%s and %s took the same paths: %d goroutines matched.\n", na, nb, r.Summary.Matched)
 	} else {

@@ -40,6 +40,9 @@ type Report struct {
 	// Groups are the sections grouped by the statement where the runs
 	// parted, ranked by the work inside them ([GroupSections]).
 	Groups []Group `json:"groups"`
+	// Inputs is how the runs' inputs differed, nil when they did not or
+	// a trace does not say ([InputDiff]).
+	Inputs *InputDiff `json:"inputs,omitempty"`
 }
 
 // Summary is the report in a few numbers.

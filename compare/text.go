@@ -59,6 +59,15 @@ func (r *Report) WriteText(w io.Writer, o TextOptions) error {
 	if groups == nil {
 		groups = GroupSections(r.Sections)
 	}
+	if r.Inputs != nil {
+		// First: the analysis assumes the same inputs, so what follows
+		// may come from them.
+		fmt.Fprintf(bw, "%s\n", r.Inputs.Line(na, nb))
+		if s.Unflagged > 0 {
+			fmt.Fprintf(bw, "  the analysis takes inputs to be the same in both runs: where they parted at statements it did not mark (%s) may be the inputs' doing\n", plural(int64(s.Unflagged), "time"))
+		}
+		fmt.Fprintln(bw)
+	}
 	if s.Same {
 		fmt.Fprintf(bw, "%s and %s took the same paths: %d goroutines matched, none only in one run.\n", na, nb, s.Matched)
 	} else {

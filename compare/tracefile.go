@@ -12,6 +12,8 @@ type readerTrace struct{ r *trace.Reader }
 
 func (t readerTrace) Graph() *tbb.Graph { return t.r.Graph() }
 
+func (t readerTrace) Inputs() (trace.Inputs, bool) { return t.r.Inputs() }
+
 func (t readerTrace) Goroutines() []Goroutine {
 	infos := t.r.Goroutines()
 	out := make([]Goroutine, len(infos))

@@ -116,6 +116,7 @@ func begin() bool {
 		sess.arena = openArena(sess.path)
 	}
 	readPerturb()
+	inputs = readInputs()
 	sess.live = map[*G]struct{}{}
 	sess.nextID.Store(1) // 1 is main's
 	goidOffset = detectGoidOffset()
@@ -284,7 +285,7 @@ func openTrace(graph []byte) {
 		return
 	}
 	w, err := trace.NewWriter(f, trace.Header{Program: programName(), Start: sess.wall, Graph: graph, Hash: hash,
-		Perturbed: perturbOn, Seed: int64(perturbSeed)})
+		Perturbed: perturbOn, Seed: int64(perturbSeed), Inputs: inputs})
 	if err != nil {
 		f.Close()
 		failLocked(err)

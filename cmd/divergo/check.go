@@ -27,7 +27,14 @@ compares every run with the first.
 Two runs may only part at a trace change point (TCP) the analyzer marked. A
 divergent section that starts at a block without a TCP is unflagged: a
 change point the analyzer missed. Check lists each such place with its
-source line and how many of the N-1 comparisons showed it, then summarises:
+source line, how many of the N-1 comparisons showed it, and which
+assumption of the analysis the runs broke there: the analyzer takes some
+data to be the same in two runs by rules that each assume something (the
+same input in both runs, a captured variable no one writes once a closure
+has it, ... docs/SOUNDNESS.md), and check analyses the package again
+without each rule in turn to see which the statement relied on. When none
+did, the hole is an analyzer miss; when -disable planted it, it says so.
+Then it summarises:
 how many runs differed from the first, the flagged divergences by TCP kind,
 lock-order differences, goroutines present in some runs only.
 
@@ -157,6 +164,11 @@ func runCheck(args []string, stdout, stderr io.Writer) (int, error) {
 		return 2, err
 	}
 	c.Codes = codes
+	if len(c.Holes) > 0 {
+		if err := explainHoles(c, *tests, *disable, stderr); err != nil {
+			explainNote(stderr, err)
+		}
+	}
 	// The binary goes with its temporary directory; the overlay stays.
 	rerun := strings.Join(append([]string{"go", "run", "-overlay=" + overlayPath(), pkg}, progArgs...), " ")
 	if *tests {

@@ -34,6 +34,19 @@ func fig1aModule(t *testing.T) int {
 	if line == 0 {
 		t.Fatal("testdata/fig1a/main.go has no `if j == 2` line")
 	}
+	checkModule(t, "fig1a", src)
+	return line
+}
+
+// checkModule makes a temporary module example.com/NAME of one main.go
+// that requires divergo through a replace of this repository (as the e2e
+// tests do) the working directory, with an offline go command.
+func checkModule(t *testing.T, name string, src []byte) {
+	t.Helper()
+	repo, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
 	sum, err := os.ReadFile(filepath.Join(repo, "go.sum"))
 	if err != nil {
 		t.Fatal(err)
@@ -41,7 +54,7 @@ func fig1aModule(t *testing.T) int {
 	dir := t.TempDir()
 	files := map[string][]byte{
 		"main.go": src,
-		"go.mod":  []byte("module example.com/fig1a\n\ngo 1.26.8\n"),
+		"go.mod":  []byte("module example.com/" + name + "\n\ngo 1.26.8\n"),
 		"go.sum":  sum,
 	}
 	for name, data := range files {
@@ -53,7 +66,6 @@ func fig1aModule(t *testing.T) int {
 	for k, v := range map[string]string{"GOWORK": "off", "GOFLAGS": "", "GOPROXY": "off", "GOTOOLCHAIN": "local", "DIVERGO_TRACE": "", "DIVERGO_PERTURB": ""} {
 		t.Setenv(k, v)
 	}
-	return line
 }
 
 // TestCheckFindsPlantedHole disables the branch TCP kind in the analyzer:
@@ -84,6 +96,9 @@ func TestCheckFindsPlantedHole(t *testing.T) {
 	}
 	if !regexp.MustCompile(`reproduce: seeds \d+ and \d+`).MatchString(out) {
 		t.Errorf("no seeds to reproduce the hole:\n%s", out)
+	}
+	if !strings.Contains(out, "\n    planted: the analyzer was told to miss branch change points (-disable); without that it marks this statement\n") {
+		t.Errorf("the hole is not said to be planted:\n%s", out)
 	}
 	if strings.Contains(out, "    branch ") {
 		t.Errorf("a disabled kind is reported as flagged:\n%s", out)

@@ -22,7 +22,18 @@ algorithm): goroutines are matched by spawn path, each pair is walked in
 step; where a trace change point (TCP) had a different outcome both runs are
 followed to its convergence point and the divergent section is measured.
 
-It prints, first, a summary: whether the runs took the same paths, how
+When the two runs had different inputs (the command line, GOMAXPROCS,
+NumCPU, or environment variables, which the trace's header records), diff
+says so first, in one line (with -wait too), and then compares them all
+the same: the analysis takes inputs to be the same in both runs, so where
+such runs part may be the input's doing rather than the schedule's:
+
+	inputs differ: run-1.dvt ran with args [-n 10], run-2.dvt with [-n 12]
+
+With three traces or more, such a line comes for each run whose inputs
+differ from the first's, before the matrix.
+
+It prints, then, a summary: whether the runs took the same paths, how
 their goroutines matched, where they first parted (the statement, its
 goroutine, when), how much of their work lies where they went different
 ways, and at how many statements. Then the statements where they parted,
@@ -251,6 +262,18 @@ func diffMany(names []string, traces []compare.Trace, opts compare.Options, asJS
 			Traces []string `json:"traces"`
 			*compare.Matrix
 		}{names, m})
+	}
+	// Runs whose inputs differ from the first's, first: the analysis
+	// takes them to be the same.
+	said := false
+	for k := 1; k < len(traces); k++ {
+		if d := compare.DiffInputs(traces[0], traces[k]); d != nil {
+			fmt.Fprintln(stdout, d.Line(names[0], names[k]))
+			said = true
+		}
+	}
+	if said {
+		fmt.Fprintln(stdout)
 	}
 	return status, m.WriteText(stdout, names)
 }

@@ -130,6 +130,11 @@ func showText(w io.Writer, r *trace.Reader, events bool) error {
 	if seed, ok := r.Perturbed(); ok {
 		fmt.Fprintf(w, "perturbed:  DIVERGO_PERTURB=%d\n", seed)
 	}
+	if in, ok := r.Inputs(); ok {
+		fmt.Fprintf(w, "args:       %s\n", compare.CommandLine(in.Args))
+		fmt.Fprintf(w, "processors: GOMAXPROCS %d, NumCPU %d\n", in.GOMAXPROCS, in.NumCPU)
+		fmt.Fprintf(w, "environ:    %d variables (values recorded as hashes)\n", len(in.Env))
+	}
 	if r.Truncated() {
 		fmt.Fprintf(w, "trace:      truncated (no index: read up to the last whole chunk)\n")
 	} else {
@@ -316,13 +321,14 @@ type showEvent struct {
 func showJSON(w io.Writer, r *trace.Reader, events bool) error {
 	g := r.Graph()
 	head, err := json.Marshal(struct {
-		Program   string `json:"program"`
-		GraphHash string `json:"graph_hash"`
-		Version   int    `json:"version"`
-		Start     string `json:"start"`
-		Truncated bool   `json:"truncated"`
-		Perturbed *int64 `json:"perturb_seed,omitempty"`
-	}{r.Program(), g.Hash, r.Version(), r.Start().UTC().Format(time.RFC3339Nano), r.Truncated(), perturbSeed(r)})
+		Program   string      `json:"program"`
+		GraphHash string      `json:"graph_hash"`
+		Version   int         `json:"version"`
+		Start     string      `json:"start"`
+		Truncated bool        `json:"truncated"`
+		Perturbed *int64      `json:"perturb_seed,omitempty"`
+		Inputs    *showInputs `json:"inputs,omitempty"`
+	}{r.Program(), g.Hash, r.Version(), r.Start().UTC().Format(time.RFC3339Nano), r.Truncated(), perturbSeed(r), inputsOf(r)})
 	if err != nil {
 		return err
 	}
@@ -423,6 +429,32 @@ func jsonEvent(g *tbb.Graph, e trace.Event) showEvent {
 		se.BeginNS, se.EndNS = e.Begin, e.End
 	}
 	return se
+}
+
+// showInputs is what show -json says of the program's inputs.
+type showInputs struct {
+	Args       []string  `json:"args"`
+	GOMAXPROCS int       `json:"gomaxprocs"`
+	NumCPU     int       `json:"numcpu"`
+	Env        []showEnv `json:"env"`
+}
+
+type showEnv struct {
+	Name string `json:"name"`
+	Hash string `json:"hash"` // trace.HashEnv of the value, hexadecimal
+}
+
+// inputsOf is the run's inputs, nil when the trace does not record them.
+func inputsOf(r *trace.Reader) *showInputs {
+	in, ok := r.Inputs()
+	if !ok {
+		return nil
+	}
+	out := &showInputs{Args: append([]string{}, in.Args...), GOMAXPROCS: in.GOMAXPROCS, NumCPU: in.NumCPU, Env: []showEnv{}}
+	for _, e := range in.Env {
+		out.Env = append(out.Env, showEnv{e.Name, fmt.Sprintf("%016x", e.Hash)})
+	}
+	return out
 }
 
 // perturbSeed is the run's DIVERGO_PERTURB seed, nil when it was not

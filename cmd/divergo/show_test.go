@@ -1,11 +1,13 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/divergo/divergo/internal/tbb"
 	"github.com/divergo/divergo/internal/trace"
@@ -14,6 +16,13 @@ import (
 // showTrace writes a two-goroutine trace (main waits on a channel the
 // worker sends on) and returns its path.
 func showTrace(t *testing.T) string {
+	t.Helper()
+	return showTraceOf(t, nil)
+}
+
+// showTraceOf is showTrace with the program's inputs recorded in the
+// header (nil: none, as traces written before they were).
+func showTraceOf(t *testing.T, in *trace.Inputs) string {
 	t.Helper()
 	g := &tbb.Graph{
 		Module: "example.com/m", Packages: []string{"example.com/m"},
@@ -33,7 +42,8 @@ func showTrace(t *testing.T) string {
 		},
 	}
 	path := filepath.Join(t.TempDir(), "run.dvt")
-	err := trace.WriteFile(path, g, []trace.GoroutineEvents{
+	var buf bytes.Buffer
+	err := trace.EncodeHeader(&buf, trace.Header{Program: "synthetic", Start: time.Unix(1700000000, 0), Inputs: in}, g, []trace.GoroutineEvents{
 		{ID: 1, Events: []trace.Event{
 			{Kind: trace.EvClock, Time: 0},
 			{Kind: trace.EvBlock, Block: 0},
@@ -49,10 +59,40 @@ func showTrace(t *testing.T) string {
 			{Kind: trace.EvClock, Time: 95},
 		}},
 	})
+	if err == nil {
+		err = os.WriteFile(path, buf.Bytes(), 0o644)
+	}
 	if err != nil {
 		t.Fatal(err)
 	}
 	return path
+}
+
+// TestShowInputs: show prints the inputs a trace recorded, and says
+// nothing of them for a trace that did not record them.
+func TestShowInputs(t *testing.T) {
+	in := &trace.Inputs{Args: []string{"-n", "10", "a b"}, GOMAXPROCS: 2, NumCPU: 8, Env: []trace.EnvVar{{Name: "HOME", Hash: 0xabc}}}
+	path := showTraceOf(t, in)
+	status, out, errs := runCmd(t, "show", path)
+	if status != 0 {
+		t.Fatalf("status %d: %s", status, errs)
+	}
+	for _, want := range []string{`args:       [-n 10 "a b"]`, "processors: GOMAXPROCS 2, NumCPU 8", "environ:    1 variables (values recorded as hashes)"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	status, out, errs = runCmd(t, "show", "-json", path)
+	if status != 0 {
+		t.Fatalf("status %d: %s", status, errs)
+	}
+	if !strings.Contains(out, `"inputs":{"args":["-n","10","a b"],"gomaxprocs":2,"numcpu":8,"env":[{"name":"HOME","hash":"0000000000000abc"}]}`) {
+		t.Errorf("-json lacks the inputs:\n%.400s", out)
+	}
+	_, out, _ = runCmd(t, "show", showTrace(t))
+	if strings.Contains(out, "args:") {
+		t.Errorf("a trace without inputs shows some:\n%s", out)
+	}
 }
 
 func TestShow(t *testing.T) {

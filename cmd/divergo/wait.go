@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/divergo/divergo/compare"
 	"github.com/divergo/divergo/internal/gotrace"
 	"github.com/divergo/divergo/internal/progress"
 	"github.com/divergo/divergo/internal/trace"
@@ -202,7 +203,33 @@ func runWait(args []string, stdout, stderr io.Writer) (int, error) {
 		enc.SetIndent("", "  ")
 		return 0, enc.Encode(out)
 	}
+	if len(pos) == 2 {
+		// As diff says first: the runs' inputs differed.
+		if line := inputsLine(pos[0], pos[1]); line != "" {
+			fmt.Fprintf(stdout, "%s\n\n", line)
+		}
+	}
 	return 0, out.WriteText(stdout, *steps)
+}
+
+// inputsLine is the line that says how the inputs of the runs traced in
+// files a and b differed, "" when they did not or a trace does not say.
+func inputsLine(a, b string) string {
+	ra, err := trace.Open(a)
+	if err != nil {
+		return ""
+	}
+	defer ra.Close()
+	rb, err := trace.Open(b)
+	if err != nil {
+		return ""
+	}
+	defer rb.Close()
+	if d := compare.DiffInputs(compare.FromReader(ra), compare.FromReader(rb)); d != nil {
+		na, nb := shortNames(a, b)
+		return d.Line(na, nb)
+	}
+	return ""
 }
 
 func analyzeTrace(file string, opts waittime.Options, stderr io.Writer) (*waittime.Report, error) {

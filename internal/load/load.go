@@ -48,6 +48,23 @@ type Package struct {
 // Load loads the packages and runs a over them. Packages that do not parse or
 // type-check are an error that names the first few problems.
 func Load(cfg Config, a *analysis.Analyzer) (*Result, error) {
+	l, err := Packages(cfg)
+	if err != nil {
+		return nil, err
+	}
+	return l.Analyze(a)
+}
+
+// Loaded is a set of packages loaded once, to be analysed more than once:
+// divergo check analyses a package again with rules of the analyzer
+// switched off, to see which one a divergence relied on.
+type Loaded struct {
+	cfg  Config
+	pkgs []*packages.Package
+}
+
+// Packages loads the packages cfg names, for [Loaded.Analyze].
+func Packages(cfg Config) (*Loaded, error) {
 	patterns := cfg.Patterns
 	if len(patterns) == 0 {
 		patterns = []string{"."}
@@ -69,13 +86,21 @@ func Load(cfg Config, a *analysis.Analyzer) (*Result, error) {
 	if err := packageErrors(pkgs); err != nil {
 		return nil, err
 	}
+	return &Loaded{cfg: cfg, pkgs: pkgs}, nil
+}
+
+// Analyze runs a over the loaded packages, from their syntax: each call
+// builds its own SSA and facts, so the analyzer's flags may change between
+// calls.
+func (l *Loaded) Analyze(a *analysis.Analyzer) (*Result, error) {
+	pkgs := l.pkgs
 	opts := &checker.Options{Sequential: runtime.GOMAXPROCS(0) == 1}
 	graph, err := checker.Analyze([]*analysis.Analyzer{a}, pkgs, opts)
 	if err != nil {
 		return nil, fmt.Errorf("analysing packages: %w", err)
 	}
 	res := &Result{Fset: pkgs[0].Fset}
-	res.Module, res.ModuleDir = mainModule(pkgs, cfg.Dir)
+	res.Module, res.ModuleDir = mainModule(pkgs, l.cfg.Dir)
 	var errs []error
 	for _, act := range graph.Roots {
 		if act.Err != nil {

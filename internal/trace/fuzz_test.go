@@ -16,6 +16,7 @@ func FuzzReader(f *testing.F) {
 	f.Add(writeSample(f))
 	f.Add(packSample(f))
 	f.Add(creatorSample(f))
+	f.Add(inputsSample(f))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		before := allocated()
 		defer func() {
@@ -53,6 +54,7 @@ func FuzzRoundTrip(f *testing.F) {
 	f.Add(writeSample(f))
 	f.Add(packSample(f))
 	f.Add(creatorSample(f))
+	f.Add(inputsSample(f))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		r, err := NewReader(bytes.NewReader(data), int64(len(data)))
 		if err != nil {
@@ -74,12 +76,21 @@ func FuzzRoundTrip(f *testing.F) {
 			want = append(want, evs)
 		}
 		var buf bytes.Buffer
-		if err := Encode(&buf, r.Program(), r.Graph(), gs); err != nil {
+		h := Header{Program: r.Program(), Start: r.Start()}
+		h.Seed, h.Perturbed = r.Perturbed()
+		if in, ok := r.Inputs(); ok {
+			h.Inputs = &in
+		}
+		if err := EncodeHeader(&buf, h, r.Graph(), gs); err != nil {
 			t.Fatalf("encoding what was read: %v", err)
 		}
 		r2, err := NewReader(bytes.NewReader(buf.Bytes()), int64(buf.Len()))
 		if err != nil {
 			t.Fatalf("reading what was encoded: %v", err)
+		}
+		in1, ok1 := r.Inputs()
+		if in2, ok2 := r2.Inputs(); ok1 != ok2 || !reflect.DeepEqual(in1, in2) {
+			t.Fatalf("inputs %+v (%v) read back as %+v (%v)", in1, ok1, in2, ok2)
 		}
 		got := r2.Goroutines()
 		if len(got) != len(gs) {

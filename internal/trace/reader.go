@@ -27,6 +27,7 @@ type Reader struct {
 	// perturbed and seed: the run's DIVERGO_PERTURB (header).
 	perturbed bool
 	seed      int64
+	inputs    *Inputs // nil when the header has none
 	graph     *tbb.Graph
 	// siteBlock maps a site to the block holding it, so that events keep
 	// Block meaning the block while the file names the site.
@@ -134,6 +135,16 @@ func (r *Reader) Start() time.Time { return r.start }
 // Perturbed reports whether the run was perturbed (DIVERGO_PERTURB) and
 // with which seed.
 func (r *Reader) Perturbed() (seed int64, ok bool) { return r.seed, r.perturbed }
+
+// Inputs returns what the program ran on (its command line, GOMAXPROCS,
+// NumCPU, its environment), or false when the trace does not say: it was
+// written before inputs were recorded.
+func (r *Reader) Inputs() (Inputs, bool) {
+	if r.inputs == nil {
+		return Inputs{}, false
+	}
+	return *r.inputs, true
+}
 
 // Version returns the format version of the file.
 func (r *Reader) Version() int { return r.version }
@@ -264,6 +275,13 @@ func (r *Reader) readHeader() error {
 			return fmt.Errorf("reading trace header's perturbation seed: %w", hd.err)
 		}
 		r.perturbed, r.seed = flags&headerPerturbed != 0, seed
+	}
+	if len(hd.rest()) > 0 {
+		in, err := readInputs(&hd)
+		if err != nil {
+			return fmt.Errorf("reading trace header's inputs: %w", err)
+		}
+		r.inputs = in
 	}
 	r.program = string(prog)
 	r.start = time.Unix(0, start)

@@ -18,6 +18,9 @@ type Header struct {
 	// with Seed.
 	Perturbed bool
 	Seed      int64
+	// Inputs is what the program ran on; nil when not recorded (traces
+	// written before inputs were, and synthetic ones).
+	Inputs *Inputs
 }
 
 // Writer writes a trace: the header at once, each chunk in one Write call
@@ -54,6 +57,9 @@ func NewWriter(w io.Writer, h Header) (*Writer, error) {
 	}
 	body = binary.AppendUvarint(body, flags)
 	body = binary.AppendVarint(body, h.Seed)
+	if h.Inputs != nil {
+		body = appendInputs(body, h.Inputs)
+	}
 	if len(body) > maxHeaderBytes {
 		return nil, fmt.Errorf("writing trace header: graph of %d bytes is too large", len(h.Graph))
 	}
