@@ -74,9 +74,10 @@ Flags:
 		each run's record beside its trace (run-K.json: seed, schedule,
 		how each test ended, the binary's output)
 	-shard K/N	make only shard K of N of the runs, into -o DIR, and print
-		no report: the runs whose index k (0 to n-1) has k%N = K-1, each
-		under the seed and schedule of run k of one invocation making
-		all n (a strength that adapts does so to the shard's own runs)
+		no report: the K-th of N consecutive blocks of the runs (shard
+		1/2 of -n 40 makes runs 1 to 20), each under the seed and
+		schedule of that run of one invocation making all n; a shard
+		adapts its strengths to its own runs only
 	-explain	read the runs kept in the directories DIR... (of the
 		shards of one invocation, or of one -o) and report on them as one
 		invocation making them all; nothing is built or run. Runs of
@@ -182,6 +183,9 @@ func runTest(args []string, stdout, stderr io.Writer) (int, error) {
 	if *n < 2 {
 		return 2, usageError("-n must be at least 2 to compare runs, not %d", *n)
 	}
+	if sh.N > *n {
+		return 2, fmt.Errorf("-shard %s: more shards than the %d runs of -n", sh, *n)
+	}
 	pkg, err := onePackage(pos)
 	if err != nil {
 		return 2, err
@@ -224,7 +228,7 @@ func runTest(args []string, stdout, stderr io.Writer) (int, error) {
 	plan := flaky.NewPlan(*perturb)
 	mine := 0
 	for k := range *n {
-		if sh.has(k) {
+		if sh.has(k, *n) {
 			mine++
 		}
 	}
@@ -235,7 +239,7 @@ func runTest(args []string, stdout, stderr io.Writer) (int, error) {
 		// not, so that run k gets the schedule of run k of one invocation
 		// making all n. The plan adapts to the shard's own outcomes only.
 		strength := plan.Next()
-		if !sh.has(k) {
+		if !sh.has(k, *n) {
 			continue
 		}
 		s := *seed + int64(k)

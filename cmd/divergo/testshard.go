@@ -13,11 +13,15 @@ import (
 )
 
 // A shard is the share of the runs of divergo test that one machine makes:
-// shard K of N makes the runs whose index k (0 to n-1) has k % N == K-1,
-// each under the seed and the schedule the run of that index would have in
-// one invocation making all n, so that the shards together make the same
-// runs as one invocation. Each run leaves, beside its trace, a record
-// (run-K.json) that -explain reads back.
+// shard K of N makes the K-th of N consecutive blocks of the run indexes
+// (0 to n-1, the blocks as equal as n allows), each run under the seed and
+// the schedule the run of that index would have in one invocation making
+// all n, so that the shards together make the same runs as one invocation.
+// Blocks rather than every N-th run: the plan gives one run in four no
+// perturbation, so with every 4th run shard 1 of 4 would run unperturbed
+// only and the others never, and neither could adapt its strengths (a
+// plan adapts once it has seen three runs of each schedule). Each run
+// leaves, beside its trace, a record (run-K.json) that -explain reads back.
 type shard struct {
 	K, N int // 1 ≤ K ≤ N
 }
@@ -33,8 +37,8 @@ func parseShard(s string) (shard, error) {
 	return shard{K: k, N: n}, nil
 }
 
-// has says whether run index k (from 0) is the shard's.
-func (s shard) has(k int) bool { return s.N <= 1 || k%s.N == s.K-1 }
+// has says whether run index k (from 0) of n is the shard's.
+func (s shard) has(k, n int) bool { return (s.K-1)*n/s.N <= k && k < s.K*n/s.N }
 
 func (s shard) String() string { return fmt.Sprintf("%d/%d", s.K, s.N) }
 

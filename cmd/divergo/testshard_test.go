@@ -7,10 +7,12 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/divergo/divergo/flaky"
 )
 
-// TestShardRuns: the shards of N share out the run indexes, each run to
-// exactly one shard, and bad values are refused.
+// TestShardRuns: the shards of N share out the run indexes in consecutive
+// blocks, each run to exactly one shard, and bad values are refused.
 func TestShardRuns(t *testing.T) {
 	for _, n := range []int{1, 2, 3, 7} {
 		count := make([]int, 10)
@@ -20,7 +22,7 @@ func TestShardRuns(t *testing.T) {
 				t.Fatal(err)
 			}
 			for run := range count {
-				if sh.has(run) {
+				if sh.has(run, len(count)) {
 					count[run]++
 				}
 			}
@@ -34,12 +36,35 @@ func TestShardRuns(t *testing.T) {
 	sh, _ := parseShard("2/3")
 	var got []int
 	for k := range 8 {
-		if sh.has(k) {
+		if sh.has(k, 8) {
 			got = append(got, k)
 		}
 	}
-	if want := []int{1, 4, 7}; !slices.Equal(got, want) {
+	if want := []int{2, 3, 4}; !slices.Equal(got, want) {
 		t.Errorf("shard 2/3 of 8 runs: %v, want %v", got, want)
+	}
+	// Each of 4 shards of 40 runs gets the plan's mix, which its plan
+	// needs to adapt: unperturbed runs and perturbed ones.
+	plan := flaky.NewPlan(true)
+	mix := map[int][2]int{} // shard → unperturbed, perturbed runs
+	for k := range 40 {
+		strength := plan.Next()
+		for K := 1; K <= 4; K++ {
+			if (shard{K: K, N: 4}).has(k, 40) {
+				m := mix[K]
+				if strength == flaky.Unperturbed {
+					m[0]++
+				} else {
+					m[1]++
+				}
+				mix[K] = m
+			}
+		}
+	}
+	for K := 1; K <= 4; K++ {
+		if m := mix[K]; m[0] < 2 || m[1] < 6 {
+			t.Errorf("shard %d/4 of 40 runs: %d unperturbed, %d perturbed; want the plan's mix", K, m[0], m[1])
+		}
 	}
 	for _, bad := range []string{"0/3", "3/2", "x", "1/0", "1/", "/2", "-1/2", "1/2/3"} {
 		if _, err := parseShard(bad); err == nil {
