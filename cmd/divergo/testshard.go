@@ -161,8 +161,9 @@ func readRecords(dirs []string) ([]*runRecord, error) {
 			return nil, fmt.Errorf("%s is a run of %s, not %s: explain one package's runs at a time", where, rec.Package, first.Package)
 		case rec.Graph != first.Graph:
 			return nil, fmt.Errorf("%s and %s are runs of different builds (graphs %s and %s)", where, filepath.Join(first.dir, recordName(first.Run-1)), rec.Graph, first.Graph)
-		case rec.Runs != first.Runs || rec.Perturbed != first.Perturbed || !slices.Equal(rec.Args, first.Args):
-			return nil, fmt.Errorf("%s is a run of another invocation (-n, -perturb or test flags differ): explain the shards of one at a time", where)
+		case rec.Runs != first.Runs || rec.Perturbed != first.Perturbed || !slices.Equal(rec.Args, first.Args) ||
+			rec.Seed-int64(rec.Run) != first.Seed-int64(first.Run):
+			return nil, fmt.Errorf("%s is a run of another invocation (-n, -seed, -perturb or test flags differ): explain the shards of one at a time", where)
 		case byRun[rec.Run-1] != nil:
 			return nil, fmt.Errorf("run %d is in both %s and %s: a shard was given twice, or two invocations' shards", rec.Run, byRun[rec.Run-1].dir, rec.dir)
 		}

@@ -130,5 +130,8 @@ func TestReadRecords(t *testing.T) {
 	e := filepath.Join(tmp, "e")
 	write(e, []int{2, 4}, func(r *runRecord) { r.Runs = 5 })
 	refused("another -n", []string{a, e}, "another invocation")
+	f := filepath.Join(tmp, "f")
+	write(f, []int{2, 4}, func(r *runRecord) { r.Seed += 100 })
+	refused("another -seed", []string{a, f}, "another invocation")
 	refused("no records", []string{tmp}, "no run records")
 }
