@@ -234,3 +234,45 @@ func shellCommands(md string) []readmeCmd {
 	}
 	return cmds
 }
+
+// TestCIShardsExample checks the divergo commands of docs/ci-shards.yml,
+// the GitHub Actions matrix that this repository's CI does not run,
+// against the command as built: each flag they give is one that
+// divergo test -h names, and the matrix has a job for every shard.
+func TestCIShardsExample(t *testing.T) {
+	yml, err := os.ReadFile(filepath.Join("docs", "ci-shards.yml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	bin := filepath.Join(t.TempDir(), "divergo")
+	if out, err := exec.Command("go", "build", "-o", bin, "./cmd/divergo").CombinedOutput(); err != nil {
+		t.Fatalf("go build ./cmd/divergo: %v\n%s", err, out)
+	}
+	help, err := exec.Command(bin, "test", "-h").CombinedOutput()
+	if err != nil {
+		t.Fatalf("divergo test -h: %v\n%s", err, help)
+	}
+	flags := map[string]bool{}
+	for _, line := range strings.Split(string(yml), "\n") {
+		_, cmd, ok := strings.Cut(line, "divergo test ")
+		if !ok || strings.HasPrefix(strings.TrimSpace(line), "#") {
+			continue
+		}
+		for _, w := range strings.Fields(cmd) {
+			if name, _, _ := strings.Cut(w, "="); strings.HasPrefix(name, "-") {
+				flags[name] = true
+				if !strings.Contains(string(help), name+" ") && !strings.Contains(string(help), name+"\t") && !strings.Contains(string(help), "["+name) {
+					t.Errorf("docs/ci-shards.yml: divergo test %s is not in divergo test -h", name)
+				}
+			}
+		}
+	}
+	for _, want := range []string{"-shard", "-o", "-explain"} {
+		if !flags[want] {
+			t.Errorf("docs/ci-shards.yml: no divergo test %s", want)
+		}
+	}
+	if !strings.Contains(string(yml), "SHARDS: 4") || !strings.Contains(string(yml), "shard: [1, 2, 3, 4]") {
+		t.Errorf("docs/ci-shards.yml: want 4 shards, each with its job in the matrix")
+	}
+}

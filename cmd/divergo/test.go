@@ -3,8 +3,10 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -22,7 +24,7 @@ import (
 func init() {
 	register(&command{
 		name:    "test",
-		usage:   "divergo test [-n N] [-run RE] [-perturb=false] [-seed S] [-o DIR] [-json] [package] [-- testflags]",
+		usage:   "divergo test [-n N] [-run RE] [-perturb=false] [-seed S] [-o DIR] [-shard K/N] [-json] [package] [-- testflags]\n       divergo test -explain [-json] DIR...",
 		summary: "run a package's tests N times and say what separates failing runs of a flaky test from passing ones",
 		help: `Test instruments the packages of the main module that the named package and
 its tests link (reusing .divergo when nothing changed since it was written),
@@ -60,19 +62,37 @@ not finish) in others. For each flaky test, test prints:
   - the seeds of the failing runs, and the command that reruns one.
 
 The exit status is 0 when no test was flaky, 1 when one was, and 2 when the
-package could not be instrumented, built or run (or has no tests).
+package could not be instrumented, built or run (or has no tests); a -shard
+invocation, which reports nothing, exits 0 once its runs are made.
 
 Flags:
 	-n N	number of runs (default 20, at least 2)
 	-run RE	run only the tests matching RE (as go test -run)
 	-perturb	perturb the schedule (default true; -perturb=false runs as is)
 	-seed S	seed of the first run (default 1)
-	-o DIR	keep the traces in DIR (default: a temporary directory, removed)
+	-o DIR	keep the traces in DIR (default: a temporary directory, removed),
+		each run's record beside its trace (run-K.json: seed, schedule,
+		how each test ended, the binary's output)
+	-shard K/N	make only shard K of N of the runs, into -o DIR, and print
+		no report: the K-th of N consecutive blocks of the runs (shard
+		1/2 of -n 40 makes runs 1 to 20), each under the seed and
+		schedule of that run of one invocation making all n; a shard
+		adapts its strengths to its own runs only
+	-explain	read the runs kept in the directories DIR... (of the
+		shards of one invocation, or of one -o) and report on them as one
+		invocation making them all; nothing is built or run. Runs of
+		another package, build or invocation, a run given twice and a
+		run missing are refused
 	-json	the same report as JSON
 
-Example:
+Examples:
 
-	divergo test -n 40 -run TestTransfer ./bank`,
+	divergo test -n 40 -run TestTransfer ./bank
+
+	# on two machines (a CI matrix: docs/ci-shards.yml), then on one
+	divergo test -n 40 -shard 1/2 -o shard-1 ./bank
+	divergo test -n 40 -shard 2/2 -o shard-2 ./bank
+	divergo test -explain shard-1 shard-2`,
 		run: runTest,
 	})
 }
@@ -132,13 +152,39 @@ func runTest(args []string, stdout, stderr io.Writer) (int, error) {
 	seed := fs.Int64("seed", 1, "seed of the first run")
 	keep := fs.String("o", "", "directory to keep the traces in")
 	asJSON := fs.Bool("json", false, "JSON output")
+	shardFlag := fs.String("shard", "", "make only shard K of N of the runs")
+	explain := fs.Bool("explain", false, "explain the runs kept in directories")
 	args, testArgs := splitProgramArgs(args)
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return 2, err
 	}
+	if *explain {
+		var others []string
+		fs.Visit(func(f *flag.Flag) {
+			if f.Name != "explain" && f.Name != "json" {
+				others = append(others, "-"+f.Name)
+			}
+		})
+		if len(others) > 0 || len(testArgs) > 0 {
+			return 2, usageError("-explain reads runs already made: it takes directories and -json, not %s", strings.Join(append(others, testArgs...), " "))
+		}
+		return explainDirs(pos, *asJSON, stdout)
+	}
+	sh := shard{K: 1, N: 1}
+	if *shardFlag != "" {
+		if sh, err = parseShard(*shardFlag); err != nil {
+			return 2, err
+		}
+		if *keep == "" {
+			return 2, usageError("-shard needs -o DIR, where -explain finds its runs")
+		}
+	}
 	if *n < 2 {
 		return 2, usageError("-n must be at least 2 to compare runs, not %d", *n)
+	}
+	if sh.N > *n {
+		return 2, fmt.Errorf("-shard %s: more shards than the %d runs of -n", sh, *n)
 	}
 	pkg, err := onePackage(pos)
 	if err != nil {
@@ -166,7 +212,6 @@ func runTest(args []string, stdout, stderr io.Writer) (int, error) {
 		return 2, err
 	}
 
-	rep := &testReport{Package: pkg, Runs: *n, Perturbed: *perturb}
 	binArgs := []string{}
 	if *runRE != "" {
 		binArgs = append(binArgs, "-test.run="+*runRE)
@@ -180,18 +225,30 @@ func runTest(args []string, stdout, stderr io.Writer) (int, error) {
 	// -test.v, last: passing tests print their t.Log messages too, which
 	// tells a failing run's log lines from its failure.
 	binArgs = append(binArgs, "-test.v=true")
-	outcomes := map[string][]trace.TestResult{} // per test, per run (0: did not run or unfinished)
-	outputs := make([]*flaky.Output, *n)
 	plan := flaky.NewPlan(*perturb)
-	paths := make([]string, *n)
-	runs := progress.NewRuns(stderr, "divergo test", *n, true)
-	for k := range paths {
-		s := *seed + int64(k)
-		rep.Seeds = append(rep.Seeds, s)
-		paths[k] = filepath.Join(dir, fmt.Sprintf("run-%d.dvt", k+1))
+	mine := 0
+	for k := range *n {
+		if sh.has(k, *n) {
+			mine++
+		}
+	}
+	var recs []*runRecord
+	runs := progress.NewRuns(stderr, "divergo test", mine, true)
+	for k := range *n {
+		// Every shard asks the plan for every run's schedule, its own or
+		// not, so that run k gets the schedule of run k of one invocation
+		// making all n. The plan adapts to the shard's own outcomes only.
 		strength := plan.Next()
-		rep.Strengths = append(rep.Strengths, strength)
-		env := append([]string{"DIVERGO_TRACE=" + paths[k]}, perturbEnv(s, strength)...)
+		if !sh.has(k, *n) {
+			continue
+		}
+		s := *seed + int64(k)
+		rec := &runRecord{Package: pkg, Args: binArgs, Runs: *n, Run: k + 1, Seed: s, Perturbed: *perturb, Strength: strength,
+			Trace: fmt.Sprintf("run-%d.dvt", k+1), dir: dir}
+		if sh.N > 1 {
+			rec.Shard = sh.String()
+		}
+		env := append([]string{"DIVERGO_TRACE=" + rec.tracePath()}, perturbEnv(s, strength)...)
 		var outBuf bytes.Buffer
 		cmd := exec.Command(bin, binArgs...)
 		cmd.Dir, cmd.Stdout, cmd.Stderr = pkgDir, &outBuf, &outBuf
@@ -202,56 +259,120 @@ func runTest(args []string, stdout, stderr io.Writer) (int, error) {
 				return 2, fmt.Errorf("running the tests of %s (run %d): %w", pkg, k+1, err)
 			}
 			if ee.ExitCode() != 1 { // 1: some test failed; testing ran them all
-				why := fmt.Sprintf("exit status %d", ee.ExitCode())
+				rec.Died = fmt.Sprintf("exit status %d", ee.ExitCode())
 				if i := strings.Index(outBuf.String(), "panic: "); i >= 0 {
-					why, _, _ = strings.Cut(outBuf.String()[i:], "\n")
+					rec.Died, _, _ = strings.Cut(outBuf.String()[i:], "\n")
 				}
-				rep.Died = append(rep.Died, diedRun{Run: k + 1, Seed: s, Strength: strength, Why: why})
 			}
 		}
-		r, err := trace.Open(paths[k])
-		if err != nil {
+		rec.Output = outBuf.String()
+		if err := rec.readTrace(); err != nil {
 			return 2, fmt.Errorf("run %d: %w (its output: %s)", k+1, err, firstLine(outBuf.String(), err))
 		}
-		failed := map[string]bool{}
-		for _, g := range r.Goroutines() {
-			if g.Test == "" {
-				continue
-			}
-			if g.Result != trace.TestSkip {
-				failed[g.Test] = g.Result != trace.TestPass
-			}
-			if outcomes[g.Test] == nil {
-				outcomes[g.Test] = make([]trace.TestResult, *n)
-			}
-			outcomes[g.Test][k] = g.Result
+		if err := rec.write(); err != nil {
+			return 2, fmt.Errorf("run %d: writing its record: %w", k+1, err)
 		}
-		r.Close()
-		plan.Record(strength, failed)
-		outputs[k] = flaky.ReadOutput(outBuf.String())
-		runs.Done(k + 1)
+		plan.Record(strength, rec.failed())
+		recs = append(recs, rec)
+		runs.Done(len(recs))
 	}
 	runs.Stop()
-
-	names := make([]string, 0, len(outcomes))
-	for name := range outcomes {
-		names = append(names, name)
+	if sh.N > 1 {
+		fmt.Fprintf(stdout, "shard %s: %d of %d runs in %s; divergo test -explain DIR... explains every shard's directory together\n", sh, len(recs), *n, dir)
+		return 0, nil
 	}
-	slices.Sort(names)
-	for _, name := range names {
+	rep, err := reportRuns(recs)
+	if err != nil {
+		return 2, err
+	}
+	return printTestReport(rep, *asJSON, stdout)
+}
+
+// explainDirs explains the runs kept in dirs (by -shard invocations, or
+// one -o invocation) as one invocation making them all would.
+func explainDirs(dirs []string, asJSON bool, stdout io.Writer) (int, error) {
+	if len(dirs) == 0 {
+		return 2, usageError("-explain needs the directories the runs were kept in (-o DIR)")
+	}
+	recs, err := readRecords(dirs)
+	if err != nil {
+		return 2, err
+	}
+	// The program graph's main package tells apart two programs of one
+	// module: the same-program check of divergo diff, on one trace of
+	// each directory.
+	var firsts []string
+	seen := map[string]bool{}
+	for _, rec := range recs {
+		if !seen[rec.dir] {
+			seen[rec.dir] = true
+			firsts = append(firsts, rec.tracePath())
+		}
+	}
+	if err := sameProgramFiles(firsts); err != nil {
+		return 2, err
+	}
+	rep, err := reportRuns(recs)
+	if err != nil {
+		return 2, err
+	}
+	return printTestReport(rep, asJSON, stdout)
+}
+
+// printTestReport prints rep as text or JSON; the status says whether a
+// test was flaky.
+func printTestReport(rep *testReport, asJSON bool, stdout io.Writer) (int, error) {
+	if asJSON {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(rep); err != nil {
+			return 2, err
+		}
+	} else if err := writeTestReport(stdout, rep); err != nil {
+		return 2, err
+	}
+	if len(rep.Flaky) > 0 {
+		return 1, nil
+	}
+	return 0, nil
+}
+
+// reportRuns explains the runs recs, every run of one invocation in the
+// order of their index.
+func reportRuns(recs []*runRecord) (*testReport, error) {
+	rep := &testReport{Package: recs[0].Package, Runs: len(recs), Perturbed: recs[0].Perturbed}
+	// The failure rates by schedule count the runs again: a shard's plan
+	// saw only its own.
+	tally := flaky.NewPlan(false)
+	outcomes := map[string][]string{} // per test, per run ("": did not run)
+	outputs := make([]*flaky.Output, len(recs))
+	paths := make([]string, len(recs))
+	for k, rec := range recs {
+		rep.Seeds = append(rep.Seeds, rec.Seed)
+		rep.Strengths = append(rep.Strengths, rec.Strength)
+		if rec.Died != "" {
+			rep.Died = append(rep.Died, diedRun{Run: k + 1, Seed: rec.Seed, Strength: rec.Strength, Why: rec.Died})
+		}
+		for name, res := range rec.Tests {
+			if outcomes[name] == nil {
+				outcomes[name] = make([]string, len(recs))
+			}
+			outcomes[name][k] = res
+		}
+		tally.Record(rec.Strength, rec.failed())
+		outputs[k] = flaky.ReadOutput(rec.Output)
+		paths[k] = rec.tracePath()
+	}
+
+	for _, name := range slices.Sorted(maps.Keys(outcomes)) {
 		var fails, passes []int
-		ran := 0
 		for k, r := range outcomes[name] {
 			switch r {
-			case trace.TestPass:
+			case "", trace.TestSkip.String():
+			case trace.TestPass.String():
 				passes = append(passes, k)
-				ran++
-			case trace.TestFail, trace.TestPanic, trace.TestTimeout, 0:
-				if r == 0 && !ranUnfinished(paths[k], name) {
-					continue
-				}
+			default: // fail, panic, timeout, unfinished
 				fails = append(fails, k)
-				ran++
 			}
 		}
 		switch {
@@ -260,7 +381,7 @@ func runTest(args []string, stdout, stderr io.Writer) (int, error) {
 			for i, k := range fails {
 				failures[i] = outputs[k].Printed(name)
 			}
-			rep.Failed = append(rep.Failed, &failedTest{Name: name, Schedules: plan.Rates(name), Messages: messages(failures)})
+			rep.Failed = append(rep.Failed, &failedTest{Name: name, Schedules: tally.Rates(name), Messages: messages(failures)})
 			continue
 		case len(fails) == 0 || len(passes) == 0:
 			continue
@@ -275,29 +396,17 @@ func runTest(args []string, stdout, stderr io.Writer) (int, error) {
 		}
 		ft, err := explainFlaky(name, paths, fails, failures, passes)
 		if err != nil {
-			return 2, fmt.Errorf("%s: %w", name, err)
+			return nil, fmt.Errorf("%s: %w", name, err)
 		}
-		ft.Runs = ran
-		ft.Schedules = plan.Rates(name)
+		ft.Runs = len(fails) + len(passes)
+		ft.Schedules = tally.Rates(name)
 		for _, k := range fails {
 			ft.FailSeeds = append(ft.FailSeeds, rep.Seeds[k])
 		}
 		ft.Rerun = rep.rerun(name, fails)
 		rep.Flaky = append(rep.Flaky, ft)
 	}
-	if *asJSON {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(rep); err != nil {
-			return 2, err
-		}
-	} else if err := writeTestReport(stdout, rep); err != nil {
-		return 2, err
-	}
-	if len(rep.Flaky) > 0 {
-		return 1, nil
-	}
-	return 0, nil
+	return rep, nil
 }
 
 // perturbEnv is the environment of a run of seed at strength.
@@ -337,22 +446,6 @@ func messages(failures []flaky.Failure) []flaky.MessageCount {
 		out = append(out, m.Messages...)
 	}
 	return out
-}
-
-// ranUnfinished says whether test name started in the trace at path but
-// has no result: the run ended (a timeout, a panic elsewhere) while it ran.
-func ranUnfinished(path, name string) bool {
-	r, err := trace.Open(path)
-	if err != nil {
-		return false
-	}
-	defer r.Close()
-	for _, g := range r.Goroutines() {
-		if g.Test == name && g.Result == 0 {
-			return true
-		}
-	}
-	return false
 }
 
 // explainFlaky compares the failing runs fails with the passing runs passes
