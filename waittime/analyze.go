@@ -32,6 +32,9 @@ type analysis struct {
 	byGoID     map[uint64]*ginfo
 	files      fileSet
 	wokenWaits int
+	// libSites are the waits inside code that is not instrumented, at
+	// the program's calls (libwaits.go).
+	libSites map[libKey]*libSite
 
 	// lines are the sampled lines of blocks (lines.go), from
 	// Options.CPUProfile: reports split a block's running time over them.
@@ -123,6 +126,7 @@ func (a *analysis) Open(l *replay.Lane) error {
 	g.lane = l
 	l.X = g
 	g.alloc(a)
+	a.libOpen(g)
 	return nil
 }
 
@@ -130,6 +134,7 @@ func (a *analysis) Open(l *replay.Lane) error {
 func (a *analysis) Close(l *replay.Lane) error {
 	g := l.X.(*gstate)
 	a.infos[g.info.ID].fn = g.fn
+	a.libRest(g)
 	g.done = true
 	g.lane = nil
 	a.maybeFree(g)
@@ -169,6 +174,7 @@ func (a *analysis) Apply(l *replay.Lane) (bool, error) {
 			a.perturbNs += d
 		}
 	case trace.EvSync:
+		a.libBefore(g, ev)
 		if ev.Waited {
 			defer a.pairs.Forget(trace.SyncRef{G: g.info.ID, N: n})
 		}

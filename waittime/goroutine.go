@@ -1,6 +1,7 @@
 package waittime
 
 import (
+	"github.com/divergo/divergo/internal/gotrace"
 	"github.com/divergo/divergo/internal/replay"
 	"github.com/divergo/divergo/internal/trace"
 )
@@ -32,6 +33,13 @@ type gstate struct {
 	kids    int  // children not yet forgotten: their descendants may need spawnSnaps
 	done    bool // its events are exhausted
 	fn      int  // function of its first block, for names; -1 unknown
+
+	// gt are its blocks in Go's execution trace, gtNext the first not yet
+	// taken, lastT the end of its last sync event: for its waits inside
+	// code that is not instrumented (libwaits.go).
+	gt     []gotrace.Wake
+	gtNext int
+	lastT  int64
 }
 
 // run is a block's time within a stretch, summed over its executions

@@ -39,14 +39,19 @@ type Report struct {
 
 // Site is one sync statement where goroutines waited.
 type Site struct {
-	Block     int    `json:"block"` // the block holding the statement
-	Site      int    `json:"site"`  // the statement's site in the graph
-	Pos       string `json:"pos"`   // file:line of the statement itself
-	Func      string `json:"func"`
-	Op        string `json:"op"`   // lock, recv, wg.wait, ...
-	Kind      string `json:"kind"` // mutex, chan, select, wg, cond, once
-	Waits     int    `json:"waits"`
-	Unmatched int    `json:"unmatched"`
+	Block int    `json:"block"` // the block holding the statement
+	Site  int    `json:"site"`  // the statement's site in the graph
+	Pos   string `json:"pos"`   // file:line of the statement itself
+	Func  string `json:"func"`
+	Op    string `json:"op"`   // lock, recv, wg.wait, ...
+	Kind  string `json:"kind"` // mutex, chan, select, wg, cond, once; for a Library site the tracer's: chan, select, sync, cond, network
+	// Library says the waits were inside code that is not instrumented,
+	// called at Pos (Op is the function called, Site is -1), as Go's
+	// execution trace saw them (Options.GoTrace): they have no releaser
+	// in the divergo trace, and WokenBy says who woke them.
+	Library   bool `json:"library,omitempty"`
+	Waits     int  `json:"waits"`
+	Unmatched int  `json:"unmatched"`
 	// UnmatchedNs is the waiting time of the Unmatched waits: it is in
 	// TotalNs and in no class.
 	UnmatchedNs int64 `json:"unmatched_ns,omitempty"`
@@ -140,8 +145,11 @@ func (a *analysis) report() *Report {
 	for _, s := range a.sites {
 		rep.Sites = append(rep.Sites, a.siteReport(s))
 	}
+	for _, s := range a.libSites {
+		rep.Sites = append(rep.Sites, a.libSiteReport(s))
+	}
 	slices.SortFunc(rep.Sites, func(x, y *Site) int {
-		return cmp.Or(cmp.Compare(y.TotalNs, x.TotalNs), cmp.Compare(x.Block, y.Block), cmp.Compare(x.Site, y.Site), cmp.Compare(x.Op, y.Op))
+		return cmp.Or(cmp.Compare(y.TotalNs, x.TotalNs), cmp.Compare(x.Block, y.Block), cmp.Compare(x.Site, y.Site), cmp.Compare(x.Op, y.Op), cmp.Compare(x.Pos, y.Pos))
 	})
 	for _, s := range rep.Sites {
 		rep.Waits += s.Waits

@@ -91,10 +91,23 @@ Done, a library's goroutine sending on a channel it returned, a timer) has
 no releaser in the divergo trace; the report says why. Record the run with
 DIVERGO_RUNTIME_TRACE=1 as well, and wait reads Go's execution trace beside
 the divergo trace (run-1.gotrace beside run-1.dvt) and names who woke those
-waits, with the program's line that led to it and the library function
-that woke:
+waits, at the first line of the program on the waker's stack (the library
+function that woke is in -json's "inner", and in the text when no line of
+the program is on that stack):
 
-	woken, says Go's execution trace: 3 by main at main.go:45 in context.(*cancelCtx).cancel (context.go:567), 61.9 ms
+	woken, says Go's execution trace: 3 by main at main.go:45 (main), 61.9 ms
+
+With that trace, a wait inside code that is not instrumented (errgroup's
+g.Wait or the semaphore of its SetLimit in g.Go, http.Get, io.Pipe, a
+library's mutex) is a wait too, at the line of the program that called the
+library, with who woke it; a library's sleep is not:
+
+	2. main.go:55  errgroup.(*Group).Wait (sync) in example.com/m.main  3.18 ms in 1 wait
+	   1 without a releaser, 3.18 ms: 1 blocked in code that is not instrumented
+	   woken, says Go's execution trace: 1 by ?/main$1#6 in golang.org/x/sync/errgroup.(*Group).done (errgroup.go:40), 3.18 ms
+
+Their time is not explained by paths: it stays in the running steps of the
+lines around the call, where the divergo trace measured it.
 
 With two traces of the same program, wait puts their waiting time side by
 side: each site's total in run A and run B, and its classes marked appeared,

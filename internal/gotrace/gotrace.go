@@ -249,6 +249,19 @@ func Fits(op trace.Op, reason string) bool {
 	return false
 }
 
+// New is a trace of the given wake-ups, already on the divergo trace's
+// clock: for readers' tests, which script what the tracer saw.
+func New(wakes []Wake) *Trace {
+	t := &Trace{byG: map[uint64][]Wake{}, n: len(wakes), unended: map[uint64]Block{}}
+	for _, w := range wakes {
+		t.byG[w.G] = append(t.byG[w.G], w)
+	}
+	for _, ws := range t.byG {
+		sort.SliceStable(ws, func(i, j int) bool { return ws[i].At < ws[j].At })
+	}
+	return t
+}
+
 // Len is the number of wake-ups.
 func (t *Trace) Len() int { return t.n }
 

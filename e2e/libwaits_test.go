@@ -1,0 +1,131 @@
+package e2e
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// markedLines returns, per marker, the line of testdata/prog/main.go that
+// holds it (the first).
+func markedLines(t *testing.T, prog string, markers ...string) map[string]int {
+	t.Helper()
+	src, err := os.ReadFile(filepath.Join(repoRoot, "testdata", prog, "main.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]int{}
+	for i, l := range strings.Split(string(src), "\n") {
+		for _, m := range markers {
+			if _, ok := out[m]; !ok && strings.Contains(l, m) {
+				out[m] = i + 1
+			}
+		}
+	}
+	for _, m := range markers {
+		if out[m] == 0 {
+			t.Fatalf("testdata/%s/main.go has no line with %q", prog, m)
+		}
+	}
+	return out
+}
+
+// libSite is a site of divergo wait -json, as the library waits' test
+// reads it.
+type libSite struct {
+	Pos, Op, Kind string
+	Library       bool
+	Waits         int
+	TotalNs       int64 `json:"total_ns"`
+	WokenBy       []struct {
+		Goroutine, Where, Func, Inner string
+		Waits                         int
+	} `json:"woken_by"`
+}
+
+// TestLibraryWaits records testdata/errgroupfan, an errgroup fan-out with
+// SetLimit feeding a reader through an io.Pipe, whose every wait is inside
+// code divergo does not instrument, with Go's execution trace beside the
+// divergo trace. divergo wait must report them as waits at the program's
+// lines: g.Go (SetLimit's semaphore) and g.Wait, released by errgroup's
+// goroutines (recorded from the task each ran), and the reader's Scan,
+// released by main at the Fprintf line, the program's line on the waker's
+// stack. Without the execution trace none of them is a site.
+func TestLibraryWaits(t *testing.T) {
+	p := prepare(t, "errgroupfan", false)
+	tr := filepath.Join(t.TempDir(), "run.dvt")
+	out := execProg(t, p.dir, p.bin, nil, "DIVERGO_TRACE="+tr, "DIVERGO_RUNTIME_TRACE=1")
+	if !strings.Contains(out, "lines 6") {
+		t.Fatalf("the program printed:\n%s", out)
+	}
+	ln := markedLines(t, "errgroupfan", "g.Go(", "g.Wait()", "sc.Scan()", "fmt.Fprintf(pw")
+	at := func(m string) string { return fmt.Sprintf("main.go:%d", ln[m]) }
+
+	code, js, stderr := divergo(t, p.dir, "wait", "-json", tr)
+	if code != 0 {
+		t.Fatalf("divergo wait -json: status %d\n%s", code, stderr)
+	}
+	var rep struct{ Sites []libSite }
+	if err := json.Unmarshal([]byte(js), &rep); err != nil {
+		t.Fatal(err)
+	}
+	sites := map[string]libSite{}
+	for _, s := range rep.Sites {
+		if s.Library {
+			sites[s.Pos] = s
+		}
+	}
+	// recorded: every waker is one of errgroup's goroutines, which divergo
+	// recorded from the task they ran ("?/main$1#3").
+	recorded := func(s libSite) bool {
+		n := 0
+		for _, w := range s.WokenBy {
+			if !strings.HasPrefix(w.Goroutine, "?/") {
+				return false
+			}
+			n += w.Waits
+		}
+		return n == s.Waits
+	}
+	if s := sites[at("g.Go(")]; s.Op != "errgroup.(*Group).Go" || s.Kind != "chan" || s.Waits < 1 || !recorded(s) {
+		t.Errorf("g.Go at %s: %+v; want waits in errgroup.(*Group).Go, woken by errgroup's goroutines", at("g.Go("), s)
+	}
+	if s := sites[at("g.Wait()")]; s.Op != "errgroup.(*Group).Wait" || s.Kind != "sync" || s.Waits != 1 || !recorded(s) {
+		t.Errorf("g.Wait at %s: %+v; want 1 wait in errgroup.(*Group).Wait, woken by an errgroup goroutine", at("g.Wait()"), s)
+	}
+	scan := sites[at("sc.Scan()")]
+	woken := map[string]int{}
+	for _, w := range scan.WokenBy {
+		if w.Goroutine == "main" {
+			woken[w.Where] += w.Waits
+		}
+	}
+	if scan.Op != "bufio.(*Scanner).Scan" || scan.Waits < 2 || woken[at("fmt.Fprintf(pw")] < 1 {
+		t.Errorf("Scan at %s: %+v; want waits woken by main at %s", at("sc.Scan()"), scan, at("fmt.Fprintf(pw"))
+	}
+
+	code, text, stderr := divergo(t, p.dir, "wait", tr)
+	if code != 0 {
+		t.Fatalf("divergo wait: status %d\n%s", code, stderr)
+	}
+	for _, want := range []string{
+		at("g.Wait()") + "  errgroup.(*Group).Wait (sync) in example.com/errgroupfan.main",
+		"blocked in code that is not instrumented",
+		"by main at " + at("fmt.Fprintf(pw") + " (main)",
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("divergo wait does not say %q:\n%s", want, text)
+		}
+	}
+
+	code, off, stderr := divergo(t, p.dir, "wait", "-gotrace", "off", tr)
+	if code != 0 {
+		t.Fatalf("divergo wait -gotrace off: status %d\n%s", code, stderr)
+	}
+	if strings.Contains(off, "not instrumented") || strings.Contains(off, "errgroup.(*Group)") {
+		t.Errorf("divergo wait -gotrace off reports library waits:\n%s", off)
+	}
+}

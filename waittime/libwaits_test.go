@@ -1,0 +1,115 @@
+package waittime
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/divergo/divergo/internal/gotrace"
+	"github.com/divergo/divergo/internal/tbb"
+	"github.com/divergo/divergo/internal/trace"
+)
+
+// TestLibraryWaits scripts a run whose main blocks inside a library called
+// at main.go:12 (no sync event of its own), in a receive at main.go:20 (a
+// sync event: that block is the receive's), in a library's sleep and in a
+// library with no frame of the program on its stack, with Go's execution
+// trace of it: only the first is a wait of a library site, at the call,
+// released by the worker at its own line of the program.
+func TestLibraryWaits(t *testing.T) {
+	b := newBuilder("main.go")
+	m := b.block("main", 10, 1)
+	call := b.block("main", 11, 1)
+	recv := b.block("main", 20, 1)
+	w := b.block("worker", 30, 1)
+	b.tr.graph.Blocks[call].End = tbb.Pos{File: "main.go", Line: 13}
+	mg := b.goroutine(1, 0, 0, 0, 0)
+	mg.run(m, 10_000)
+	mg.spawn(m, 2, 1)
+	mg.run(call, 100_000) // 10 µs..110 µs, blocked in the library 20..90 µs
+	mg.wait(recv, trace.OpRecv, 7, 150_000)
+	mg.run(m, 10_000)
+	mg.done()
+	wg := b.goroutine(2, 1, m, 1, 15_000)
+	wg.run(w, 130_000)
+	wg.op(w, trace.OpSend, 7)
+	wg.done()
+	tr := b.trace()
+	tr.gs[0].GoID, tr.gs[1].GoID = 1, 2
+
+	own := func(fn string, line int) gotrace.Frame {
+		return gotrace.Frame{Func: fn, File: "/src/m/main.go", Line: line}
+	}
+	lib := func(fn string) gotrace.Frame {
+		return gotrace.Frame{Func: "example.org/lib." + fn, File: "/mod/lib/lib.go", Line: 5}
+	}
+	gt := gotrace.New([]gotrace.Wake{
+		{G: 1, Blocked: 20_000, At: 50_000, Reason: "sync", By: 2,
+			WaitStack: []gotrace.Frame{lib("(*Group).Wait"), own("example.com/m.main", 12)},
+			Stack:     []gotrace.Frame{lib("(*Group).done"), own("example.com/m.worker", 31)}},
+		{G: 1, Blocked: 60_000, At: 70_000, Reason: "sleep", By: -1,
+			WaitStack: []gotrace.Frame{lib("backoff"), own("example.com/m.main", 12)}},
+		{G: 1, Blocked: 75_000, At: 80_000, Reason: "chan receive", By: 2,
+			WaitStack: []gotrace.Frame{lib("loop")}},
+		{G: 1, Blocked: 112_000, At: 145_000, Reason: "chan receive", By: 2,
+			WaitStack: []gotrace.Frame{own("example.com/m.main", 20)}},
+	})
+	rep, err := Analyze(tr, Options{GoTrace: gt, KeepWaits: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ls *Site
+	for _, s := range rep.Sites {
+		if s.Library {
+			if ls != nil {
+				t.Fatalf("two library sites: %+v and %+v", ls, s)
+			}
+			ls = s
+		}
+	}
+	if ls == nil {
+		t.Fatalf("no library site in %+v", rep.Sites)
+	}
+	if ls.Pos != "main.go:12" || ls.Op != "lib.(*Group).Wait" || ls.Kind != "sync" || ls.Block != int(call) || ls.Waits != 1 || ls.TotalNs != 30_000 || ls.UnmatchedNs != 30_000 {
+		t.Errorf("library site %+v; want main.go:12 lib.(*Group).Wait (sync) in block %d, 1 wait of 30 µs", ls, call)
+	}
+	if len(ls.WokenBy) != 1 || ls.WokenBy[0].Where != "main.go:31" || ls.WokenBy[0].Func != "worker" || !strings.HasPrefix(ls.WokenBy[0].Goroutine, "main/worker@") {
+		t.Errorf("woken by %+v; want the worker at main.go:31", ls.WokenBy)
+	}
+	if len(ls.Instances) != 1 || ls.Instances[0].Pos != "main.go:12" || ls.Instances[0].Begin != 20_000 || ls.Instances[0].End != 50_000 {
+		t.Errorf("instances %+v", ls.Instances)
+	}
+	if rep.Waits != 2 || rep.Unmatched != 1 || rep.Woken != 1 {
+		t.Errorf("report: %d waits, %d unmatched, %d woken; want 2, 1, 1", rep.Waits, rep.Unmatched, rep.Woken)
+	}
+	var text strings.Builder
+	if err := rep.WriteText(&text, 0); err != nil {
+		t.Fatal(err)
+	}
+	if want := "woken, says Go's execution trace: 1 by main/worker@main.go:10#1 at main.go:31 (worker), 30.0 µs"; !strings.Contains(text.String(), want) {
+		t.Errorf("text does not say %q:\n%s", want, text.String())
+	}
+	p, err := rep.Profile()
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, s := range p.Sample {
+		if s.Label["site"][0] == "main.go:12 lib.(*Group).Wait" && s.Location[0].Line[0].Line == 12 && s.Value[0] == 30_000 {
+			found = true
+		}
+	}
+	if !found {
+		t.Errorf("the profile has no 30 µs at main.go:12:\n%v", p)
+	}
+
+	// Without the execution trace, none of it.
+	rep, err = Analyze(tr, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range rep.Sites {
+		if s.Library {
+			t.Errorf("a library site without Go's execution trace: %+v", s)
+		}
+	}
+}
