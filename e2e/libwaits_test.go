@@ -7,6 +7,10 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/divergo/divergo/internal/gotrace"
+	"github.com/divergo/divergo/internal/trace"
+	"github.com/divergo/divergo/waittime"
 )
 
 // markedLines returns, per marker, the line of testdata/prog/main.go that
@@ -128,4 +132,128 @@ func TestLibraryWaits(t *testing.T) {
 	if strings.Contains(off, "not instrumented") || strings.Contains(off, "errgroup.(*Group)") {
 		t.Errorf("divergo wait -gotrace off reports library waits:\n%s", off)
 	}
+}
+
+// libAgreement is the check of the waits divergo wait reports inside code
+// that is not instrumented (from Go's execution trace) against what the
+// divergo trace recorded of the waiting goroutine at that time.
+type libAgreement struct {
+	compared, agree int
+	// unknown: waits in a stretch of the goroutine in which the divergo
+	// trace recorded no block (every block of it implied): nothing to
+	// compare the call's function with.
+	unknown int
+	wrong   []string
+}
+
+// compareLibraryWaits analyses the divergo trace at dvt with Go's
+// execution trace at gt and checks every wait it reports at a call into a
+// library against the divergo trace alone: no sync event of the goroutine
+// overlaps it (else that event was the wait), and in the stretch between
+// the goroutine's timestamps around it divergo recorded the goroutine in
+// the function that made the call (a block of it entered in the stretch,
+// or the one it was in when the stretch began).
+func compareLibraryWaits(t *testing.T, dvt, gt string) *libAgreement {
+	t.Helper()
+	gtr, err := gotrace.Open(gt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := trace.Open(dvt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	rep, err := waittime.Analyze(r, waittime.Options{GoTrace: gtr, KeepWaits: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := r.Graph()
+	type libWait struct {
+		w  waittime.Wait
+		fn int
+	}
+	byG := map[uint64][]libWait{}
+	for _, s := range rep.Sites {
+		b := g.Block(s.Block)
+		if !s.Library || b == nil {
+			continue
+		}
+		for _, w := range s.Instances {
+			byG[w.GID] = append(byG[w.GID], libWait{w, b.Func})
+		}
+	}
+	a := &libAgreement{}
+	for gid, ws := range byG {
+		// The goroutine's timestamps, sync events and the blocks it
+		// entered, in order.
+		type mark struct {
+			t          int64
+			begin, end int64 // a sync event's, else 0
+			block      int   // a block entered, else -1
+		}
+		var ms []mark
+		it, err := r.Events(gid)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for it.Next() {
+			ev := it.Event()
+			switch ev.Kind {
+			case trace.EvBlock, trace.EvPack:
+				ms = append(ms, mark{t: -1, block: int(ev.Block)})
+			case trace.EvClock:
+				ms = append(ms, mark{t: ev.Time, block: -1})
+			case trace.EvSync:
+				begin := ev.Begin
+				if !ev.Waited {
+					begin = ev.End
+				}
+				ms = append(ms, mark{t: ev.End, begin: begin, end: ev.End, block: int(ev.Block)})
+			}
+		}
+		if err := it.Err(); err != nil {
+			t.Fatal(err)
+		}
+		for _, lw := range ws {
+			w := lw.w
+			where := fmt.Sprintf("%s: %s at %s, %d..%d", w.Goroutine, w.Op, w.Pos, w.Begin, w.End)
+			overlap, in, seen, last := false, false, false, -1
+			for _, m := range ms {
+				if m.end != 0 && m.begin < w.End-gotrace.JoinEps && m.end > w.Begin+gotrace.JoinEps {
+					overlap = true
+				}
+				if m.t >= w.End {
+					break
+				}
+				if m.block >= 0 {
+					last = m.block
+				}
+				b := g.Block(last)
+				if m.t >= 0 && m.t <= w.Begin {
+					// A timestamp before the wait: the stretch starts
+					// again, in the block entered last.
+					in, seen = b != nil && b.Func == lw.fn, b != nil
+					continue
+				}
+				if m.block >= 0 && b != nil {
+					in, seen = in || b.Func == lw.fn, true
+				}
+			}
+			switch {
+			case overlap:
+				a.compared++
+				a.wrong = append(a.wrong, where+": a sync event of the goroutine overlaps it")
+			case !seen:
+				a.unknown++
+			case in:
+				a.compared++
+				a.agree++
+			default:
+				a.compared++
+				a.wrong = append(a.wrong, where+": the divergo trace has the goroutine in no block of the calling function then")
+			}
+		}
+	}
+	return a
 }
