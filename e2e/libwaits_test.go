@@ -44,7 +44,11 @@ type libSite struct {
 	Library       bool
 	Waits         int
 	TotalNs       int64 `json:"total_ns"`
-	WokenBy       []struct {
+	Classes       []struct {
+		Explained float64
+		Steps     []struct{ Pos, State string }
+	}
+	WokenBy []struct {
 		Goroutine, Where, Func, Inner string
 		Waits                         int
 	} `json:"woken_by"`
@@ -57,7 +61,9 @@ type libSite struct {
 // lines: g.Go (SetLimit's semaphore) and g.Wait, released by errgroup's
 // goroutines (recorded from the task each ran), and the reader's Scan,
 // released by main at the Fprintf line, the program's line on the waker's
-// stack. Without the execution trace none of them is a site.
+// stack; in the paths that explain main's last wait they are steps in
+// state library at those lines. Without the execution trace none of them is
+// a site.
 func TestLibraryWaits(t *testing.T) {
 	p := prepare(t, "errgroupfan", false)
 	tr := filepath.Join(t.TempDir(), "run.dvt")
@@ -65,7 +71,7 @@ func TestLibraryWaits(t *testing.T) {
 	if !strings.Contains(out, "lines 6") {
 		t.Fatalf("the program printed:\n%s", out)
 	}
-	ln := markedLines(t, "errgroupfan", "g.Go(", "g.Wait()", "sc.Scan()", "fmt.Fprintf(pw")
+	ln := markedLines(t, "errgroupfan", "g.Go(", "g.Wait()", "sc.Scan()", "fmt.Fprintf(pw", "<-done")
 	at := func(m string) string { return fmt.Sprintf("main.go:%d", ln[m]) }
 
 	code, js, stderr := divergo(t, p.dir, "wait", "-json", tr)
@@ -109,6 +115,30 @@ func TestLibraryWaits(t *testing.T) {
 	}
 	if scan.Op != "bufio.(*Scanner).Scan" || scan.Waits < 2 || woken[at("fmt.Fprintf(pw")] < 1 {
 		t.Errorf("Scan at %s: %+v; want waits woken by main at %s", at("sc.Scan()"), scan, at("fmt.Fprintf(pw"))
+	}
+
+	// main's receive of the reader's count, when it waited, is explained
+	// by the two paths since the go statement: the reader's time blocked
+	// in Scan against main's in g.Go and g.Wait, steps at those lines in
+	// state library, not running time, and they add up to the wait.
+	for _, s := range rep.Sites {
+		if s.Library || s.Op != "recv" || s.Pos != at("<-done") {
+			continue
+		}
+		states := map[string]bool{}
+		for _, c := range s.Classes {
+			if c.Explained < 0.95 {
+				t.Errorf("%s: a class %.0f%% explained, want 95%% or more", s.Pos, 100*c.Explained)
+			}
+			for _, st := range c.Steps {
+				states[st.Pos+" "+st.State] = true
+			}
+		}
+		for _, want := range []string{at("sc.Scan()") + " library", at("g.Wait()") + " library"} {
+			if !states[want] {
+				t.Errorf("%s: no step %s in %v", s.Pos, want, states)
+			}
+		}
 	}
 
 	code, text, stderr := divergo(t, p.dir, "wait", tr)

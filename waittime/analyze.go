@@ -33,8 +33,14 @@ type analysis struct {
 	files      fileSet
 	wokenWaits int
 	// libSites are the waits inside code that is not instrumented, at
-	// the program's calls (libwaits.go).
+	// the program's calls (libwaits.go); libCalls those calls, the places
+	// of their steps, libIdx their indexes, libRuns scratch for a
+	// stretch's blocks in them.
 	libSites map[libKey]*libSite
+	libCalls []libCall
+	libIdx   map[libCall]int32
+	libRuns  []libRun
+	stretch  stretchLib
 
 	// lines are the sampled lines of blocks (lines.go), from
 	// Options.CPUProfile: reports split a block's running time over them.
@@ -134,7 +140,7 @@ func (a *analysis) Open(l *replay.Lane) error {
 func (a *analysis) Close(l *replay.Lane) error {
 	g := l.X.(*gstate)
 	a.infos[g.info.ID].fn = g.fn
-	a.libRest(g)
+	g.gt = nil
 	g.done = true
 	g.lane = nil
 	a.maybeFree(g)
@@ -174,7 +180,6 @@ func (a *analysis) Apply(l *replay.Lane) (bool, error) {
 			a.perturbNs += d
 		}
 	case trace.EvSync:
-		a.libBefore(g, ev)
 		if ev.Waited {
 			defer a.pairs.Forget(trace.SyncRef{G: g.info.ID, N: n})
 		}
@@ -224,7 +229,7 @@ func (a *analysis) wait(g *gstate, ev trace.Event, rel *release) {
 		wokenBy := a.woken(s, g, ev, w)
 		if a.opts.KeepWaits {
 			in := Wait{GID: g.info.ID, Block: int(ev.Block), Site: int(ev.Site), Op: ev.Op.String(),
-				Begin: ev.Begin, End: ev.End, Class: -1, Why: why.String(), WokenBy: wokenBy}
+				Begin: ev.Begin, End: ev.End, Class: -1, Why: why.String(), waker: wokenBy}
 			if isNamed {
 				in.Releaser, in.ReleaseOp, in.ReleaseBlock, in.ReleaseSite, in.ReleaseTime = named.G, named.Op.String(), int(named.Block), int(named.Site), named.Time
 			}

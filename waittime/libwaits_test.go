@@ -14,7 +14,8 @@ import (
 // sync event: that block is the receive's), in a library's sleep and in a
 // library with no frame of the program on its stack, with Go's execution
 // trace of it: only the first is a wait of a library site, at the call,
-// released by the worker at its own line of the program.
+// released by the worker at its own line of the program; in main's path
+// the library's wait and sleep are steps at the call, not running time.
 func TestLibraryWaits(t *testing.T) {
 	b := newBuilder("main.go")
 	m := b.block("main", 10, 1)
@@ -80,6 +81,22 @@ func TestLibraryWaits(t *testing.T) {
 	}
 	if rep.Waits != 2 || rep.Unmatched != 1 || rep.Woken != 1 {
 		t.Errorf("report: %d waits, %d unmatched, %d woken; want 2, 1, 1", rep.Waits, rep.Unmatched, rep.Woken)
+	}
+	// main's receive is explained by its path since the go statement: the
+	// library's wait and sleep at main.go:12 are steps of their own there,
+	// out of the block around the call, which keeps the 60 µs it ran.
+	steps := map[string]int64{}
+	for _, s := range rep.Sites {
+		if s.Op == "recv" && len(s.Classes) == 1 {
+			for _, st := range s.Classes[0].Steps {
+				steps[st.Pos+" "+st.State] += st.Ns
+			}
+		}
+	}
+	for k, want := range map[string]int64{"main.go:12 library": -30_000, "main.go:12 sleep in library": -10_000, "main.go:11 running": -60_000} {
+		if steps[k] != want {
+			t.Errorf("the receive's step %s: %d ns, want %d (steps %v)", k, steps[k], want, steps)
+		}
 	}
 	var text strings.Builder
 	if err := rep.WriteText(&text, 0); err != nil {

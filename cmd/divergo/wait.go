@@ -106,8 +106,9 @@ library, with who woke it; a library's sleep is not:
 	   1 without a releaser, 3.18 ms: 1 blocked in code that is not instrumented
 	   woken, says Go's execution trace: 1 by ?/main$1#6 in golang.org/x/sync/errgroup.(*Group).done (errgroup.go:40), 3.18 ms
 
-Their time is not explained by paths: it stays in the running steps of the
-lines around the call, where the divergo trace measured it.
+They have no releaser's path to be explained by, but in the paths that
+explain other waits their time is a step at the call in state library (or
+sleep in library), no longer running time of the lines around it.
 
 With two traces of the same program, wait puts their waiting time side by
 side: each site's total in run A and run B, and its classes marked appeared,
