@@ -22,7 +22,10 @@ import (
 // library. It is reported as a site of its own (Site.Library), its waits
 // with no releaser in the divergo trace but with the waker the tracer
 // names, by its own first frame in the program when it has one. A sleep in
-// a library stays time asleep, not a wait on anyone.
+// a library stays time asleep, not a wait on anyone; a block of the
+// garbage collector in an allocation (gotrace.Wake.GC: wordcount's
+// strings.Builder blocked in "sync" and "chan receive" inside gcStart) is
+// no wait either, and stays running time.
 //
 // In the paths, the time of such a block is taken out of the blocks the
 // divergo trace spread the stretch over and becomes a step at the call, in
@@ -205,7 +208,7 @@ func (a *analysis) libFlush(g *gstate, s *stretchLib, all bool) {
 // time: Library, or LibrarySleep for a sleep, which is no wait.
 func (a *analysis) libWait(g *gstate, w gotrace.Wake) (int32, State, bool) {
 	kind, sleep := libKind(w.Reason), w.Reason == "sleep"
-	if kind == "" && !sleep || w.Blocked < g.info.Start-gotrace.JoinEps || w.By == int64(g.info.GoID) {
+	if kind == "" && !sleep || w.GC || w.Blocked < g.info.Start-gotrace.JoinEps || w.By == int64(g.info.GoID) {
 		return 0, 0, false
 	}
 	i := a.firstOwn(w.WaitStack)

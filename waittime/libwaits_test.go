@@ -11,8 +11,9 @@ import (
 
 // TestLibraryWaits scripts a run whose main blocks inside a library called
 // at main.go:12 (no sync event of its own), in a receive at main.go:20 (a
-// sync event: that block is the receive's), in a library's sleep and in a
-// library with no frame of the program on its stack, with Go's execution
+// sync event: that block is the receive's), in a library's sleep, in a
+// library with no frame of the program on its stack and in the garbage
+// collector under a library's allocation, with Go's execution
 // trace of it: only the first is a wait of a library site, at the call,
 // released by the worker at its own line of the program; in main's path
 // the library's wait and sleep are steps at the call, not running time.
@@ -51,6 +52,8 @@ func TestLibraryWaits(t *testing.T) {
 			WaitStack: []gotrace.Frame{lib("backoff"), own("example.com/m.main", 12)}},
 		{G: 1, Blocked: 75_000, At: 80_000, Reason: "chan receive", By: 2,
 			WaitStack: []gotrace.Frame{lib("loop")}},
+		{G: 1, Blocked: 82_000, At: 85_000, Reason: "sync", By: 2, GC: true,
+			WaitStack: []gotrace.Frame{lib("(*Buf).grow"), own("example.com/m.main", 12)}},
 		{G: 1, Blocked: 112_000, At: 145_000, Reason: "chan receive", By: 2,
 			WaitStack: []gotrace.Frame{own("example.com/m.main", 20)}},
 	})

@@ -51,6 +51,12 @@ type Wake struct {
 	// statement G waited at (a lock, a receive, a select, ...). nil when the
 	// tracer has no stack.
 	WaitStack []Frame
+	// GC says the block was the garbage collector's, not the program's:
+	// G blocked in an allocation that started or assisted a collection,
+	// or in runtime.GC (the waiter's stack holds a frame of the
+	// allocator or the collector). Its WaitStack looks like a wait in
+	// whatever allocated (strings.(*Builder).WriteString).
+	GC bool
 }
 
 // Block is a block the tracer saw no end of: goroutine G blocked at
@@ -125,7 +131,7 @@ func Read(r io.Reader) (*Trace, error) {
 		wakes    []raw
 		blocks   = map[uint64]block{}
 		snaps    []*xtrace.ClockSnapshot
-		stacks   = map[xtrace.Stack][]Frame{}
+		stacks   = map[xtrace.Stack]stackInfo{}
 		base     int64
 		haveBase bool
 	)
@@ -169,7 +175,8 @@ func Read(r io.Reader) (*Trace, error) {
 				if ev.Goroutine() == xtrace.NoGoroutine {
 					by = -1
 				}
-				w := Wake{G: g, Reason: b.reason, By: by, Stack: frames(ev.Stack(), stacks), WaitStack: frames(b.stack, stacks)}
+				waiter := frames(b.stack, stacks)
+				w := Wake{G: g, Reason: b.reason, By: by, Stack: frames(ev.Stack(), stacks).fs, WaitStack: waiter.fs, GC: waiter.gc}
 				if len(w.Stack) > 0 {
 					w.Where = w.Stack[0].String()
 				}
@@ -192,28 +199,36 @@ func Read(r io.Reader) (*Trace, error) {
 		t.byG[w.w.G] = append(t.byG[w.w.G], w.w)
 	}
 	for g, b := range blocks {
-		t.unended[g] = Block{G: g, Blocked: conv(b.at), Reason: b.reason, WaitStack: frames(b.stack, stacks)}
+		t.unended[g] = Block{G: g, Blocked: conv(b.at), Reason: b.reason, WaitStack: frames(b.stack, stacks).fs}
 	}
 	return t, nil
 }
 
+// stackInfo is what frames keeps of a stack.
+type stackInfo struct {
+	fs []Frame
+	gc bool // a frame of the allocator or the garbage collector
+}
+
 // frames returns the frames of s that are not the machinery of waking or
-// blocking, innermost first, the same slice for the same stack.
-func frames(s xtrace.Stack, cache map[xtrace.Stack][]Frame) []Frame {
+// blocking, innermost first, the same slice for the same stack, and
+// whether s was in the allocator or the garbage collector.
+func frames(s xtrace.Stack, cache map[xtrace.Stack]stackInfo) stackInfo {
 	if s == xtrace.NoStack {
-		return nil
+		return stackInfo{}
 	}
-	if fs, ok := cache[s]; ok {
-		return fs
+	if si, ok := cache[s]; ok {
+		return si
 	}
-	var fs []Frame
+	var si stackInfo
 	for f := range s.Frames() {
 		if !skipFrame(f.Func) {
-			fs = append(fs, Frame{f.Func, f.File, int(f.Line)})
+			si.fs = append(si.fs, Frame{f.Func, f.File, int(f.Line)})
 		}
+		si.gc = si.gc || f.Func == "runtime.mallocgc" || f.Func == "runtime.GC" || strings.HasPrefix(f.Func, "runtime.gc")
 	}
-	cache[s] = fs
-	return fs
+	cache[s] = si
+	return si
 }
 
 // skipFrame reports whether a frame belongs to the machinery of waking
