@@ -182,7 +182,7 @@ func runWait(args []string, stdout, stderr io.Writer) (int, error) {
 		}
 	}
 	for _, file := range pos {
-		opts, err := withGoTrace(opts, file, *goTrace)
+		opts, err := withGoTrace(opts, file, *goTrace, stderr)
 		if err != nil {
 			return 2, err
 		}
@@ -262,7 +262,11 @@ func cpuProfileBeside(file string, stderr io.Writer) *profile.Profile {
 // withGoTrace adds to opts Go's execution trace of the run whose divergo
 // trace is file: the one flag names, or the one beside the trace
 // (DIVERGO_RUNTIME_TRACE=1 writes run-1.gotrace beside run-1.dvt), if any.
-func withGoTrace(opts waittime.Options, file, flag string) (waittime.Options, error) {
+// One beside the trace that cannot be read (a run killed before the
+// tracer was stopped has no clock anchor: a deadlocked program under the
+// tracer hangs until killed) is said, and the report made without it; one
+// the flag names must be read.
+func withGoTrace(opts waittime.Options, file, flag string, stderr io.Writer) (waittime.Options, error) {
 	p := flag
 	switch flag {
 	case "off":
@@ -274,6 +278,10 @@ func withGoTrace(opts waittime.Options, file, flag string) (waittime.Options, er
 		}
 	}
 	gt, err := gotrace.Open(p)
+	if err != nil && flag == "" {
+		fmt.Fprintf(stderr, "divergo wait: %v; the report does without it\n", err)
+		return opts, nil
+	}
 	if err != nil {
 		return opts, err
 	}
