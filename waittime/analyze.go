@@ -118,8 +118,8 @@ func Analyze(t Trace, opts Options) (*Report, error) {
 	if p, ok := t.(interface{ Perturbed() (int64, bool) }); ok {
 		rep.PerturbSeed, rep.Perturbed = p.Perturbed()
 	}
-	if a.blocked > 0 {
-		if rep.Blocked, err = FindBlocked(t); err != nil {
+	if a.blocked > 0 || opts.GoTrace != nil {
+		if rep.Blocked, err = FindBlockedWith(t, opts.GoTrace); err != nil {
 			return nil, err
 		}
 	}

@@ -254,9 +254,13 @@ func (a *analysis) libWait(g *gstate, w gotrace.Wake) (int32, State, bool) {
 
 // firstOwn is the index of the first frame of stack (innermost first) in
 // the program's own files, -1 when none is.
-func (a *analysis) firstOwn(stack []gotrace.Frame) int {
+func (a *analysis) firstOwn(stack []gotrace.Frame) int { return a.files.first(stack) }
+
+// first is the index of the first frame of stack (innermost first) in one
+// of the program's files, -1 when none is.
+func (fs fileSet) first(stack []gotrace.Frame) int {
 	for i, f := range stack {
-		if a.files.has(f.File) {
+		if fs.has(f.File) {
 			return i
 		}
 	}
@@ -265,10 +269,12 @@ func (a *analysis) firstOwn(stack []gotrace.Frame) int {
 
 // blockAt is the innermost block of the graph that holds line of file (a
 // path on a stack), -1 when none does.
-func (a *analysis) blockAt(file string, line int) int {
-	f := a.files.of(file)
+func (a *analysis) blockAt(file string, line int) int { return blockAt(a.graph, a.files, file, line) }
+
+func blockAt(g *tbb.Graph, files fileSet, file string, line int) int {
+	f := files.of(file)
 	best, span := -1, 0
-	for _, b := range a.graph.Blocks {
+	for _, b := range g.Blocks {
 		if b.Pos.File != f || b.Pos.Line > line || b.End.Line < line {
 			continue
 		}

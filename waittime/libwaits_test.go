@@ -16,7 +16,9 @@ import (
 // collector under a library's allocation, with Go's execution
 // trace of it: only the first is a wait of a library site, at the call,
 // released by the worker at its own line of the program; in main's path
-// the library's wait and sleep are steps at the call, not running time.
+// the library's wait and sleep are steps at the call, not running time; a
+// goroutine still blocked in a library when the tracer stopped is listed
+// as blocked, at its call.
 func TestLibraryWaits(t *testing.T) {
 	b := newBuilder("main.go")
 	m := b.block("main", 10, 1)
@@ -35,8 +37,14 @@ func TestLibraryWaits(t *testing.T) {
 	wg.run(w, 130_000)
 	wg.op(w, trace.OpSend, 7)
 	wg.done()
+	// A third goroutine blocks in the library at main.go:41 from 30 µs
+	// on, and still is when the tracer stops: blocked, at the call.
+	lk := b.block("leaker", 40, 1)
+	b.tr.graph.Blocks[lk].End = tbb.Pos{File: "main.go", Line: 42}
+	lg := b.goroutine(3, 1, m, 2, 20_000)
+	lg.run(lk, 10_000)
 	tr := b.trace()
-	tr.gs[0].GoID, tr.gs[1].GoID = 1, 2
+	tr.gs[0].GoID, tr.gs[1].GoID, tr.gs[2].GoID = 1, 2, 3
 
 	own := func(fn string, line int) gotrace.Frame {
 		return gotrace.Frame{Func: fn, File: "/src/m/main.go", Line: line}
@@ -56,7 +64,7 @@ func TestLibraryWaits(t *testing.T) {
 			WaitStack: []gotrace.Frame{lib("(*Buf).grow"), own("example.com/m.main", 12)}},
 		{G: 1, Blocked: 112_000, At: 145_000, Reason: "chan receive", By: 2,
 			WaitStack: []gotrace.Frame{own("example.com/m.main", 20)}},
-	})
+	}, gotrace.Block{G: 3, Blocked: 30_500, Reason: "network", WaitStack: []gotrace.Frame{lib("Get"), own("example.com/m.leaker", 41)}})
 	rep, err := Analyze(tr, Options{GoTrace: gt, KeepWaits: true})
 	if err != nil {
 		t.Fatal(err)
@@ -105,8 +113,13 @@ func TestLibraryWaits(t *testing.T) {
 	if err := rep.WriteText(&text, 0); err != nil {
 		t.Fatal(err)
 	}
-	if want := "woken, says Go's execution trace: 1 by main/worker@main.go:10#1 at main.go:31 (worker), 30.0 µs"; !strings.Contains(text.String(), want) {
-		t.Errorf("text does not say %q:\n%s", want, text.String())
+	for _, want := range []string{
+		"woken, says Go's execution trace: 1 by main/worker@main.go:10#1 at main.go:31 (worker), 30.0 µs",
+		"g3: lib.Get at main.go:41 (network, in code that is not instrumented), blocked since 30.5 µs (for 130 µs)",
+	} {
+		if !strings.Contains(text.String(), want) {
+			t.Errorf("text does not say %q:\n%s", want, text.String())
+		}
 	}
 	p, err := rep.Profile()
 	if err != nil {
@@ -122,6 +135,14 @@ func TestLibraryWaits(t *testing.T) {
 		t.Errorf("the profile has no 30 µs at main.go:12:\n%v", p)
 	}
 
+	if rep.Blocked == nil || len(rep.Blocked.Goroutines) != 1 || rep.Blocked.Verdict != "leak" {
+		t.Fatalf("blocked: %+v; want the leaker, leaked", rep.Blocked)
+	}
+	if bg := rep.Blocked.Goroutines[0]; bg.GID != 3 || bg.Pos != "main.go:41" || bg.Op != "lib.Get" || bg.Kind != "network" || bg.Block != int(lk) ||
+		!bg.Library || bg.SinceNs != 30_500 || bg.SeenNs != 160_000 {
+		t.Errorf("blocked goroutine %+v; want goroutine 3 in lib.Get at main.go:41 from 30.5 µs to the end, 160 µs", bg)
+	}
+
 	// Without the execution trace, none of it.
 	rep, err = Analyze(tr, Options{})
 	if err != nil {
@@ -131,5 +152,8 @@ func TestLibraryWaits(t *testing.T) {
 		if s.Library {
 			t.Errorf("a library site without Go's execution trace: %+v", s)
 		}
+	}
+	if rep.Blocked != nil {
+		t.Errorf("blocked goroutines without Go's execution trace: %+v", rep.Blocked)
 	}
 }

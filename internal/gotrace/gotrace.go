@@ -67,6 +67,7 @@ type Block struct {
 	Blocked   int64
 	Reason    string
 	WaitStack []Frame
+	GC        bool // as a Wake's
 }
 
 // Frame is one frame of a waker's or a waiter's stack.
@@ -199,7 +200,8 @@ func Read(r io.Reader) (*Trace, error) {
 		t.byG[w.w.G] = append(t.byG[w.w.G], w.w)
 	}
 	for g, b := range blocks {
-		t.unended[g] = Block{G: g, Blocked: conv(b.at), Reason: b.reason, WaitStack: frames(b.stack, stacks).fs}
+		waiter := frames(b.stack, stacks)
+		t.unended[g] = Block{G: g, Blocked: conv(b.at), Reason: b.reason, WaitStack: waiter.fs, GC: waiter.gc}
 	}
 	return t, nil
 }
@@ -264,10 +266,14 @@ func Fits(op trace.Op, reason string) bool {
 	return false
 }
 
-// New is a trace of the given wake-ups, already on the divergo trace's
-// clock: for readers' tests, which script what the tracer saw.
-func New(wakes []Wake) *Trace {
+// New is a trace of the given wake-ups and blocks still open when it
+// ended, already on the divergo trace's clock: for readers' tests, which
+// script what the tracer saw.
+func New(wakes []Wake, unended ...Block) *Trace {
 	t := &Trace{byG: map[uint64][]Wake{}, n: len(wakes), unended: map[uint64]Block{}}
+	for _, b := range unended {
+		t.unended[b.G] = b
+	}
 	for _, w := range wakes {
 		t.byG[w.G] = append(t.byG[w.G], w)
 	}
@@ -309,7 +315,7 @@ func (t *Trace) Open(g uint64, begin, cut int64, fits func(reason string) bool) 
 			break
 		}
 		if w.At > cut && in(w.Blocked, w.Reason) {
-			found, ok = Block{G: w.G, Blocked: w.Blocked, Reason: w.Reason, WaitStack: w.WaitStack}, true
+			found, ok = Block{G: w.G, Blocked: w.Blocked, Reason: w.Reason, WaitStack: w.WaitStack, GC: w.GC}, true
 		}
 	}
 	return found, ok
