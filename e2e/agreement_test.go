@@ -338,6 +338,10 @@ type agreementProg struct {
 	// compared, those of a shape named differently on purpose, and those
 	// still blocked when it ends (waitline_test.go).
 	waits, onPurpose, blocked int
+	// libWaits: for a program that waits inside code that is not
+	// instrumented, the waits there divergo wait must report and compare
+	// at least (compareLibraryWaits).
+	libWaits int
 }
 
 // build is the program's directory and instrumented binary in the
@@ -359,6 +363,9 @@ func agreementProgs() []agreementProg {
 		// selects of one case and two deferred Waits among them, and 3
 		// left blocked at the end, one of each of those two shapes.
 		{name: "waitlines", waits: 21, onPurpose: 6, blocked: 3},
+		// Every wait in errgroup, io.Pipe and bufio: one g.Wait, g.Go
+		// beyond the limit, the reader's Scan.
+		{name: "errgroupfan", libWaits: 3},
 	}
 	for _, rp := range realProgs {
 		ps = append(ps, agreementProg{name: rp.name, real: true, args: rp.args})
@@ -369,7 +376,10 @@ func agreementProgs() []agreementProg {
 // TestReleasersAgreeWithTracer runs every program of the end-to-end suite
 // with both recorders on (DIVERGO_RUNTIME_TRACE) and requires every
 // releaser divergo names for a channel, mutex, WaitGroup or Cond wait to be
-// the goroutine Go's execution tracer saw unblock it. It logs the agreement
+// the goroutine Go's execution tracer saw unblock it, and every wait
+// divergo wait reports inside code that is not instrumented to be where
+// the divergo trace has the goroutine: in the calling function, in no sync
+// event (compareLibraryWaits). It logs the agreement
 // per program and kind (docs/PERFORMANCE.md, "Releasers against the
 // execution tracer", has the figures) and every disagreement.
 func TestReleasersAgreeWithTracer(t *testing.T) {
@@ -378,7 +388,7 @@ func TestReleasersAgreeWithTracer(t *testing.T) {
 		t.Skip("builds and runs every end-to-end program")
 	}
 	total := map[string][2]int{}
-	var named, agree, noEdge, missed, barged, late, wrong int
+	var named, agree, noEdge, missed, barged, late, wrong, libCompared, libAgree int
 	var afterUnlock, afterWake []int64
 	unnamed := map[trace.Why]int{}
 	lines := newLineAgreement()
@@ -433,6 +443,15 @@ func TestReleasersAgreeWithTracer(t *testing.T) {
 			for w, c := range a.unnamed {
 				unnamed[w] += c
 			}
+			lib := compareLibraryWaits(t, dvt, gt)
+			t.Logf("waits in library code: %d compared, %d agree, %d in stretches with no block recorded", lib.compared, lib.agree, lib.unknown)
+			for _, w := range lib.wrong {
+				t.Errorf("wait in library code: %s", w)
+			}
+			if lib.agree < p.libWaits {
+				t.Errorf("waits in library code: %d agree, want %d or more", lib.agree, p.libWaits)
+			}
+			libCompared, libAgree = libCompared+lib.compared, libAgree+lib.agree
 			lines.add(t, &a.lines)
 			if n, _ := a.lines.total(); p.waits > 0 && (n < p.waits || len(a.lines.explained) != p.onPurpose || a.lines.unended[0] != p.blocked) {
 				t.Errorf("lines: %d waits compared, %d of a shape named differently on purpose, %d still blocked at the end; want %d or more, %d and %d",
@@ -442,6 +461,7 @@ func TestReleasersAgreeWithTracer(t *testing.T) {
 	}
 	lines.report(t)
 	t.Logf("all programs: named %d, compared %d, agree %d; mutex barged %d, late wakes %d; no park %d; missed %d", named, named-noEdge, agree, barged, late, noEdge, missed)
+	t.Logf("  waits in library code: %d compared, %d agree", libCompared, libAgree)
 	if len(afterUnlock) > 0 {
 		slices.Sort(afterUnlock)
 		slices.Sort(afterWake)

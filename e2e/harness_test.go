@@ -86,6 +86,7 @@ func setup(t *testing.T, prog string, tool bool) string {
 	if err != nil {
 		t.Fatal(err)
 	}
+	xsync := false
 	for _, e := range ents {
 		if e.IsDir() || !strings.HasSuffix(e.Name(), ".go") {
 			continue
@@ -103,10 +104,17 @@ func setup(t *testing.T, prog string, tool bool) string {
 			data = bytes.ReplaceAll(data, []byte("//go:generate divergo "), []byte("//go:generate go tool divergo "))
 		}
 		write(t, filepath.Join(dir, e.Name()), data)
+		xsync = xsync || bytes.Contains(data, []byte(`"golang.org/x/sync/`))
 	}
 	gomod := "module example.com/" + prog + "\n\ngo 1.26.8\n"
 	if !tool {
-		// The recorder comes with the overlay: the module needs nothing.
+		// The recorder comes with the overlay: the module needs nothing
+		// but x/sync for a program that imports it (from divergo's
+		// go.sum, which has it, and the module cache: offline).
+		if xsync {
+			gomod += "\nrequire golang.org/x/sync v0.24.0\n"
+			writeSum(t, dir)
+		}
 		write(t, filepath.Join(dir, "go.mod"), []byte(gomod))
 		return dir
 	}
@@ -114,12 +122,18 @@ func setup(t *testing.T, prog string, tool bool) string {
 	// published (go get -tool): here through a replace of the repository.
 	gomod += "\nrequire github.com/divergo/divergo v0.0.0\n\nreplace github.com/divergo/divergo => " + repoRoot + "\n\ntool github.com/divergo/divergo/cmd/divergo\n"
 	write(t, filepath.Join(dir, "go.mod"), []byte(gomod))
+	writeSum(t, dir)
+	return dir
+}
+
+// writeSum gives the module in dir divergo's go.sum.
+func writeSum(t *testing.T, dir string) {
+	t.Helper()
 	sum, err := os.ReadFile(filepath.Join(repoRoot, "go.sum"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	write(t, filepath.Join(dir, "go.sum"), sum)
-	return dir
 }
 
 func write(t *testing.T, path string, data []byte) {

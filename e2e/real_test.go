@@ -183,11 +183,7 @@ func setupRealIn(t *testing.T, dir, name string) {
 	write(t, filepath.Join(dir, "main.go"), src)
 	gomod := "module example.com/" + name + "\n\ngo 1.26.8\n\nrequire golang.org/x/sync v0.24.0\n"
 	write(t, filepath.Join(dir, "go.mod"), []byte(gomod))
-	sum, err := os.ReadFile(filepath.Join(repoRoot, "go.sum"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	write(t, filepath.Join(dir, "go.sum"), sum)
+	writeSum(t, dir)
 }
 
 // realBuilt is a program of the corpus (diffAllProgs) as the tests take

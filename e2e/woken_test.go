@@ -27,7 +27,7 @@ func TestWokenByGoTrace(t *testing.T) {
 	}
 	for _, want := range []string{
 		"Go's execution trace of the run names who woke",
-		"woken, says Go's execution trace: 3 by main at " + cancelLine + " in context.(*cancelCtx).cancel",
+		"woken, says Go's execution trace: 3 by main at " + cancelLine + " (main), ",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("divergo wait does not say %q:\n%s", want, out)
@@ -44,8 +44,8 @@ func TestWokenByGoTrace(t *testing.T) {
 		Sites   []struct {
 			Pos, Op string
 			WokenBy []struct {
-				Goroutine, Where, Inner string
-				Waits                   int
+				Goroutine, Where, Func, Inner string
+				Waits                         int
 			} `json:"woken_by"`
 		}
 	}
@@ -58,7 +58,7 @@ func TestWokenByGoTrace(t *testing.T) {
 			continue
 		}
 		for _, w := range s.WokenBy {
-			if w.Goroutine == "main" && w.Where == cancelLine && strings.HasPrefix(w.Inner, "context.(*cancelCtx).cancel") && w.Waits == 3 {
+			if w.Goroutine == "main" && w.Where == cancelLine && w.Func == "main" && strings.HasPrefix(w.Inner, "context.(*cancelCtx).cancel") && w.Waits == 3 {
 				found = true
 			}
 		}

@@ -22,6 +22,14 @@
 # beside the trace so that waittime can charge a block's time to its lines,
 # costs is this column against the divergo one.
 #
+# "divergo, execution trace" is the same build recording with
+# DIVERGO_RUNTIME_TRACE=1: Go's execution tracer beside the trace, from which
+# divergo wait names the wakers of waits ended in code that is not
+# instrumented and reports the waits inside it. "divergo, flight recorder" is
+# the same build with runtime/trace's FlightRecorder started in init (the
+# window kept, never written): what a recorder that leaves trace.Start to
+# the program would cost instead. Both against the divergo column.
+#
 # Two more variants say where recording's time goes: the same build writing
 # its trace to /dev/null (everything encoded, nothing written to a file),
 # and the floor, a build with -tags divergo_floor whose goroutines empty
@@ -31,6 +39,7 @@
 # Usage: scripts/bench-overhead.sh [RUNS]   (default 5)
 #        BASE=REV scripts/bench-overhead.sh [RUNS]
 #        PROGS="switchloop calls" scripts/bench-overhead.sh [RUNS]
+#        ARGS_wordcount="-lines 500000" scripts/bench-overhead.sh [RUNS]
 # With BASE, divergo as of git revision REV instruments the same programs
 # too, and its build is timed the same three ways in the same rounds: each
 # divergo column then reads "before → after", both against one plain
@@ -84,6 +93,8 @@ run() {
 	plain | count | atomic | rttrace) "./$1" "${args[@]}" ;;
 	dvg | dvgbase) DIVERGO_TRACE="$PWD/$1.dvt" "./$1" "${args[@]}" ;;
 	prof) DIVERGO_CPUPROFILE=on DIVERGO_TRACE="$PWD/$1.dvt" ./dvg "${args[@]}" ;;
+	gotrace) DIVERGO_RUNTIME_TRACE=1 DIVERGO_TRACE="$PWD/$1.dvt" ./dvg "${args[@]}" ;;
+	flight) DIVERGO_TRACE="$PWD/$1.dvt" ./dvgflight "${args[@]}" ;;
 	null) DIVERGO_TRACE=/dev/null ./dvg "${args[@]}" ;;
 	floor) DIVERGO_TRACE="$PWD/floor.dvt" ./dvgfloor "${args[@]}" ;;
 	pin | pinbase)
@@ -145,14 +156,28 @@ func init() {
 }
 '
 
-echo "| program | plain (median, best) | divergo | divergo, CPU samples | divergo, one core | DIVERGO_TRACE=off | to /dev/null | floor | cover count | cover atomic | runtime/trace | trace bytes / block |"
-echo "|---|---|---|---|---|---|---|---|---|---|---|---|"
+# The flight recorder started in init, for the divergo build: a window of
+# the last seconds kept in memory, never written.
+frinit='package main
+
+import "runtime/trace"
+
+func init() {
+	if err := trace.NewFlightRecorder(trace.FlightRecorderConfig{}).Start(); err != nil {
+		panic(err)
+	}
+}
+'
+
+echo "| program | plain (median, best) | divergo | divergo, CPU samples | divergo, execution trace | divergo, flight recorder | divergo, one core | DIVERGO_TRACE=off | to /dev/null | floor | cover count | cover atomic | runtime/trace | trace bytes / block |"
+echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
 declare -A progArgs=([cpuloop]="-n 300000" [wordcount]="-lines 100000" [switchloop]="-n 25000000" [calls]="-n 32" [spectralnorm]="-n 1000")
 for prog in $progs; do
-	read -r -a args <<<"${progArgs[$prog]}"
+	argv="ARGS_$prog" # ARGS_wordcount="-lines 500000": a longer run
+	read -r -a args <<<"${!argv:-${progArgs[$prog]}}"
 	mod="$tmp/$prog"
 	module "$mod" "$prog"
-	variants=(plain dvg pin off null floor count atomic rttrace prof)
+	variants=(plain dvg pin off null floor count atomic rttrace prof gotrace flight)
 	if [[ -n $base ]]; then
 		module "$tmp/$prog-base" "$prog" "$tmp/base"
 		(
@@ -173,9 +198,12 @@ for prog in $progs; do
 		go generate ./... >/dev/null
 		go build -overlay="$mod/.divergo/overlay.json" -o dvg .
 		go build -tags divergo_floor -overlay="$mod/.divergo/overlay.json" -o dvgfloor .
+		printf '%s' "$frinit" >frinit.go.txt
+		python3 -c 'import json,sys; o=json.load(open(sys.argv[1])); o["Replace"][sys.argv[2]+"/zz_frinit.go"]=sys.argv[2]+"/frinit.go.txt"; json.dump(o, open(sys.argv[2]+"/fr.json","w"))' "$mod/.divergo/overlay.json" "$mod"
+		go build -overlay="$mod/fr.json" -o dvgflight .
 		export GOCOVERDIR="$mod/cov" RT_TRACE="$mod/rt.out"
 		mkdir -p cov
-		{ read -r p d pn o nl fl c a r np db pb ob; read -r bp _; } < <(medians "$runs" "${variants[@]}")
+		{ read -r p d pn o nl fl c a r np gt fr db pb ob; read -r bp _; } < <(medians "$runs" "${variants[@]}")
 		size=$(stat -c %s dvg.dvt)
 		[[ -s rt.out ]] || { echo "runtime/trace wrote nothing" >&2; exit 1; }
 		blocks=$(divergo show --json dvg.dvt | python3 -c 'import json,sys; print(sum(g["blocks"] for g in json.load(sys.stdin)["goroutines"]))' 2>/dev/null || echo 0)
@@ -183,8 +211,8 @@ for prog in $progs; do
 		col() { # col AFTER BEFORE: a ratio, or "before → after" with BASE
 			if [[ -n $base ]]; then echo "$(ratio "$2" "$p") → **$(ratio "$1" "$p")**"; else ratio "$1" "$p"; fi
 		}
-		printf '| %s | %s s, %s s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n' "$prog" "$p" "$bp" \
-			"$(col "$d" "${db:-0}")" "$(ratio "$np" "$p")" "$(col "$pn" "${pb:-0}")" "$(col "$o" "${ob:-0}")" \
+		printf '| %s | %s s, %s s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n' "$prog" "$p" "$bp" \
+			"$(col "$d" "${db:-0}")" "$(ratio "$np" "$p")" "$(ratio "$gt" "$p")" "$(ratio "$fr" "$p")" "$(col "$pn" "${pb:-0}")" "$(col "$o" "${ob:-0}")" \
 			"$(ratio "$nl" "$p")" "$(ratio "$fl" "$p")" \
 			"$(ratio "$c" "$p")" "$(ratio "$a" "$p")" "$(ratio "$r" "$p")" "$bpb"
 	)

@@ -32,6 +32,15 @@ type analysis struct {
 	byGoID     map[uint64]*ginfo
 	files      fileSet
 	wokenWaits int
+	// libSites are the waits inside code that is not instrumented, at
+	// the program's calls (libwaits.go); libCalls those calls, the places
+	// of their steps, libIdx their indexes, libRuns scratch for a
+	// stretch's blocks in them.
+	libSites map[libKey]*libSite
+	libCalls []libCall
+	libIdx   map[libCall]int32
+	libRuns  []libRun
+	stretch  stretchLib
 
 	// lines are the sampled lines of blocks (lines.go), from
 	// Options.CPUProfile: reports split a block's running time over them.
@@ -109,8 +118,8 @@ func Analyze(t Trace, opts Options) (*Report, error) {
 	if p, ok := t.(interface{ Perturbed() (int64, bool) }); ok {
 		rep.PerturbSeed, rep.Perturbed = p.Perturbed()
 	}
-	if a.blocked > 0 {
-		if rep.Blocked, err = FindBlocked(t); err != nil {
+	if a.blocked > 0 || opts.GoTrace != nil {
+		if rep.Blocked, err = FindBlockedWith(t, opts.GoTrace); err != nil {
 			return nil, err
 		}
 	}
@@ -123,6 +132,7 @@ func (a *analysis) Open(l *replay.Lane) error {
 	g.lane = l
 	l.X = g
 	g.alloc(a)
+	a.libOpen(g)
 	return nil
 }
 
@@ -130,6 +140,7 @@ func (a *analysis) Open(l *replay.Lane) error {
 func (a *analysis) Close(l *replay.Lane) error {
 	g := l.X.(*gstate)
 	a.infos[g.info.ID].fn = g.fn
+	g.gt = nil
 	g.done = true
 	g.lane = nil
 	a.maybeFree(g)
@@ -218,7 +229,7 @@ func (a *analysis) wait(g *gstate, ev trace.Event, rel *release) {
 		wokenBy := a.woken(s, g, ev, w)
 		if a.opts.KeepWaits {
 			in := Wait{GID: g.info.ID, Block: int(ev.Block), Site: int(ev.Site), Op: ev.Op.String(),
-				Begin: ev.Begin, End: ev.End, Class: -1, Why: why.String(), WokenBy: wokenBy}
+				Begin: ev.Begin, End: ev.End, Class: -1, Why: why.String(), waker: wokenBy}
 			if isNamed {
 				in.Releaser, in.ReleaseOp, in.ReleaseBlock, in.ReleaseSite, in.ReleaseTime = named.G, named.Op.String(), int(named.Block), int(named.Site), named.Time
 			}

@@ -7,6 +7,7 @@ import (
 	"io"
 	"slices"
 
+	"github.com/divergo/divergo/internal/gotrace"
 	"github.com/divergo/divergo/internal/tbb"
 	"github.com/divergo/divergo/internal/trace"
 )
@@ -37,6 +38,11 @@ type BlockedGoroutine struct {
 	Object    uint64 `json:"object,omitempty"` // 0 for a sleep, and for a select (its case is not chosen yet)
 	SinceNs   int64  `json:"since_ns"`         // when it began to wait
 	SeenNs    int64  `json:"seen_ns"`          // when the trace last saw it blocked
+	// Library says it is blocked inside code that is not instrumented, as
+	// Go's execution trace saw it (FindBlockedWith): Pos is the program's
+	// call, Op the library function, Kind the tracer's reason, SeenNs the
+	// divergo trace's end.
+	Library bool `json:"library,omitempty"`
 	// LastOps are the last operation of each goroutine that operated on
 	// Object before (itself included), latest first: among them, the ones
 	// that could have released it.
@@ -63,7 +69,16 @@ const maxLastOps = 20
 // there are none. It reads only the streams of goroutines that had not
 // ended, and then, when some were blocked, every stream once more for the
 // operations on their objects.
-func FindBlocked(t Trace) (*BlockedReport, error) {
+func FindBlocked(t Trace) (*BlockedReport, error) { return FindBlockedWith(t, nil) }
+
+// FindBlockedWith is FindBlocked with Go's execution trace of the run, nil
+// for none: a goroutine that the divergo trace leaves running but that the
+// tracer saw blocked inside code that is not instrumented from its last
+// event on, and still when it stopped (a goroutine leaked in http.Get, a
+// g.Wait that never returns), is blocked too, at the program's call into
+// the library (Op the library function, Object 0: its object is the
+// library's), as libwaits.go names waits there.
+func FindBlockedWith(t Trace, gt *gotrace.Trace) (*BlockedReport, error) {
 	g := t.Graph()
 	if g == nil {
 		return nil, fmt.Errorf("trace has no graph")
@@ -76,9 +91,15 @@ func FindBlocked(t Trace) (*BlockedReport, error) {
 	var out BlockedReport
 	running := 0
 	mainEnded := false
+	var files fileSet
+	if gt != nil {
+		files = newFileSet(g)
+	}
+	end := int64(0) // the latest time of the trace, for the library's blocks
 	for _, gi := range infos {
 		if gi.Ended {
 			mainEnded = mainEnded || gi.ID == 1
+			end = max(end, gi.End)
 			continue
 		}
 		running++
@@ -88,6 +109,11 @@ func FindBlocked(t Trace) (*BlockedReport, error) {
 		}
 		// A goroutine asleep is not blocked: its sleep ends by itself,
 		// so a ticking loop still asleep when main returns is no leak.
+		end = max(end, last.End, last.Time)
+		if bg, ok := inLibrary(gt, files, g, gi, last); ok {
+			out.Goroutines = append(out.Goroutines, bg)
+			continue
+		}
 		if !ok || last.Kind != trace.EvSync || !last.Blocked || last.Op == trace.OpSleep {
 			continue
 		}
@@ -103,6 +129,11 @@ func FindBlocked(t Trace) (*BlockedReport, error) {
 	}
 	if len(out.Goroutines) == 0 {
 		return nil, nil
+	}
+	for i := range out.Goroutines {
+		if bg := &out.Goroutines[i]; bg.Library {
+			bg.SeenNs = max(bg.SinceNs, end)
+		}
 	}
 	if err := lastOps(t, g, byID, &out); err != nil {
 		return nil, err
@@ -131,6 +162,30 @@ func FindBlocked(t Trace) (*BlockedReport, error) {
 		out.Summary = fmt.Sprintf("%s blocked when the trace ended (%d still running).", plural2(n, "goroutine was", "goroutines were"), running)
 	}
 	return &out, nil
+}
+
+// inLibrary is goroutine gi blocked inside a library when the tracer
+// stopped, from after its last event last on, at a call of the program.
+func inLibrary(gt *gotrace.Trace, files fileSet, g *tbb.Graph, gi trace.GoroutineInfo, last trace.Event) (BlockedGoroutine, bool) {
+	if gt == nil || gi.GoID == 0 || last.Kind == trace.EvSync && last.Blocked {
+		return BlockedGoroutine{}, false
+	}
+	b, ok := gt.Unended(gi.GoID)
+	if !ok || b.Blocked < max(last.End, last.Time)-gotrace.JoinEps || libKind(b.Reason) == "" || b.GC {
+		return BlockedGoroutine{}, false
+	}
+	i := files.first(b.WaitStack)
+	if i <= 0 {
+		return BlockedGoroutine{}, false
+	}
+	f := b.WaitStack[i]
+	pos := tbb.Pos{File: files.of(f.File), Line: f.Line}
+	out := BlockedGoroutine{GID: gi.ID, Goroutine: pathOf(gi), Block: -1, Pos: pos.FileLine(), Func: f.Func,
+		Op: shortCallee(b.WaitStack[i-1].Func), Kind: libKind(b.Reason), SinceNs: b.Blocked, Library: true}
+	if blk := g.Block(blockAt(g, files, f.File, f.Line)); blk != nil {
+		out.Block, out.Func = blk.ID, funcOf(g, blk)
+	}
+	return out, true
 }
 
 func plural2(n int, one, many string) string {
@@ -271,6 +326,8 @@ func (b *BlockedReport) WriteText(w io.Writer, maxOps int) error {
 			what = fmt.Sprintf(" on %s %#x", g.Kind, g.Object)
 		case g.Op == trace.OpSelect.String():
 			what = " (none of its cases could go on)"
+		case g.Library:
+			what = fmt.Sprintf(" (%s, in code that is not instrumented)", g.Kind)
 		}
 		fmt.Fprintf(bw, "  %s: %s at %s%s, blocked since %s (for %s)\n", shortPath(g.Goroutine, g.GID), g.Op, g.Pos, what,
 			FormatNs(g.SinceNs), FormatNs(g.SeenNs-g.SinceNs))

@@ -69,12 +69,15 @@ func Diff(a, b *Report, threshold float64) (*DiffReport, error) {
 	}
 	d := &DiffReport{A: totals(a), B: totals(b)}
 	type key struct {
-		site int
-		op   string
+		site    int
+		op, pos string // pos only for a library site, which has no site
 	}
 	byKey := map[key]*SiteDiff{}
 	get := func(s *Site) *SiteDiff {
-		k := key{s.Site, s.Op}
+		k := key{site: s.Site, op: s.Op}
+		if s.Library {
+			k.pos = s.Pos
+		}
 		sd := byKey[k]
 		if sd == nil {
 			sd = &SiteDiff{Pos: s.Pos, Op: s.Op, Kind: s.Kind, Block: s.Block, Site: s.Site}

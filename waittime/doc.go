@@ -76,6 +76,13 @@
 // and third lines of a block are two steps at their own lines, not one at
 // the first (lines.go). Paths and classes stay per block.
 //
+// With Go's execution trace of the run ([Options.GoTrace]) a goroutine's
+// blocks inside code that is not instrumented, at a call of the program
+// (errgroup's Wait, io.Pipe, http.Get), are waits of a site at the call
+// ([Site.Library]), with the waker the tracer names; in the paths their
+// time is taken out of the stretch's blocks and is a step at the call in
+// state library, or sleep in library (libwaits.go).
+//
 // Under DIVERGO_PERTURB the runtime records each of its delays as a perturb
 // event (docs/FORMAT.md, "Perturbation"); the delay enters the goroutine's
 // path as a step of state perturb, never as a block's time, and is taken

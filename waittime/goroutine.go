@@ -1,6 +1,7 @@
 package waittime
 
 import (
+	"github.com/divergo/divergo/internal/gotrace"
 	"github.com/divergo/divergo/internal/replay"
 	"github.com/divergo/divergo/internal/trace"
 )
@@ -32,6 +33,12 @@ type gstate struct {
 	kids    int  // children not yet forgotten: their descendants may need spawnSnaps
 	done    bool // its events are exhausted
 	fn      int  // function of its first block, for names; -1 unknown
+
+	// gt are its blocks in Go's execution trace, gtNext the first not yet
+	// taken: for its waits inside code that is not instrumented
+	// (libwaits.go).
+	gt     []gotrace.Wake
+	gtNext int
 }
 
 // run is a block's time within a stretch, summed over its executions
@@ -76,26 +83,35 @@ func (g *gstate) alloc(a *analysis) {
 // spreading early changes nothing else.
 func (a *analysis) Ran(l *replay.Lane) error {
 	g := l.X.(*gstate)
-	for _, it := range l.Items() {
+	items := l.Items()
+	// Time blocked inside a library in this stretch is no block's: the
+	// blocks get the rest, spread as before, and the library's calls
+	// their share (libwaits.go).
+	lib := a.libStretch(g, items, l.T0())
+	for _, it := range items {
 		switch it.Step.Kind {
 		case 0:
 			if ev := l.Event(it); ev.Kind == trace.EvSpawn {
+				a.libFlush(g, lib, false)
 				a.flushRuns(g)
-				a.spawned(g, ev.Child, it.At)
+				a.spawned(g, ev.Child, lib.instant(it.At))
 			}
 		case replay.Block, replay.Call:
 			if b := a.graph.Block(int(it.Step.Block)); g.fn < 0 && b != nil {
 				g.fn = b.Func
 			}
+			dur := lib.scale(it.Dur)
+			lib.at += dur
 			if i, ok := a.runIdx[it.Step.Block]; ok {
-				a.runs[i].ns += it.Dur
+				a.runs[i].ns += dur
 			} else {
 				a.runIdx[it.Step.Block] = int32(len(a.runs))
-				a.runs = append(a.runs, run{it.Step.Block, it.Dur})
+				a.runs = append(a.runs, run{it.Step.Block, dur})
 			}
 		}
 	}
 	a.flushRuns(g)
+	a.libFlush(g, lib, true)
 	return nil
 }
 

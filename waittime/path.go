@@ -25,6 +25,12 @@ const (
 	Runnable // started but not yet running: scheduler latency
 	Perturb  // delayed by divergo's schedule perturbation
 	Outside  // not aligned: counted from a goroutine started outside instrumented code
+	// Library is time blocked inside code that is not instrumented, at
+	// the program's call (libwaits.go), and LibrarySleep asleep there;
+	// their steps' place is a call (analysis.libCalls), not a block or a
+	// site.
+	Library
+	LibrarySleep
 
 	numStates = iota
 )
@@ -32,7 +38,7 @@ const (
 var stateNames = [...]string{
 	Running: "running", Mutex: "mutex", Chan: "chan", Select: "select", WG: "wg",
 	Cond: "cond", Once: "once", Sleep: "sleep", Blocked: "blocked", Runnable: "runnable",
-	Perturb: "perturb", Outside: "outside",
+	Perturb: "perturb", Outside: "outside", Library: "library", LibrarySleep: "sleep in library",
 }
 
 func (s State) String() string {

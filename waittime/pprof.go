@@ -131,7 +131,7 @@ func (r *Report) Profile() (*profile.Profile, error) {
 	}
 	add := func(leaf *profile.Location, site *Site, ns int64, goroutine, state string) {
 		stack := []*profile.Location{leaf}
-		if at := loc(site.Block, site.Site, 0, ""); leaf != at {
+		if at := loc(site.Block, site.Site, siteLine(site), ""); leaf != at {
 			stack = append(stack, at)
 		}
 		lb := map[string][]string{"state": {state}, "site": {site.Pos + " " + site.Op}}
@@ -142,7 +142,7 @@ func (r *Report) Profile() (*profile.Profile, error) {
 	}
 	for _, s := range r.Sites {
 		if s.UnmatchedNs != 0 {
-			add(loc(s.Block, s.Site, 0, ""), s, s.UnmatchedNs, "", "no releaser")
+			add(loc(s.Block, s.Site, siteLine(s), ""), s, s.UnmatchedNs, "", "no releaser")
 		}
 		for _, c := range s.Classes {
 			for _, st := range c.Steps {
@@ -167,4 +167,13 @@ func (r *Report) Profile() (*profile.Profile, error) {
 		return nil, fmt.Errorf("building profile: %w", err)
 	}
 	return p, nil
+}
+
+// siteLine is the line a site is at when its block's first line is not:
+// a library site's call (it has no site of the graph), else 0.
+func siteLine(s *Site) int {
+	if s.Library {
+		return lineOf(s.Pos)
+	}
+	return 0
 }

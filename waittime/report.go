@@ -39,14 +39,19 @@ type Report struct {
 
 // Site is one sync statement where goroutines waited.
 type Site struct {
-	Block     int    `json:"block"` // the block holding the statement
-	Site      int    `json:"site"`  // the statement's site in the graph
-	Pos       string `json:"pos"`   // file:line of the statement itself
-	Func      string `json:"func"`
-	Op        string `json:"op"`   // lock, recv, wg.wait, ...
-	Kind      string `json:"kind"` // mutex, chan, select, wg, cond, once
-	Waits     int    `json:"waits"`
-	Unmatched int    `json:"unmatched"`
+	Block int    `json:"block"` // the block holding the statement
+	Site  int    `json:"site"`  // the statement's site in the graph
+	Pos   string `json:"pos"`   // file:line of the statement itself
+	Func  string `json:"func"`
+	Op    string `json:"op"`   // lock, recv, wg.wait, ...
+	Kind  string `json:"kind"` // mutex, chan, select, wg, cond, once; for a Library site the tracer's: chan, select, sync, cond, network
+	// Library says the waits were inside code that is not instrumented,
+	// called at Pos (Op is the function called, Site is -1), as Go's
+	// execution trace saw them (Options.GoTrace): they have no releaser
+	// in the divergo trace, and WokenBy says who woke them.
+	Library   bool `json:"library,omitempty"`
+	Waits     int  `json:"waits"`
+	Unmatched int  `json:"unmatched"`
 	// UnmatchedNs is the waiting time of the Unmatched waits: it is in
 	// TotalNs and in no class.
 	UnmatchedNs int64 `json:"unmatched_ns,omitempty"`
@@ -126,6 +131,7 @@ type Wait struct {
 	Class        int    `json:"class"`              // index in the site's classes; -1 when unmatched
 	Why          string `json:"why,omitempty"`      // when unmatched: why there is no releaser, or why the one named could not explain it
 	WokenBy      string `json:"woken_by,omitempty"` // when unmatched: who woke it, says Go's execution trace
+	waker        *Waker // WokenBy's, named in the report
 }
 
 // ginfo is what names a goroutine.
@@ -140,8 +146,11 @@ func (a *analysis) report() *Report {
 	for _, s := range a.sites {
 		rep.Sites = append(rep.Sites, a.siteReport(s))
 	}
+	for _, s := range a.libSites {
+		rep.Sites = append(rep.Sites, a.libSiteReport(s))
+	}
 	slices.SortFunc(rep.Sites, func(x, y *Site) int {
-		return cmp.Or(cmp.Compare(y.TotalNs, x.TotalNs), cmp.Compare(x.Block, y.Block), cmp.Compare(x.Site, y.Site), cmp.Compare(x.Op, y.Op))
+		return cmp.Or(cmp.Compare(y.TotalNs, x.TotalNs), cmp.Compare(x.Block, y.Block), cmp.Compare(x.Site, y.Site), cmp.Compare(x.Op, y.Op), cmp.Compare(x.Pos, y.Pos))
 	})
 	for _, s := range rep.Sites {
 		rep.Waits += s.Waits
@@ -160,7 +169,7 @@ func (a *analysis) siteReport(s *site) *Site {
 		Block: int(s.key.block), Site: int(s.key.site), Pos: sitePos(a.graph, s.key.site, s.key.block).FileLine(), Func: a.funcName(b),
 		Op: s.key.op.String(), Kind: stateOf(s.key.op).String(),
 		Waits: s.waits, Unmatched: s.unmatched, UnmatchedNs: s.unmatchedNs, TotalNs: s.total, Why: whyCounts(s.why),
-		WokenBy: wakersOf(s.wakers),
+		WokenBy: a.wakersOf(s.wakers),
 	}
 	order := make([]int, len(s.classes))
 	for i := range order {
@@ -203,7 +212,7 @@ func (a *analysis) classReport(c *class) *Class {
 		if gr.ns == 0 {
 			continue
 		}
-		block, site, p := stepPlace(a.graph, k)
+		block, site, p := a.stepPlace(k)
 		gs := slices.Sorted(maps.Keys(gr.gs))
 		group := a.groupName(gs)
 		parts = parts[:0]
@@ -258,6 +267,9 @@ func (a *analysis) classReport(c *class) *Class {
 
 func (a *analysis) waitReport(w Wait) Wait {
 	w.Goroutine = a.name(w.GID)
+	if w.waker != nil {
+		w.WokenBy = a.named(w.waker).String()
+	}
 	w.Pos = sitePos(a.graph, int32(w.Site), int32(w.Block)).FileLine()
 	if w.Releaser != 0 {
 		w.ReleaserName = a.name(w.Releaser)
@@ -270,6 +282,16 @@ func (a *analysis) waitReport(w Wait) Wait {
 // two lines into a block is at its own line, not the block's first).
 func sitePos(g *tbb.Graph, site, block int32) tbb.Pos {
 	return trace.SitePos(g, uint32(site), uint32(block))
+}
+
+// stepPlace is where the steps of kind k are; a step blocked inside a
+// library is at the program's call (libwaits.go), in the block holding it.
+func (a *analysis) stepPlace(k kind) (block, site int, pos tbb.Pos) {
+	if k.state == Library || k.state == LibrarySleep {
+		c := a.libCalls[k.at]
+		return c.block, -1, c.pos
+	}
+	return stepPlace(a.graph, k)
 }
 
 // stepPlace is where the steps of kind k are: a running step is its block

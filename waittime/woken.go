@@ -36,33 +36,51 @@ type Waker struct {
 	// stack that led to the wake (its innermost frame in a file of the
 	// program), "" when none is.
 	Where string `json:"where,omitempty"`
+	// Func is the program's function at Where: "main.func2".
+	Func string `json:"func,omitempty"`
 	// Inner is the innermost frame outside the Go runtime, package sync
-	// and divergo: the library code that woke, when it is not Where.
+	// and divergo: the library code that woke, when it is not Where. The
+	// text names it only when there is no Where: the program's line is
+	// what its reader can act on.
 	Inner string `json:"inner,omitempty"`
 	Waits int    `json:"waits"`
 	Ns    int64  `json:"ns"`
+	by    int64  // the waker's Go id, -1 for none
 }
 
-type wakerKey struct{ who, where, inner string }
+type wakerKey struct {
+	by               int64
+	where, fn, inner string
+}
 
 // woken looks up who woke g's wait ev, which has no releaser, and counts
-// it on the site. It returns the waker's description for the wait's
-// instance, "" when the tracer saw no wake of it.
-func (a *analysis) woken(s *site, g *gstate, ev trace.Event, w int64) string {
+// it on the site. It returns the waker, for the wait's instance; nil when
+// the tracer saw no wake of it.
+func (a *analysis) woken(s *site, g *gstate, ev trace.Event, w int64) *Waker {
 	gt := a.opts.GoTrace
 	if gt == nil || g.info.GoID == 0 {
-		return ""
+		return nil
 	}
 	wk, ok := gt.Find(g.info.GoID, ev.Begin, ev.End, func(reason string) bool { return gotrace.Fits(ev.Op, reason) })
 	if !ok || wk.By == int64(g.info.GoID) {
-		return ""
+		return nil
 	}
-	k := wakerKey{who: a.wakerName(wk.By)}
-	for _, f := range wk.Stack {
-		if a.files.has(f.File) {
-			k.where = fmt.Sprintf("%s:%d", filepath.Base(f.File), f.Line)
-			break
-		}
+	return a.countWaker(s, wk, w)
+}
+
+// countWaker counts the wake wk of a wait of w ns on s, under its waker:
+// the goroutine that woke, named by its spawn path when divergo recorded
+// it, at its first frame in the program's own files (from the innermost),
+// the statement that led to the wake even when a library made it. It
+// returns the waker. Its goroutine is named in the report: a wait inside a
+// library is counted when its goroutine's stretch is read, which can come
+// before the waker's first block, which names it.
+func (a *analysis) countWaker(s *site, wk gotrace.Wake, w int64) *Waker {
+	k := wakerKey{by: wk.By}
+	if i := a.firstOwn(wk.Stack); i >= 0 {
+		f := wk.Stack[i]
+		k.where = fmt.Sprintf("%s:%d", a.files.of(f.File), f.Line)
+		k.fn = shortFunc(f.Func)
 	}
 	if len(wk.Stack) > 0 && !a.files.has(wk.Stack[0].File) {
 		f := wk.Stack[0]
@@ -73,13 +91,13 @@ func (a *analysis) woken(s *site, g *gstate, ev trace.Event, w int64) string {
 	}
 	wa := s.wakers[k]
 	if wa == nil {
-		wa = &Waker{Goroutine: k.who, Where: k.where, Inner: k.inner}
+		wa = &Waker{by: k.by, Where: k.where, Func: k.fn, Inner: k.inner}
 		s.wakers[k] = wa
 	}
 	wa.Waits++
 	wa.Ns += w
 	a.wokenWaits++
-	return wa.String()
+	return wa
 }
 
 // wakerName names the goroutine with Go id id.
@@ -93,12 +111,14 @@ func (a *analysis) wakerName(id int64) string {
 	return fmt.Sprintf("goroutine %d (not instrumented)", id)
 }
 
-// String is the waker in the report's words.
+// String is the waker in the report's words: "main at main.go:45
+// (main.main)", or with no line of the program, "goroutine 12 (not
+// instrumented) in context.(*cancelCtx).cancel (context.go:567)".
 func (w *Waker) String() string {
 	s := w.Goroutine
 	switch {
-	case w.Where != "" && w.Inner != "":
-		s += " at " + w.Where + " in " + w.Inner
+	case w.Where != "" && w.Func != "":
+		s += " at " + w.Where + " (" + w.Func + ")"
 	case w.Where != "":
 		s += " at " + w.Where
 	case w.Inner != "":
@@ -107,11 +127,19 @@ func (w *Waker) String() string {
 	return s
 }
 
+// named is w with its goroutine named.
+func (a *analysis) named(w *Waker) *Waker {
+	if w.Goroutine == "" {
+		w.Goroutine = a.wakerName(w.by)
+	}
+	return w
+}
+
 // wakersOf lists a site's wakers, most waiting time first.
-func wakersOf(m map[wakerKey]*Waker) []Waker {
+func (a *analysis) wakersOf(m map[wakerKey]*Waker) []Waker {
 	out := make([]Waker, 0, len(m))
 	for _, w := range m {
-		out = append(out, *w)
+		out = append(out, *a.named(w))
 	}
 	slices.SortFunc(out, func(x, y Waker) int {
 		return cmp.Or(cmp.Compare(y.Ns, x.Ns), cmp.Compare(x.Goroutine, y.Goroutine), cmp.Compare(x.Where, y.Where), cmp.Compare(x.Inner, y.Inner))

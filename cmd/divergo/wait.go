@@ -92,10 +92,24 @@ Done, a library's goroutine sending on a channel it returned, a timer) has
 no releaser in the divergo trace; the report says why. Record the run with
 DIVERGO_RUNTIME_TRACE=1 as well, and wait reads Go's execution trace beside
 the divergo trace (run-1.gotrace beside run-1.dvt) and names who woke those
-waits, with the program's line that led to it and the library function
-that woke:
+waits, at the first line of the program on the waker's stack (the library
+function that woke is in -json's "inner", and in the text when no line of
+the program is on that stack):
 
-	woken, says Go's execution trace: 3 by main at main.go:45 in context.(*cancelCtx).cancel (context.go:567), 61.9 ms
+	woken, says Go's execution trace: 3 by main at main.go:45 (main), 61.9 ms
+
+With that trace, a wait inside code that is not instrumented (errgroup's
+g.Wait or the semaphore of its SetLimit in g.Go, http.Get, io.Pipe, a
+library's mutex) is a wait too, at the line of the program that called the
+library, with who woke it; a library's sleep is not:
+
+	2. main.go:55  errgroup.(*Group).Wait (sync) in example.com/m.main  3.18 ms in 1 wait
+	   1 without a releaser, 3.18 ms: 1 blocked in code that is not instrumented
+	   woken, says Go's execution trace: 1 by ?/main$1#6 in golang.org/x/sync/errgroup.(*Group).done (errgroup.go:40), 3.18 ms
+
+They have no releaser's path to be explained by, but in the paths that
+explain other waits their time is a step at the call in state library (or
+sleep in library), no longer running time of the lines around it.
 
 With two traces of the same program, wait puts their waiting time side by
 side: each site's total in run A and run B, and its classes marked appeared,
@@ -169,7 +183,7 @@ func runWait(args []string, stdout, stderr io.Writer) (int, error) {
 		}
 	}
 	for _, file := range pos {
-		opts, err := withGoTrace(opts, file, *goTrace)
+		opts, err := withGoTrace(opts, file, *goTrace, stderr)
 		if err != nil {
 			return 2, err
 		}
@@ -275,7 +289,11 @@ func cpuProfileBeside(file string, stderr io.Writer) *profile.Profile {
 // withGoTrace adds to opts Go's execution trace of the run whose divergo
 // trace is file: the one flag names, or the one beside the trace
 // (DIVERGO_RUNTIME_TRACE=1 writes run-1.gotrace beside run-1.dvt), if any.
-func withGoTrace(opts waittime.Options, file, flag string) (waittime.Options, error) {
+// One beside the trace that cannot be read (a run killed before the
+// tracer was stopped has no clock anchor: a deadlocked program under the
+// tracer hangs until killed) is said, and the report made without it; one
+// the flag names must be read.
+func withGoTrace(opts waittime.Options, file, flag string, stderr io.Writer) (waittime.Options, error) {
 	p := flag
 	switch flag {
 	case "off":
@@ -287,6 +305,10 @@ func withGoTrace(opts waittime.Options, file, flag string) (waittime.Options, er
 		}
 	}
 	gt, err := gotrace.Open(p)
+	if err != nil && flag == "" {
+		fmt.Fprintf(stderr, "divergo wait: %v; the report does without it\n", err)
+		return opts, nil
+	}
 	if err != nil {
 		return opts, err
 	}

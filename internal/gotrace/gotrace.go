@@ -51,6 +51,12 @@ type Wake struct {
 	// statement G waited at (a lock, a receive, a select, ...). nil when the
 	// tracer has no stack.
 	WaitStack []Frame
+	// GC says the block was the garbage collector's, not the program's:
+	// G blocked in an allocation that started or assisted a collection,
+	// or in runtime.GC (the waiter's stack holds a frame of the
+	// allocator or the collector). Its WaitStack looks like a wait in
+	// whatever allocated (strings.(*Builder).WriteString).
+	GC bool
 }
 
 // Block is a block the tracer saw no end of: goroutine G blocked at
@@ -61,6 +67,7 @@ type Block struct {
 	Blocked   int64
 	Reason    string
 	WaitStack []Frame
+	GC        bool // as a Wake's
 }
 
 // Frame is one frame of a waker's or a waiter's stack.
@@ -125,7 +132,7 @@ func Read(r io.Reader) (*Trace, error) {
 		wakes    []raw
 		blocks   = map[uint64]block{}
 		snaps    []*xtrace.ClockSnapshot
-		stacks   = map[xtrace.Stack][]Frame{}
+		stacks   = map[xtrace.Stack]stackInfo{}
 		base     int64
 		haveBase bool
 	)
@@ -169,7 +176,8 @@ func Read(r io.Reader) (*Trace, error) {
 				if ev.Goroutine() == xtrace.NoGoroutine {
 					by = -1
 				}
-				w := Wake{G: g, Reason: b.reason, By: by, Stack: frames(ev.Stack(), stacks), WaitStack: frames(b.stack, stacks)}
+				waiter := frames(b.stack, stacks)
+				w := Wake{G: g, Reason: b.reason, By: by, Stack: frames(ev.Stack(), stacks).fs, WaitStack: waiter.fs, GC: waiter.gc}
 				if len(w.Stack) > 0 {
 					w.Where = w.Stack[0].String()
 				}
@@ -192,28 +200,37 @@ func Read(r io.Reader) (*Trace, error) {
 		t.byG[w.w.G] = append(t.byG[w.w.G], w.w)
 	}
 	for g, b := range blocks {
-		t.unended[g] = Block{G: g, Blocked: conv(b.at), Reason: b.reason, WaitStack: frames(b.stack, stacks)}
+		waiter := frames(b.stack, stacks)
+		t.unended[g] = Block{G: g, Blocked: conv(b.at), Reason: b.reason, WaitStack: waiter.fs, GC: waiter.gc}
 	}
 	return t, nil
 }
 
+// stackInfo is what frames keeps of a stack.
+type stackInfo struct {
+	fs []Frame
+	gc bool // a frame of the allocator or the garbage collector
+}
+
 // frames returns the frames of s that are not the machinery of waking or
-// blocking, innermost first, the same slice for the same stack.
-func frames(s xtrace.Stack, cache map[xtrace.Stack][]Frame) []Frame {
+// blocking, innermost first, the same slice for the same stack, and
+// whether s was in the allocator or the garbage collector.
+func frames(s xtrace.Stack, cache map[xtrace.Stack]stackInfo) stackInfo {
 	if s == xtrace.NoStack {
-		return nil
+		return stackInfo{}
 	}
-	if fs, ok := cache[s]; ok {
-		return fs
+	if si, ok := cache[s]; ok {
+		return si
 	}
-	var fs []Frame
+	var si stackInfo
 	for f := range s.Frames() {
 		if !skipFrame(f.Func) {
-			fs = append(fs, Frame{f.Func, f.File, int(f.Line)})
+			si.fs = append(si.fs, Frame{f.Func, f.File, int(f.Line)})
 		}
+		si.gc = si.gc || f.Func == "runtime.mallocgc" || f.Func == "runtime.GC" || strings.HasPrefix(f.Func, "runtime.gc")
 	}
-	cache[s] = fs
-	return fs
+	cache[s] = si
+	return si
 }
 
 // skipFrame reports whether a frame belongs to the machinery of waking
@@ -249,6 +266,23 @@ func Fits(op trace.Op, reason string) bool {
 	return false
 }
 
+// New is a trace of the given wake-ups and blocks still open when it
+// ended, already on the divergo trace's clock: for readers' tests, which
+// script what the tracer saw.
+func New(wakes []Wake, unended ...Block) *Trace {
+	t := &Trace{byG: map[uint64][]Wake{}, n: len(wakes), unended: map[uint64]Block{}}
+	for _, b := range unended {
+		t.unended[b.G] = b
+	}
+	for _, w := range wakes {
+		t.byG[w.G] = append(t.byG[w.G], w)
+	}
+	for _, ws := range t.byG {
+		sort.SliceStable(ws, func(i, j int) bool { return ws[i].At < ws[j].At })
+	}
+	return t
+}
+
 // Len is the number of wake-ups.
 func (t *Trace) Len() int { return t.n }
 
@@ -281,7 +315,7 @@ func (t *Trace) Open(g uint64, begin, cut int64, fits func(reason string) bool) 
 			break
 		}
 		if w.At > cut && in(w.Blocked, w.Reason) {
-			found, ok = Block{G: w.G, Blocked: w.Blocked, Reason: w.Reason, WaitStack: w.WaitStack}, true
+			found, ok = Block{G: w.G, Blocked: w.Blocked, Reason: w.Reason, WaitStack: w.WaitStack, GC: w.GC}, true
 		}
 	}
 	return found, ok
