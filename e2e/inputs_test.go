@@ -14,6 +14,7 @@ import (
 // command line say nothing of inputs; three runs say which differ from the
 // first before the matrix, and diff -wait says it before the waiting time.
 func TestInputsDiffer(t *testing.T) {
+	t.Parallel()
 	p := prepare(t, "cpuloop", false)
 	dir := t.TempDir()
 	record := func(name string, args ...string) string {

@@ -65,6 +65,7 @@ type libSite struct {
 // state library at those lines. Without the execution trace none of them is
 // a site.
 func TestLibraryWaits(t *testing.T) {
+	t.Parallel()
 	p := prepare(t, "errgroupfan", false)
 	tr := filepath.Join(t.TempDir(), "run.dvt")
 	out := execProg(t, p.dir, p.bin, nil, "DIVERGO_TRACE="+tr, "DIVERGO_RUNTIME_TRACE=1")
