@@ -90,11 +90,12 @@ func TestLibraryWaits(t *testing.T) {
 		}
 	}
 	// recorded: every waker is one of errgroup's goroutines, which divergo
-	// recorded from the task they ran ("?/main$1#3").
+	// recorded from the task they ran and names by what started them
+	// ("errgroup.Go at main.go:50 #3").
 	recorded := func(s libSite) bool {
 		n := 0
 		for _, w := range s.WokenBy {
-			if !strings.HasPrefix(w.Goroutine, "?/") {
+			if !strings.HasPrefix(w.Goroutine, "errgroup.Go at "+at("g.Go(")+" #") {
 				return false
 			}
 			n += w.Waits

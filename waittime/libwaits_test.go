@@ -157,3 +157,27 @@ func TestLibraryWaits(t *testing.T) {
 		t.Errorf("blocked goroutines without Go's execution trace: %+v", rep.Blocked)
 	}
 }
+
+// TestFileSetLongestPath: a stack's path is the graph's longest path it
+// ends in, so that a module with a main.go at its root and another in
+// cmd/tool names the waits of cmd/tool at its own file (the end-to-end
+// corpus, one module of many commands, named them all at the root's).
+func TestFileSetLongestPath(t *testing.T) {
+	g := &tbb.Graph{Blocks: []*tbb.Block{
+		{ID: 0, Pos: tbb.Pos{File: "main.go", Line: 3}, End: tbb.Pos{File: "main.go", Line: 9}},
+		{ID: 1, Pos: tbb.Pos{File: "cmd/tool/main.go", Line: 3}, End: tbb.Pos{File: "cmd/tool/main.go", Line: 9}},
+	}}
+	fs := newFileSet(g)
+	for file, want := range map[string]string{
+		"/home/u/m/cmd/tool/main.go": "cmd/tool/main.go",
+		"/home/u/m/main.go":          "main.go",
+		"/home/u/m/lib/other.go":     "",
+	} {
+		if got := fs.of(file); got != want {
+			t.Errorf("of(%q) = %q, want %q", file, got, want)
+		}
+	}
+	if b := blockAt(g, newFileSet(g), "/home/u/m/cmd/tool/main.go", 5); b != 1 {
+		t.Errorf("blockAt cmd/tool/main.go:5 = %d, want 1", b)
+	}
+}

@@ -177,12 +177,13 @@ func (fs fileSet) of(file string) string {
 	if in, ok := fs.seen[file]; ok {
 		return in
 	}
+	// The longest of the graph's paths the stack's path ends in: a
+	// module's main.go at its root is a suffix of every cmd/x/main.go.
 	in := ""
 	slashed := filepath.ToSlash(file)
 	for _, f := range fs.byBase[path.Base(slashed)] {
-		if slashed == f || strings.HasSuffix(slashed, "/"+f) {
+		if (slashed == f || strings.HasSuffix(slashed, "/"+f)) && len(f) > len(in) {
 			in = f
-			break
 		}
 	}
 	fs.seen[file] = in
