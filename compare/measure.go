@@ -105,9 +105,19 @@ func (m *sideMeasure) settle(depth int32) {
 	}
 	n := m.pend[k-1]
 	m.pend = m.pend[:k-1]
-	// A loop test seen again is the next iteration, not a nested decision.
-	if j := len(m.stack); j > 0 && m.stack[j-1].tcp == n.tcp && m.stack[j-1].depth == n.depth {
-		return
+	// A TCP seen again while it is open is the next iteration of a loop,
+	// not a nested decision: what was opened after it belongs to the
+	// iteration before and is closed. That includes TCPs with no
+	// convergence point in the frame (a branch to panic, a loop left
+	// only by break), which no block closes: pushed again every
+	// iteration, they made the stack as long as the loop, and every
+	// block's look for the TCP it closes quadratic (a spin loop of Go's
+	// test/fixedbugs/bug512.go took minutes to diff).
+	for i := len(m.stack) - 1; i >= 0; i-- {
+		if m.stack[i].tcp == n.tcp && m.stack[i].depth == n.depth {
+			m.stack = m.stack[:i+1]
+			return
+		}
 	}
 	m.stack = append(m.stack, n)
 	m.maxNest = max(m.maxNest, len(m.stack))
