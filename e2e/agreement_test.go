@@ -21,8 +21,14 @@ const agreeEps = gotrace.JoinEps
 // and [lateWake] counted as agreeing (the rest are listed). Since late
 // wakes are recognized every mutex wait of a full run agreed (407 of 407);
 // the floor leaves room for a pattern of a loaded machine not seen yet
-// (ken_chan compares about 150).
-const mutexFloor = 0.98
+// (ken_chan compares about 150). It holds over all programs, and for each
+// that compares mutexFloorMin waits or more: wordcount compares two, and
+// one open disagreement (listed) was half of them once, beside another
+// test on the two cores.
+const (
+	mutexFloor    = 0.98
+	mutexFloorMin = 50
+)
 
 // otherFloor is the same for channel, WaitGroup and Cond waits, over all
 // programs. A runtime that stamps an operation that did not wait after it
@@ -433,7 +439,7 @@ func TestReleasersAgreeWithTracer(t *testing.T) {
 			for _, w := range a.wrongMutex {
 				t.Logf("mutex disagreement (open): %s", w)
 			}
-			if c := a.byKind["mutex"]; c[0] > 0 && float64(c[1]) < mutexFloor*float64(c[0]) {
+			if c := a.byKind["mutex"]; c[0] >= mutexFloorMin && float64(c[1]) < mutexFloor*float64(c[0]) {
 				t.Errorf("mutex waits: %d of %d agree (%d barged), below %.0f%%", c[1], c[0], len(a.barged), 100*mutexFloor)
 			}
 			named, agree, noEdge, missed = named+a.named, agree+a.agree, noEdge+a.noEdge, missed+len(a.missed)
@@ -468,6 +474,9 @@ func TestReleasersAgreeWithTracer(t *testing.T) {
 		q := func(xs []int64, f float64) int64 { return xs[int(f*float64(len(xs)-1))] }
 		t.Logf("  barged waits acquired after the unlock divergo names: median %d ns, 90th percentile %d ns; after the tracer's wake: median %d ns, 90th percentile %d ns",
 			q(afterUnlock, 0.5), q(afterUnlock, 0.9), q(afterWake, 0.5), q(afterWake, 0.9))
+	}
+	if c := total["mutex"]; c[0] > 0 && float64(c[1]) < mutexFloor*float64(c[0]) {
+		t.Errorf("mutex waits of all programs: %d of %d agree, below %.0f%%", c[1], c[0], 100*mutexFloor)
 	}
 	others := 0
 	for k, c := range total {

@@ -16,7 +16,7 @@ import (
 // recorded operation ended them.
 func TestWokenByGoTrace(t *testing.T) {
 	t.Parallel()
-	p := corpusProgram(t, "ctxcancel")
+	p := prepare(t, "ctxcancel", false)
 	tr := filepath.Join(t.TempDir(), "run.dvt")
 	execProg(t, p.dir, p.bin, nil, "DIVERGO_TRACE="+tr, "DIVERGO_RUNTIME_TRACE=1")
 	cancelLine := "main.go:45"
