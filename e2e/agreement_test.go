@@ -389,7 +389,6 @@ func agreementProgs() []agreementProg {
 // per program and kind (docs/PERFORMANCE.md, "Releasers against the
 // execution tracer", has the figures) and every disagreement.
 func TestReleasersAgreeWithTracer(t *testing.T) {
-	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds and runs every end-to-end program")
 	}
