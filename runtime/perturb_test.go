@@ -134,10 +134,17 @@ func lockOrder(t *testing.T, seed int) string {
 		wg    sync.WaitGroup
 		order []string
 	)
+	// ended: each goroutine's Done has returned, so that the next seed's
+	// session does not start while this one's goroutines still
+	// unregister (the race detector saw Main's new session and a Done of
+	// the last one touch sess.live together).
+	var ended sync.WaitGroup
 	for _, name := range []string{"a", "b"} {
 		c := g.Spawn(bSpawn)
 		g.WGAdd(bSpawn, &wg, 1)
+		ended.Add(1)
 		go func() {
+			defer ended.Done()
 			cg := c.Start()
 			defer c.Done()
 			cg.Lock(bWorker, &mu)
@@ -147,6 +154,7 @@ func lockOrder(t *testing.T, seed int) string {
 		}()
 	}
 	g.WGWait(bDone, &wg)
+	ended.Wait()
 	g.Exit(bMain)
 	return order[0]
 }
