@@ -25,7 +25,7 @@ var Analyzer = &analysis.Analyzer{
 	Doc:        doc,
 	URL:        "https://pkg.go.dev/github.com/divergo/divergo/analyzer",
 	Run:        run,
-	Requires:   []*analysis.Analyzer{ssaAnalyzer, ctrlflow.Analyzer},
+	Requires:   []*analysis.Analyzer{ctrlflow.Analyzer},
 	ResultType: reflect.TypeFor[*Result](),
 	FactTypes:  []analysis.Fact{new(funcFact)},
 }
@@ -51,7 +51,7 @@ type FuncGraph struct {
 }
 
 func run(pass *analysis.Pass) (any, error) {
-	res := pass.ResultOf[ssaAnalyzer].(*ssaResult)
+	res := buildSSA(pass)
 	cfgs := pass.ResultOf[ctrlflow.Analyzer].(*ctrlflow.CFGs)
 	ps := newPkgState(pass, res)
 	ps.run()

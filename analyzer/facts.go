@@ -68,8 +68,10 @@ func itoa(i int) string {
 }
 
 // exportFacts publishes the summary of every exported package-level
-// function and method that has results or pointer parameters.
-func (ps *pkgState) exportFacts() {
+// function and method that has results or pointer parameters, and returns
+// what it published.
+func (ps *pkgState) exportFacts() map[*types.Func]*funcFact {
+	out := map[*types.Func]*funcFact{}
 	for _, s := range ps.funcs {
 		obj, ok := s.fn.Object().(*types.Func)
 		if !ok || !obj.Exported() || s.fn.Parent() != nil || obj.Pkg() != ps.pass.Pkg {
@@ -102,5 +104,7 @@ func (ps *pkgState) exportFacts() {
 			continue
 		}
 		ps.pass.ExportObjectFact(obj, f)
+		out[obj] = f
 	}
+	return out
 }

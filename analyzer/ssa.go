@@ -3,26 +3,11 @@ package analyzer
 import (
 	"go/ast"
 	"go/types"
-	"reflect"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/passes/ctrlflow"
 	"golang.org/x/tools/go/ssa"
 )
-
-// ssaAnalyzer builds the SSA form of a package in debug mode, the way
-// buildssa does otherwise. Debug mode records a DebugRef for every expression,
-// which is how a statement of the source (what the instrumenter can probe) is
-// joined to the SSA value that decides it; buildssa deliberately builds
-// without it.
-var ssaAnalyzer = &analysis.Analyzer{
-	Name:       "divergossa",
-	Doc:        "build debug-mode SSA for the divergo analyzer",
-	Run:        buildSSA,
-	Requires:   []*analysis.Analyzer{ctrlflow.Analyzer},
-	ResultType: reflect.TypeFor[*ssaResult](),
-	// No facts: building P's SSA must not require building its dependencies'.
-}
 
 // ssaResult is the SSA of one package.
 type ssaResult struct {
@@ -36,7 +21,14 @@ type ssaResult struct {
 	refs map[ast.Expr][]*ssa.DebugRef
 }
 
-func buildSSA(pass *analysis.Pass) (any, error) {
+// buildSSA builds the SSA form of the package in debug mode, the way
+// buildssa does otherwise. Debug mode records a DebugRef for every
+// expression, which is how a statement of the source (what the
+// instrumenter can probe) is joined to the SSA value that decides it;
+// buildssa deliberately builds without it. It is no analyzer of its own,
+// so that a dependency whose facts come from the cache (driver.go) builds
+// none.
+func buildSSA(pass *analysis.Pass) *ssaResult {
 	cfgs := pass.ResultOf[ctrlflow.Analyzer].(*ctrlflow.CFGs)
 	prog := ssa.NewProgram(pass.Fset, ssa.GlobalDebug)
 	prog.SetNoReturn(cfgs.NoReturn)
@@ -87,5 +79,5 @@ func buildSSA(pass *analysis.Pass) (any, error) {
 	if init := pkg.Func("init"); init != nil {
 		add(init)
 	}
-	return res, nil
+	return res
 }

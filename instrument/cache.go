@@ -16,6 +16,7 @@ import (
 	"strings"
 
 	"github.com/divergo/divergo/analyzer"
+	"github.com/divergo/divergo/internal/load"
 	"github.com/divergo/divergo/internal/tbb"
 )
 
@@ -53,14 +54,12 @@ const packagesFile = "packages"
 // patterns name. "" means it cannot tell, and the module is instrumented
 // again.
 func cacheKey(cfg Config, env map[string]string) (key string, pkgs []string) {
-	self, err := os.Executable()
-	if err != nil {
+	self := load.SelfHash()
+	if self == "" {
 		return "", nil
 	}
 	h := sha256.New()
-	if err := hashFile(h, self); err != nil {
-		return "", nil
-	}
+	fmt.Fprintf(h, "divergo %s\n", self)
 	// The packages the patterns name, not the patterns, and outside the
 	// key: go generate's ./... holds what run, test and check want of the
 	// packages their target links, and a package's copy does not depend

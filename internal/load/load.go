@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"go/token"
+	"go/types"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -20,6 +21,8 @@ import (
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/checker"
 	"golang.org/x/tools/go/packages"
+
+	"github.com/divergo/divergo/analyzer"
 )
 
 // Config says what to load.
@@ -94,6 +97,9 @@ func Packages(cfg Config) (*Loaded, error) {
 // calls.
 func (l *Loaded) Analyze(a *analysis.Analyzer) (*Result, error) {
 	pkgs := l.pkgs
+	if a == analyzer.Analyzer {
+		a = analyzer.Driven(l.options())
+	}
 	opts := &checker.Options{Sequential: runtime.GOMAXPROCS(0) == 1}
 	graph, err := checker.Analyze([]*analysis.Analyzer{a}, pkgs, opts)
 	if err != nil {
@@ -114,6 +120,21 @@ func (l *Loaded) Analyze(a *analysis.Analyzer) (*Result, error) {
 	}
 	sort.Slice(res.Roots, func(i, j int) bool { return res.Roots[i].Pkg.ID < res.Roots[j].Pkg.ID })
 	return res, nil
+}
+
+// options are the analyzer's options for the packages loaded: the
+// packages named are its roots, and the facts of standard packages come
+// from the cache directory when they are there.
+func (l *Loaded) options() analyzer.Options {
+	roots := map[*types.Package]bool{}
+	for _, p := range l.pkgs {
+		roots[p.Types] = true
+	}
+	o := analyzer.Options{Root: func(p *types.Package) bool { return roots[p] }}
+	if s := newFactStore(l.pkgs); s != nil {
+		o.Facts = s
+	}
+	return o
 }
 
 // lessGC lets the heap grow to five times what is live while packages
