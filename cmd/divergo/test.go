@@ -11,6 +11,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -24,12 +25,13 @@ import (
 func init() {
 	register(&command{
 		name:    "test",
-		usage:   "divergo test [-n N] [-run RE] [-perturb=false] [-seed S] [-o DIR] [-shard K/N] [-json] [package] [-- testflags]\n       divergo test -explain [-json] DIR...",
+		usage:   "divergo test [-n N] [-p P] [-run RE] [-perturb=false] [-seed S] [-o DIR] [-shard K/N] [-json] [package] [-- testflags]\n       divergo test -explain [-json] DIR...",
 		summary: "run a package's tests N times and say what separates failing runs of a flaky test from passing ones",
 		help: `Test instruments the packages of the main module that the named package and
 its tests link (reusing .divergo when nothing changed since it was written),
-builds the package's test binary once with the overlay (go test -c),
-and runs it N times, its trace in DIR/run-K.dvt. The runs mix schedules:
+builds the package's test binary once with the overlay (go test -c, kept
+in .divergo/_test for the next run), and runs it N times, P at a time,
+its trace in DIR/run-K.dvt. The runs mix schedules:
 unperturbed runs take turns with runs perturbed under DIVERGO_PERTURB=S+K-1
 (run K) at a strength (DIVERGO_PERTURB_STRENGTH, the percentage of sync
 operations delayed; 50 to start). A strength under which some test failed
@@ -67,6 +69,10 @@ invocation, which reports nothing, exits 0 once its runs are made.
 
 Flags:
 	-n N	number of runs (default 20, at least 2)
+	-p P	runs at a time (default GOMAXPROCS, the cores divergo may use).
+		A run's schedule is chosen from the outcomes of the runs before
+		it but the last P-1, which may still be running: -p 1 makes the
+		runs one after another, each knowing every run before it
 	-run RE	run only the tests matching RE (as go test -run)
 	-perturb	perturb the schedule (default true; -perturb=false runs as is)
 	-seed S	seed of the first run (default 1)
@@ -154,6 +160,7 @@ func runTest(args []string, stdout, stderr io.Writer) (int, error) {
 	asJSON := fs.Bool("json", false, "JSON output")
 	shardFlag := fs.String("shard", "", "make only shard K of N of the runs")
 	explain := fs.Bool("explain", false, "explain the runs kept in directories")
+	parallel := fs.Int("p", 0, "runs at a time")
 	args, testArgs := splitProgramArgs(args)
 	pos, err := parseFlags(fs, args)
 	if err != nil {
@@ -182,6 +189,9 @@ func runTest(args []string, stdout, stderr io.Writer) (int, error) {
 	}
 	if *n < 2 {
 		return 2, usageError("-n must be at least 2 to compare runs, not %d", *n)
+	}
+	if *parallel < 0 {
+		return 2, usageError("-p must be at least 1, not %d", *parallel)
 	}
 	if sh.N > *n {
 		return 2, fmt.Errorf("-shard %s: more shards than the %d runs of -n", sh, *n)
@@ -232,16 +242,12 @@ func runTest(args []string, stdout, stderr io.Writer) (int, error) {
 			mine++
 		}
 	}
-	var recs []*runRecord
+	par := *parallel
+	if par < 1 {
+		par = runtime.GOMAXPROCS(0)
+	}
 	runs := progress.NewRuns(stderr, "divergo test", mine, true)
-	for k := range *n {
-		// Every shard asks the plan for every run's schedule, its own or
-		// not, so that run k gets the schedule of run k of one invocation
-		// making all n. The plan adapts to the shard's own outcomes only.
-		strength := plan.Next()
-		if !sh.has(k, *n) {
-			continue
-		}
+	recs, err := makeRuns(plan, *n, par, sh, func(k, strength int) *testRun {
 		s := *seed + int64(k)
 		rec := &runRecord{Package: pkg, Args: binArgs, Runs: *n, Run: k + 1, Seed: s, Perturbed: *perturb, Strength: strength,
 			Trace: fmt.Sprintf("run-%d.dvt", k+1), dir: dir}
@@ -249,32 +255,10 @@ func runTest(args []string, stdout, stderr io.Writer) (int, error) {
 			rec.Shard = sh.String()
 		}
 		env := append([]string{"DIVERGO_TRACE=" + rec.tracePath()}, perturbEnv(s, strength)...)
-		var outBuf bytes.Buffer
-		cmd := exec.Command(bin, binArgs...)
-		cmd.Dir, cmd.Stdout, cmd.Stderr = pkgDir, &outBuf, &outBuf
-		cmd.Env = append(os.Environ(), env...)
-		if err := cmd.Run(); err != nil {
-			ee, ok := err.(*exec.ExitError)
-			if !ok {
-				return 2, fmt.Errorf("running the tests of %s (run %d): %w", pkg, k+1, err)
-			}
-			if ee.ExitCode() != 1 { // 1: some test failed; testing ran them all
-				rec.Died = fmt.Sprintf("exit status %d", ee.ExitCode())
-				if i := strings.Index(outBuf.String(), "panic: "); i >= 0 {
-					rec.Died, _, _ = strings.Cut(outBuf.String()[i:], "\n")
-				}
-			}
-		}
-		rec.Output = outBuf.String()
-		if err := rec.readTrace(); err != nil {
-			return 2, fmt.Errorf("run %d: %w (its output: %s)", k+1, err, firstLine(outBuf.String(), err))
-		}
-		if err := rec.write(); err != nil {
-			return 2, fmt.Errorf("run %d: writing its record: %w", k+1, err)
-		}
-		plan.Record(strength, rec.failed())
-		recs = append(recs, rec)
-		runs.Done(len(recs))
+		return startRun(bin, binArgs, pkgDir, env, rec)
+	}, runs.Done)
+	if err != nil {
+		return 2, err
 	}
 	runs.Stop()
 	if sh.N > 1 {
