@@ -58,7 +58,7 @@ func cacheKey(cfg Config, env map[string]string) (key string, pkgs []string) {
 		return "", nil
 	}
 	h := sha256.New()
-	if err := hashFile(h, self); err != nil {
+	if err := hashSelf(h, self); err != nil {
 		return "", nil
 	}
 	// The packages the patterns name, not the patterns, and outside the
