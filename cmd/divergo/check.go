@@ -103,10 +103,11 @@ func runCheck(args []string, stdout, stderr io.Writer) (int, error) {
 		// The package's test binary, run as go test runs it: in the
 		// package's directory, only the tests -run names, with go test's
 		// default timeout.
-		bin, runDir, cleanup, err = buildTestBinary(pkg, stderr)
+		bin, runDir, err = buildTestBinary(pkg, stderr)
 		if err != nil {
 			return 2, err
 		}
+		cleanup = func() {} // the binary stays in .divergo for the next build
 		testArgs := []string{"-test.timeout=10m"}
 		if *runRE != "" {
 			testArgs = append(testArgs, "-test.run="+*runRE)

@@ -11,6 +11,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -24,12 +25,13 @@ import (
 func init() {
 	register(&command{
 		name:    "test",
-		usage:   "divergo test [-n N] [-run RE] [-perturb=false] [-seed S] [-o DIR] [-shard K/N] [-json] [package] [-- testflags]\n       divergo test -explain [-json] DIR...",
+		usage:   "divergo test [-n N] [-p P] [-run RE] [-perturb=false] [-seed S] [-o DIR] [-shard K/N] [-json] [package] [-- testflags]\n       divergo test -explain [-json] DIR...",
 		summary: "run a package's tests N times and say what separates failing runs of a flaky test from passing ones",
 		help: `Test instruments the packages of the main module that the named package and
 its tests link (reusing .divergo when nothing changed since it was written),
-builds the package's test binary once with the overlay (go test -c),
-and runs it N times, its trace in DIR/run-K.dvt. The runs mix schedules:
+builds the package's test binary once with the overlay (go test -c, kept
+in .divergo/_test for the next run), and runs it N times, P at a time,
+its trace in DIR/run-K.dvt. The runs mix schedules:
 unperturbed runs take turns with runs perturbed under DIVERGO_PERTURB=S+K-1
 (run K) at a strength (DIVERGO_PERTURB_STRENGTH, the percentage of sync
 operations delayed; 50 to start). A strength under which some test failed
@@ -67,6 +69,10 @@ invocation, which reports nothing, exits 0 once its runs are made.
 
 Flags:
 	-n N	number of runs (default 20, at least 2)
+	-p P	runs at a time (default GOMAXPROCS, the cores divergo may use).
+		A run's schedule is chosen from the outcomes of the runs before
+		it but the last P-1, which may still be running: -p 1 makes the
+		runs one after another, each knowing every run before it
 	-run RE	run only the tests matching RE (as go test -run)
 	-perturb	perturb the schedule (default true; -perturb=false runs as is)
 	-seed S	seed of the first run (default 1)
@@ -154,6 +160,7 @@ func runTest(args []string, stdout, stderr io.Writer) (int, error) {
 	asJSON := fs.Bool("json", false, "JSON output")
 	shardFlag := fs.String("shard", "", "make only shard K of N of the runs")
 	explain := fs.Bool("explain", false, "explain the runs kept in directories")
+	parallel := fs.Int("p", 0, "runs at a time")
 	args, testArgs := splitProgramArgs(args)
 	pos, err := parseFlags(fs, args)
 	if err != nil {
@@ -183,6 +190,9 @@ func runTest(args []string, stdout, stderr io.Writer) (int, error) {
 	if *n < 2 {
 		return 2, usageError("-n must be at least 2 to compare runs, not %d", *n)
 	}
+	if *parallel < 0 {
+		return 2, usageError("-p must be at least 1, not %d", *parallel)
+	}
 	if sh.N > *n {
 		return 2, fmt.Errorf("-shard %s: more shards than the %d runs of -n", sh, *n)
 	}
@@ -195,17 +205,17 @@ func runTest(args []string, stdout, stderr io.Writer) (int, error) {
 			return 2, usageError("-run: %v", err)
 		}
 	}
-	bin, pkgDir, cleanup, err := buildTestBinary(pkg, stderr)
+	bin, pkgDir, err := buildTestBinary(pkg, stderr)
 	if err != nil {
 		return 2, err
 	}
-	defer cleanup()
-	tmp := filepath.Dir(bin)
 	dir := *keep
 	if dir == "" {
-		dir = filepath.Join(tmp, "traces")
-	}
-	if err := os.MkdirAll(dir, 0o777); err != nil {
+		if dir, err = os.MkdirTemp("", "divergo-test-"); err != nil {
+			return 2, fmt.Errorf("making the trace directory: %w", err)
+		}
+		defer os.RemoveAll(dir)
+	} else if err := os.MkdirAll(dir, 0o777); err != nil {
 		return 2, fmt.Errorf("making the trace directory: %w", err)
 	}
 	if dir, err = filepath.Abs(dir); err != nil {
@@ -232,16 +242,12 @@ func runTest(args []string, stdout, stderr io.Writer) (int, error) {
 			mine++
 		}
 	}
-	var recs []*runRecord
+	par := *parallel
+	if par < 1 {
+		par = runtime.GOMAXPROCS(0)
+	}
 	runs := progress.NewRuns(stderr, "divergo test", mine, true)
-	for k := range *n {
-		// Every shard asks the plan for every run's schedule, its own or
-		// not, so that run k gets the schedule of run k of one invocation
-		// making all n. The plan adapts to the shard's own outcomes only.
-		strength := plan.Next()
-		if !sh.has(k, *n) {
-			continue
-		}
+	recs, err := makeRuns(plan, *n, par, sh, func(k, strength int) *testRun {
 		s := *seed + int64(k)
 		rec := &runRecord{Package: pkg, Args: binArgs, Runs: *n, Run: k + 1, Seed: s, Perturbed: *perturb, Strength: strength,
 			Trace: fmt.Sprintf("run-%d.dvt", k+1), dir: dir}
@@ -249,32 +255,10 @@ func runTest(args []string, stdout, stderr io.Writer) (int, error) {
 			rec.Shard = sh.String()
 		}
 		env := append([]string{"DIVERGO_TRACE=" + rec.tracePath()}, perturbEnv(s, strength)...)
-		var outBuf bytes.Buffer
-		cmd := exec.Command(bin, binArgs...)
-		cmd.Dir, cmd.Stdout, cmd.Stderr = pkgDir, &outBuf, &outBuf
-		cmd.Env = append(os.Environ(), env...)
-		if err := cmd.Run(); err != nil {
-			ee, ok := err.(*exec.ExitError)
-			if !ok {
-				return 2, fmt.Errorf("running the tests of %s (run %d): %w", pkg, k+1, err)
-			}
-			if ee.ExitCode() != 1 { // 1: some test failed; testing ran them all
-				rec.Died = fmt.Sprintf("exit status %d", ee.ExitCode())
-				if i := strings.Index(outBuf.String(), "panic: "); i >= 0 {
-					rec.Died, _, _ = strings.Cut(outBuf.String()[i:], "\n")
-				}
-			}
-		}
-		rec.Output = outBuf.String()
-		if err := rec.readTrace(); err != nil {
-			return 2, fmt.Errorf("run %d: %w (its output: %s)", k+1, err, firstLine(outBuf.String(), err))
-		}
-		if err := rec.write(); err != nil {
-			return 2, fmt.Errorf("run %d: writing its record: %w", k+1, err)
-		}
-		plan.Record(strength, rec.failed())
-		recs = append(recs, rec)
-		runs.Done(len(recs))
+		return startRun(bin, binArgs, pkgDir, env, rec)
+	}, runs.Done)
+	if err != nil {
+		return 2, err
 	}
 	runs.Stop()
 	if sh.N > 1 {
@@ -504,41 +488,69 @@ func goList(pkg, format string) (string, error) {
 }
 
 // buildTestBinary instruments the module and builds pkg's test binary with
-// the overlay (go test -c), in a temporary directory cleanup removes. It
-// returns the binary and the package's directory, where go test runs it.
-func buildTestBinary(pkg string, stderr io.Writer) (bin, pkgDir string, cleanup func(), err error) {
+// the overlay (go test -c). It returns the binary and the package's
+// directory, where go test runs it.
+//
+// The binary is kept under .divergo (testBinary), where the next build of
+// an unchanged package finds it: go test -c leaves a binary that is up to
+// date as it is, where a new path costs a link (0.4 to 0.6 s of a short
+// test's 1.3 s, docs/PERFORMANCE.md). Vet is off: the user's go test vets
+// the package, and divergo's runs need only its binary (0.1 s).
+func buildTestBinary(pkg string, stderr io.Writer) (bin, pkgDir string, err error) {
 	root, err := moduleRoot()
 	if err != nil {
-		return "", "", nil, err
+		return "", "", err
 	}
-	pkgDir, err = goList(pkg, "{{.Dir}}")
+	// One go command for both: each is 15 to 70 ms of a warm start. The
+	// directory comes last, since it may hold spaces.
+	info, err := goList(pkg, "{{len .TestGoFiles}} {{len .XTestGoFiles}} {{.Dir}}")
 	if err != nil {
-		return "", "", nil, err
+		return "", "", err
 	}
-	if tests, _ := goList(pkg, "{{len .TestGoFiles}} {{len .XTestGoFiles}}"); tests == "0 0" {
-		return "", "", nil, fmt.Errorf("%s has no test files", pkg)
+	f := strings.SplitN(info, " ", 3)
+	if len(f) != 3 {
+		return "", "", fmt.Errorf("%s: go list said %q, not the package's test files and directory", pkg, info)
 	}
+	if f[0] == "0" && f[1] == "0" {
+		return "", "", fmt.Errorf("%s has no test files", pkg)
+	}
+	pkgDir = f[2]
 	pkgs, err := targetPackages(root, "", pkg, true)
 	if err != nil {
-		return "", "", nil, err
+		return "", "", err
 	}
 	res, err := instrument.Instrument(instrument.Config{Dir: root, Patterns: pkgs, Linked: true})
 	if err != nil {
-		return "", "", nil, err
+		return "", "", err
 	}
 	reportInstrument(res, stderr, stderr)
-	tmp, err := os.MkdirTemp("", "divergo-test-")
+	bin, err = testBinary(root, res.Overlay, pkgDir)
 	if err != nil {
-		return "", "", nil, fmt.Errorf("making a directory for the test binary: %w", err)
+		return "", "", err
 	}
-	cleanup = func() { os.RemoveAll(tmp) }
-	bin = filepath.Join(tmp, "pkg.test")
 	var out bytes.Buffer
-	build := exec.Command("go", "test", "-c", "-overlay="+res.Overlay, "-o", bin, pkg)
+	build := exec.Command("go", "test", "-c", "-vet=off", "-overlay="+res.Overlay, "-o", bin, pkg)
 	build.Stdout, build.Stderr = &out, &out
 	if err := build.Run(); err != nil {
-		cleanup()
-		return "", "", nil, fmt.Errorf("building the tests of %s with the overlay: %s", pkg, firstLine(out.String(), err))
+		return "", "", fmt.Errorf("building the tests of %s with the overlay: %s", pkg, firstLine(out.String(), err))
 	}
-	return bin, pkgDir, cleanup, nil
+	return bin, pkgDir, nil
+}
+
+// testBinary is where the test binary of the package in pkgDir is kept,
+// beside the overlay of the module at root:
+// .divergo/_test/<the package's directory in the module>/pkg.test. The go
+// command takes no package from a directory whose name starts with "_", so
+// no instrumented copy is ever written there, and instrumenting again
+// removes the binaries with the rest of .divergo.
+func testBinary(root, overlay, pkgDir string) (string, error) {
+	rel, err := filepath.Rel(root, pkgDir)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return "", fmt.Errorf("%s is outside the module root %s", pkgDir, root)
+	}
+	dir := filepath.Join(filepath.Dir(overlay), "_test", rel)
+	if err := os.MkdirAll(dir, 0o777); err != nil {
+		return "", fmt.Errorf("making a directory for the test binary: %w", err)
+	}
+	return filepath.Join(dir, "pkg.test"), nil
 }

@@ -285,19 +285,14 @@ func (r *Reader) readHeader() error {
 	}
 	r.program = string(prog)
 	r.start = time.Unix(0, start)
-	g, err := tbb.Unmarshal(graph)
+	rg, err := decodeGraph(graph)
 	if err != nil {
 		return fmt.Errorf("reading embedded graph: %w", err)
 	}
-	if g.Hash != string(hash) {
-		return fmt.Errorf("header names graph hash %q but the embedded graph is %q", hash, g.Hash)
+	if rg.g.Hash != string(hash) {
+		return fmt.Errorf("header names graph hash %q but the embedded graph is %q", hash, rg.g.Hash)
 	}
-	r.graph = g
-	r.packs = packLoops(g)
-	r.siteBlock = make([]uint32, len(g.Sites))
-	for i, s := range g.Sites {
-		r.siteBlock[i] = uint32(s.Block)
-	}
+	r.graph, r.packs, r.siteBlock = rg.g, rg.packs, rg.siteBlock
 	return nil
 }
 
