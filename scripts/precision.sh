@@ -19,6 +19,11 @@
 #              in `divergo diff -json` of run i with run 1, i = 2..N, each
 #              run perturbed with DIVERGO_PERTURB=i.
 #
+# Each divergo instruments and vets with its own analyzer; this tree's show
+# and diff read both traces (it reads the older trace versions), so the
+# figures differ only by what was flagged and recorded, and an older
+# compare's bugs (75c0e5c's panics on wordcount's traces) do not count.
+#
 # Usage: scripts/precision.sh [N]            (default 10 runs a program)
 #        BASE=75c0e5c scripts/precision.sh [N]
 #        PROGS="pipeline chan/select3.go" scripts/precision.sh [N]
@@ -103,13 +108,13 @@ for prog in $progs; do
 			"$tmp/$v/divergo" vet ./... 2>/dev/null | grep 'trace change point' |
 				sed -E 's/^([^:]*\.go:[0-9]+):.*/\1/' | sort -u >flagged.txt || true
 			for ((i = 2; i <= n; i++)); do
-				"$tmp/$v/divergo" diff -json -all 1.dvt "$i.dvt" 2>/dev/null |
+				"$tmp/new/divergo" diff -json -all 1.dvt "$i.dvt" 2>/dev/null |
 					python3 -c 'import json,sys
 for s in json.load(sys.stdin)["sections"] or []:
     if not s.get("unflagged"): print(s["tcp"]["pos"])' || true
 			done | sort -u >differed.txt
 		)
-		recorded=$("$tmp/$v/divergo" show --json "$mod/1.dvt" | python3 -c 'import json,sys; print(sum(g["recorded"] for g in json.load(sys.stdin)["goroutines"]))')
+		recorded=$("$tmp/new/divergo" show --json "$mod/1.dvt" | python3 -c 'import json,sys; print(sum(g["recorded"] for g in json.load(sys.stdin)["goroutines"]))')
 		bytes=$(stat -c %s "$mod/1.dvt")
 		flagged=$(wc -l <"$mod/flagged.txt")
 		differed=$(comm -12 "$mod/flagged.txt" "$mod/differed.txt" | wc -l)
