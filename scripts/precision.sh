@@ -17,7 +17,10 @@
 #   flagged    distinct lines divergo vet reports a change point at.
 #   differed   how many of those lines started a flagged divergent section
 #              in `divergo diff -json` of run i with run 1, i = 2..N, each
-#              run perturbed with DIVERGO_PERTURB=i.
+#              run perturbed with DIVERGO_PERTURB=i. A section cut off
+#              where a goroutine was still running or blocked when the
+#              program ended starts at no change point (kind "none") and
+#              does not count.
 #
 # Each divergo instruments and vets with its own analyzer; this tree's show
 # and diff read both traces (it reads the older trace versions), so the
@@ -111,7 +114,7 @@ for prog in $progs; do
 				"$tmp/new/divergo" diff -json -all 1.dvt "$i.dvt" 2>/dev/null |
 					python3 -c 'import json,sys
 for s in json.load(sys.stdin)["sections"] or []:
-    if not s.get("unflagged"): print(s["tcp"]["pos"])' || true
+    if not s.get("unflagged") and not s.get("cut_off") and s["tcp"]["kind"] != "none": print(s["tcp"]["pos"])' || true
 			done | sort -u >differed.txt
 		)
 		recorded=$("$tmp/new/divergo" show --json "$mod/1.dvt" | python3 -c 'import json,sys; print(sum(g["recorded"] for g in json.load(sys.stdin)["goroutines"]))')
