@@ -49,11 +49,12 @@ type Block struct {
 }
 
 // Loop is a packed loop: its head's id, the bits of a code, its for
-// statement, and the most probes one iteration runs.
+// statement (an *ast.ForStmt or *ast.RangeStmt), and the most probes one
+// iteration runs.
 type Loop struct {
 	Head    uint32
 	Bits    uint
-	Stmt    *ast.ForStmt
+	Stmt    ast.Stmt
 	PerIter int
 }
 
