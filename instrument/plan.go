@@ -56,6 +56,9 @@ type Loop struct {
 	Bits    uint
 	Stmt    ast.Stmt
 	PerIter int
+	// IDs are the probed blocks' ids, by code: the loop's exit writes
+	// one probe, or a few of a loop of one block, as block events.
+	IDs []uint32
 }
 
 // SiteKey identifies a recorded operation of a function: its position and

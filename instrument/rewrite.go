@@ -365,10 +365,10 @@ func (r *rewriter) packLoop(l Loop) {
 	case *ast.RangeStmt:
 		body = s.Body
 	}
-	write := fmt.Sprintf("if _dvg_n != 0 {_dvg_r.PackWord(%d, _dvg_pk, _dvg_n); _dvg_pk, _dvg_n = 0, 0}", l.Head)
+	write := fmt.Sprintf("if _dvg_n > 1 {_dvg_r.PackWord(%d, _dvg_pk, _dvg_n)} else if _dvg_n != 0 {_dvg_r.B(%s)}; _dvg_pk, _dvg_n = 0, 0", l.Head, codeID(l.IDs, "_dvg_pk"))
 	if l.Bits == 0 {
 		// A count of any size, once per exit (PackWord takes at most 64).
-		write = fmt.Sprintf("if _dvg_n != 0 {_dvg_r.PackCount(%d, _dvg_n); _dvg_n = 0}", l.Head)
+		write = fmt.Sprintf("if _dvg_n != 0 {_dvg_r.PackCount(%d, %d, _dvg_n); _dvg_n = 0}", l.Head, l.IDs[0])
 	}
 	for _, out := range waysOut(body) {
 		r.buf.insert(r.off(out.Pos()), prioPackOut, write+"; ")
@@ -428,6 +428,27 @@ func (r *rewriter) rangeAsIndex(s *ast.RangeStmt) {
 	if len(lhs) > 0 {
 		r.buf.insert(r.off(s.Body.Lbrace)+1, prioPackAssign, fmt.Sprintf("%s %s %s; ", strings.Join(lhs, ", "), s.Tok, strings.Join(rhs, ", ")))
 	}
+}
+
+// codeID is the expression of the id of the block whose code is code, of
+// the loop whose probed blocks' ids are ids. A loop that leaves after one
+// probe (a search that finds at once, fannkuch's next permutation, which
+// breaks after one iteration most of the time) then writes the probe's
+// own block event, a word and a byte of trace, where a word of one code
+// took four words and five bytes (PERFORMANCE.md, "Recording compute").
+func codeID(ids []uint32, code string) string {
+	consecutive := true
+	for i, id := range ids {
+		consecutive = consecutive && id == ids[0]+uint32(i)
+	}
+	if consecutive {
+		return fmt.Sprintf("%d + uint32(%s)", ids[0], code)
+	}
+	parts := make([]string, len(ids))
+	for i, id := range ids {
+		parts[i] = fmt.Sprint(id)
+	}
+	return fmt.Sprintf("[...]uint32{%s}[%s]", strings.Join(parts, ", "), code)
 }
 
 // waysOut returns the statements that leave the loop s other than by its
