@@ -137,8 +137,8 @@ func (o *oracle) loopVarAddr(x ast.Expr, fn *types.Func) bool {
 }
 
 // PlainRange implements flow.LeafOracle: the operand of s is a slice, a
-// pointer to an array or a typed integer (an untyped constant only when
-// the key, if any, is declared by the loop, which makes it an int): what
+// pointer to an array or an integer (a constant only when the key, if
+// any, is declared by the loop, which gives it the constant's type): what
 // the instrumenter's loop over an index reads is then what the range
 // reads, element by element, with the key's type. A string's range
 // decodes runes, an array's copies the array, and a channel's, a map's
@@ -158,7 +158,9 @@ func (o *oracle) PlainRange(s *ast.RangeStmt) bool {
 		if t.Info()&types.IsInteger == 0 {
 			return false
 		}
-		return t.Info()&types.IsUntyped == 0 || s.Key == nil || s.Tok == token.DEFINE
+		// A constant's type may be the key's, which the index copied
+		// into a variable of its own would not have.
+		return tv.Value == nil && t.Info()&types.IsUntyped == 0 || s.Key == nil || s.Tok == token.DEFINE
 	}
 	return false
 }
