@@ -185,7 +185,7 @@ for prog in $progs; do
 		module "$tmp/$prog-base" "$prog" "$tmp/base"
 		(
 			cd "$tmp/$prog-base"
-			PATH="$tmp/basebin:$PATH" go generate ./... >/dev/null
+			"$tmp/basebin/divergo" instrument ./... >/dev/null 2>&1 || { echo "divergo at $base: instrument of $prog failed" >&2; exit 1; }
 			go build -overlay="$tmp/$prog-base/.divergo/overlay.json" -o "$mod/dvgbase" .
 		)
 		variants+=(dvgbase pinbase offbase)
@@ -198,7 +198,7 @@ for prog in $progs; do
 		printf '%s' "$rtinit" >rtinit.go.txt
 		printf '{"Replace":{"%s/zz_rtinit.go":"%s/rtinit.go.txt"}}' "$mod" "$mod" >rt.json
 		go build -overlay=rt.json -o rttrace .
-		go generate ./... >/dev/null
+		divergo instrument ./... >/dev/null 2>&1 || { echo "divergo: instrument of $prog failed" >&2; exit 1; }
 		go build -overlay="$mod/.divergo/overlay.json" -o dvg .
 		go build -tags divergo_floor -overlay="$mod/.divergo/overlay.json" -o dvgfloor .
 		printf '%s' "$frinit" >frinit.go.txt
