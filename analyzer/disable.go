@@ -98,6 +98,12 @@ func (f filterOracle) Leaf(call *ast.CallExpr) bool {
 	return ok && lo.Leaf(call)
 }
 
+// PlainRange passes the question on, for the same reason.
+func (f filterOracle) PlainRange(s *ast.RangeStmt) bool {
+	lo, ok := f.Oracle.(flow.LeafOracle)
+	return ok && lo.PlainRange(s)
+}
+
 func (f filterOracle) Point(n ast.Node) []*tbb.TCP {
 	ts := f.Oracle.Point(n)
 	var out []*tbb.TCP

@@ -2,6 +2,7 @@ package analyzer
 
 import (
 	"go/ast"
+	"go/token"
 	"go/types"
 
 	"golang.org/x/tools/go/types/typeutil"
@@ -133,4 +134,33 @@ func (o *oracle) loopVarAddr(x ast.Expr, fn *types.Func) bool {
 		}
 	}
 	return o.forScopes[obj.Parent()]
+}
+
+// PlainRange implements flow.LeafOracle: the operand of s is a slice, a
+// pointer to an array or an integer (a constant only when the key, if
+// any, is declared by the loop, which gives it the constant's type): what
+// the instrumenter's loop over an index reads is then what the range
+// reads, element by element, with the key's type. A string's range
+// decodes runes, an array's copies the array, and a channel's, a map's
+// and a function's run what their heads record.
+func (o *oracle) PlainRange(s *ast.RangeStmt) bool {
+	tv, ok := o.info.Types[s.X]
+	if !ok || tv.Type == nil {
+		return false
+	}
+	switch t := tv.Type.Underlying().(type) {
+	case *types.Slice:
+		return true
+	case *types.Pointer:
+		_, ok := t.Elem().Underlying().(*types.Array)
+		return ok
+	case *types.Basic:
+		if t.Info()&types.IsInteger == 0 {
+			return false
+		}
+		// A constant's type may be the key's, which the index copied
+		// into a variable of its own would not have.
+		return tv.Value == nil && t.Info()&types.IsUntyped == 0 || s.Key == nil || s.Tok == token.DEFINE
+	}
+	return false
 }

@@ -55,3 +55,35 @@ func TestSilent(t *testing.T) {
 		t.Errorf("%d functions marked in %s, want more", seen, pass.Pkg.Path())
 	}
 }
+
+// TestPackRange checks which range loops pack: testdata/src/packrange
+// marks each function "packed" or "not packed" on the line above it.
+func TestPackRange(t *testing.T) {
+	results := analysistest.Run(t, analysistest.TestData(), Analyzer, "packrange")
+	if len(results) != 1 {
+		t.Fatalf("%d results, want 1", len(results))
+	}
+	seen := 0
+	for _, g := range results[0].Result.(*Result).Funcs {
+		d, ok := g.Node.(*ast.FuncDecl)
+		if !ok || d.Doc == nil {
+			continue
+		}
+		want := strings.TrimSpace(d.Doc.Text())
+		if want != "packed" && want != "not packed" {
+			t.Errorf("%s: no mark", g.Name)
+			continue
+		}
+		seen++
+		packed := false
+		for _, b := range g.Flow.Blocks {
+			packed = packed || b.Pack != nil && b.Pack.Kind == "range.loop"
+		}
+		if packed != (want == "packed") {
+			t.Errorf("%s: a range loop packed = %v, want %s", g.Name, packed, want)
+		}
+	}
+	if seen != 8 {
+		t.Errorf("%d functions marked, want 8", seen)
+	}
+}

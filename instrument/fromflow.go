@@ -29,10 +29,11 @@ func FromFlow(fset *token.FileSet, node ast.Node, f *flow.Func, main bool) (*Fun
 	codes := map[*flow.Block]uint64{}
 	for _, l := range f.Loops() {
 		pl := &Loop{Head: uint32(l.Head.ID), Bits: tbb.PackBits(len(l.Blocks)), Stmt: l.Stmt, PerIter: l.PerIter}
-		plan.Loops = append(plan.Loops, *pl)
 		for i, b := range l.Blocks {
 			packed[b], codes[b] = pl, uint64(i)
+			pl.IDs = append(pl.IDs, uint32(b.ID))
 		}
+		plan.Loops = append(plan.Loops, *pl)
 	}
 	for _, b := range f.Blocks {
 		if b.ID < 0 {

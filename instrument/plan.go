@@ -49,12 +49,16 @@ type Block struct {
 }
 
 // Loop is a packed loop: its head's id, the bits of a code, its for
-// statement, and the most probes one iteration runs.
+// statement (an *ast.ForStmt or *ast.RangeStmt), and the most probes one
+// iteration runs.
 type Loop struct {
 	Head    uint32
 	Bits    uint
-	Stmt    *ast.ForStmt
+	Stmt    ast.Stmt
 	PerIter int
+	// IDs are the probed blocks' ids, by code: the loop's exit writes
+	// one probe, or a few of a loop of one block, as block events.
+	IDs []uint32
 }
 
 // SiteKey identifies a recorded operation of a function: its position and

@@ -14,19 +14,20 @@ import (
 // begin, before the rewrites of the statement itself (which use their AST
 // depth: outer openers first, inner closers first).
 const (
-	prioStart     = -4000 // a spawned function literal's Start/Done
-	prioEnter     = -3000
-	prioSelectEnd = -2000
-	prioProbe     = -1000
-	prioOutcome   = -950
-	prioHoist     = -920 // a select's hoisted case operands, before its begin
-	prioSelect    = -900
-	prioHoistEnd  = 4000  // the block around a select with hoisted operands
-	prioAfter     = 5000  // probes after a statement, after its closers
-	prioPackEnd   = 4999  // a packed loop's last word, before the probe after the loop
-	prioPackOpen  = 100   // the loop around a packed loop, after the probe before it
-	prioPackCheck = -1100 // a packed loop's test for room, before its body's probe
-	prioPackOut   = -990  // a packed loop's word before a return or branch out, after the probe of its block
+	prioStart      = -4000 // a spawned function literal's Start/Done
+	prioEnter      = -3000
+	prioSelectEnd  = -2000
+	prioProbe      = -1000
+	prioOutcome    = -950
+	prioHoist      = -920 // a select's hoisted case operands, before its begin
+	prioSelect     = -900
+	prioHoistEnd   = 4000  // the block around a select with hoisted operands
+	prioAfter      = 5000  // probes after a statement, after its closers
+	prioPackEnd    = 4999  // a packed loop's last word, before the probe after the loop
+	prioPackOpen   = 100   // the loop around a packed loop, after the probe before it
+	prioPackCheck  = -1100 // a packed loop's test for room, before its body's probe
+	prioPackAssign = -1050 // a packed range's key and value, after the test for room
+	prioPackOut    = -990  // a packed loop's word before a return or branch out, after the probe of its block
 )
 
 // fileJob is one file to rewrite.
@@ -357,44 +358,113 @@ func (r *rewriter) packVars(b *strings.Builder) {
 // A loop of one probed block only counts it: the count cannot overflow,
 // and the loop is left alone but for the write after it, by PackCount.
 func (r *rewriter) packLoop(l Loop) {
-	s := l.Stmt
-	write := fmt.Sprintf("if _dvg_n != 0 {_dvg_r.PackWord(%d, _dvg_pk, _dvg_n); _dvg_pk, _dvg_n = 0, 0}", l.Head)
+	var body *ast.BlockStmt
+	switch s := l.Stmt.(type) {
+	case *ast.ForStmt:
+		body = s.Body
+	case *ast.RangeStmt:
+		body = s.Body
+	}
+	write := fmt.Sprintf("if _dvg_n > 1 {_dvg_r.PackWord(%d, _dvg_pk, _dvg_n)} else if _dvg_n != 0 {_dvg_r.B(%s)}; _dvg_pk, _dvg_n = 0, 0", l.Head, codeID(l.IDs, "_dvg_pk"))
 	if l.Bits == 0 {
 		// A count of any size, once per exit (PackWord takes at most 64).
-		write = fmt.Sprintf("if _dvg_n != 0 {_dvg_r.PackCount(%d, _dvg_n); _dvg_n = 0}", l.Head)
+		write = fmt.Sprintf("if _dvg_n != 0 {_dvg_r.PackCount(%d, %d, _dvg_n); _dvg_n = 0}", l.Head, l.IDs[0])
 	}
-	for _, out := range waysOut(s) {
+	for _, out := range waysOut(body) {
 		r.buf.insert(r.off(out.Pos()), prioPackOut, write+"; ")
 	}
+	end := r.off(l.Stmt.End())
 	if l.Bits == 0 {
-		r.buf.insert(r.off(s.End()), prioPackEnd, "; "+write)
+		r.buf.insert(end, prioPackEnd, "; "+write)
 		return
 	}
-	open := "{for { "
-	if s.Init != nil {
-		open = "{" + string(r.src[r.off(s.Init.Pos()):r.off(s.Init.End())]) + "; for { "
-		r.buf.replace(r.off(s.Init.Pos()), r.off(s.Init.End()), "")
+	switch s := l.Stmt.(type) {
+	case *ast.ForStmt:
+		open := "{for { "
+		if s.Init != nil {
+			open = "{" + string(r.src[r.off(s.Init.Pos()):r.off(s.Init.End())]) + "; for { "
+			r.buf.replace(r.off(s.Init.Pos()), r.off(s.Init.End()), "")
+		}
+		r.buf.insert(r.off(s.For), prioPackOpen, open)
+	case *ast.RangeStmt:
+		r.rangeAsIndex(s)
 	}
-	r.buf.insert(r.off(s.For), prioPackOpen, open)
 	limit := int(64/l.Bits) - l.PerIter
-	r.buf.insert(r.off(s.Body.Lbrace)+1, prioPackCheck, fmt.Sprintf("if _dvg_n > %d {_dvg_more = true; break}; ", limit))
-	r.buf.insert(r.off(s.End()), prioPackEnd, "; "+write+"; if !_dvg_more {break}; _dvg_more = false}}")
+	r.buf.insert(r.off(body.Lbrace)+1, prioPackCheck, fmt.Sprintf("if _dvg_n > %d {_dvg_more = true; break}; ", limit))
+	r.buf.insert(end, prioPackEnd, "; "+write+"; if !_dvg_more {break}; _dvg_more = false}}")
+}
+
+// rangeAsIndex turns the range loop s, over a slice, a pointer to an array
+// or an integer (flow's packLoops asked the oracle), into a for loop over
+// an index that packLoop can leave and enter again: a range cannot be
+// resumed where it broke off. The operand is evaluated once, before the
+// loop, as the range evaluates it; the key and value are assigned first in
+// the body, each iteration, from the index:
+//
+//	for k, v := range x { body }
+//
+// becomes (packLoop adds the loop around and the test for room)
+//
+//	{_dvg_x := x; _dvg_i := 0; for { for ; _dvg_i < len(_dvg_x); _dvg_i++ {k, v := _dvg_i, _dvg_x[_dvg_i]; body}; ...}}
+//
+// Over an integer the index starts as the operand's type (the key's) and
+// runs below it. The loop makes no closure and takes no address, so that
+// the body sharing its key and value over iterations cannot be seen; flow
+// keeps a body that declares them again out (its block would hold both).
+func (r *rewriter) rangeAsIndex(s *ast.RangeStmt) {
+	r.buf.replace(r.off(s.For), r.off(s.X.Pos()), "{_dvg_x := ")
+	start, bound, elem := "_dvg_i := 0", "len(_dvg_x)", "_dvg_x[_dvg_i]"
+	if t, ok := r.info.TypeOf(s.X).Underlying().(*types.Basic); ok && t.Info()&types.IsInteger != 0 {
+		start, bound, elem = "_dvg_i := _dvg_x; _dvg_i = 0", "_dvg_x", ""
+	}
+	r.buf.insert(r.off(s.X.End()), prioPackOpen, "; "+start+"; for { for ; _dvg_i < "+bound+"; _dvg_i++ ")
+	var lhs, rhs []string
+	for i, e := range []ast.Expr{s.Key, s.Value} {
+		if id, ok := e.(*ast.Ident); ok && id.Name != "_" {
+			lhs = append(lhs, id.Name)
+			rhs = append(rhs, []string{"_dvg_i", elem}[i])
+		}
+	}
+	if len(lhs) > 0 {
+		r.buf.insert(r.off(s.Body.Lbrace)+1, prioPackAssign, fmt.Sprintf("%s %s %s; ", strings.Join(lhs, ", "), s.Tok, strings.Join(rhs, ", ")))
+	}
+}
+
+// codeID is the expression of the id of the block whose code is code, of
+// the loop whose probed blocks' ids are ids. A loop that leaves after one
+// probe (a search that finds at once, fannkuch's next permutation, which
+// breaks after one iteration most of the time) then writes the probe's
+// own block event, a word and a byte of trace, where a word of one code
+// took four words and five bytes (PERFORMANCE.md, "Recording compute").
+func codeID(ids []uint32, code string) string {
+	consecutive := true
+	for i, id := range ids {
+		consecutive = consecutive && id == ids[0]+uint32(i)
+	}
+	if consecutive {
+		return fmt.Sprintf("%d + uint32(%s)", ids[0], code)
+	}
+	parts := make([]string, len(ids))
+	for i, id := range ids {
+		parts[i] = fmt.Sprint(id)
+	}
+	return fmt.Sprintf("[...]uint32{%s}[%s]", strings.Join(parts, ", "), code)
 }
 
 // waysOut returns the statements that leave the loop s other than by its
 // end: returns, and gotos and labeled branches to labels outside it. The
 // word is written just before them: outside the loop's cycle, a call
 // costs the loop nothing.
-func waysOut(s *ast.ForStmt) []ast.Stmt {
+func waysOut(s *ast.BlockStmt) []ast.Stmt {
 	inside := map[string]bool{}
-	ast.Inspect(s.Body, func(n ast.Node) bool {
+	ast.Inspect(s, func(n ast.Node) bool {
 		if l, ok := n.(*ast.LabeledStmt); ok {
 			inside[l.Label.Name] = true
 		}
 		return true
 	})
 	var out []ast.Stmt
-	ast.Inspect(s.Body, func(n ast.Node) bool {
+	ast.Inspect(s, func(n ast.Node) bool {
 		switch n := n.(type) {
 		case *ast.FuncLit:
 			return false

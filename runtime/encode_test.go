@@ -178,22 +178,27 @@ func TestPackWordBuffer(t *testing.T) {
 		for range 3 {
 			g.PackWord(2, codes, 32)
 		}
-		g.PackCount(3, 70_000)
-		g.PackCount(3, 70_000)
+		g.PackCount(3, 4, 70_000)
+		g.PackCount(3, 4, 70_000)
+		g.PackCount(3, 4, smallCount) // block events, as the probes would have written
 		g.PackWord(2, 0b10_01, 2)
 		for _, e := range []trace.Event{
 			{Kind: trace.EvPack, Block: 2, Value: codes, Object: 32, Ordinal: 2},
 			{Kind: trace.EvPack, Block: 3, Object: 70_000},
 			{Kind: trace.EvPack, Block: 3, Object: 70_000},
+			{Kind: trace.EvBlock, Block: 4},
+			{Kind: trace.EvBlock, Block: 4},
+			{Kind: trace.EvBlock, Block: 4},
+			{Kind: trace.EvBlock, Block: 4},
 			{Kind: trace.EvPack, Block: 2, Value: 0b10_01, Object: 2},
 		} {
 			want = trace.AppendEvent(want, e)
 		}
-		blocks += 3*32 + 2*70_000 + 2
+		blocks += 3*32 + 2*70_000 + smallCount + 2
 		var c trace.Chunk
 		encode(g.buf[:g.n], &c, rawTimes())
-		if !bytes.Equal(c.Body, want) || c.Events != uint64(off+4) || c.Blocks != blocks {
-			t.Fatalf("offset %d: %d events, %d blocks, body %x; want %d, %d, %x", off, c.Events, c.Blocks, c.Body, off+4, blocks, want)
+		if !bytes.Equal(c.Body, want) || c.Events != uint64(off+4+smallCount) || c.Blocks != blocks {
+			t.Fatalf("offset %d: %d events, %d blocks, body %x; want %d, %d, %x", off, c.Events, c.Blocks, c.Body, off+4+smallCount, blocks, want)
 		}
 	}
 }

@@ -20,7 +20,7 @@ func TestProbeInlines(t *testing.T) {
 	if err != nil {
 		t.Fatalf("go build -gcflags=-m=2: %v\n%s", err, out)
 	}
-	for _, fn := range []string{`\(\*G\)\.B`, `\(\*G\)\.PackWord`, `\(\*G\)\.Outcome`, `\(\*G\)\.Exit`, `Enter`, `Off`, `lookup`} {
+	for _, fn := range []string{`\(\*G\)\.B`, `\(\*G\)\.PackWord`, `\(\*G\)\.PackCount`, `\(\*G\)\.Outcome`, `\(\*G\)\.Exit`, `Enter`, `Off`, `lookup`} {
 		re := regexp.MustCompile(`(?m)^\S+: can inline ` + fn + `( |$)`)
 		if !re.Match(out) {
 			var why []string

@@ -253,10 +253,42 @@ func (g *G) packSlow(head uint32, codes, n uint64) {
 	g.put(opPack, uint32(n), head, lo(codes), hi(codes))
 }
 
-// PackCount records n executions of the one probed block of the packed
-// loop whose head is block head (a loop that only counts its block, whose
-// word is 0), for any n: it is called once per exit from the loop.
-func (g *G) PackCount(head uint32, n uint64) {
+// smallCount is the most executions PackCount writes as block events.
+const smallCount = 4
+
+// PackCount records n executions of block id, the one probed block of the
+// packed loop whose head is block head (a loop that only counts its
+// block, whose word is 0), for any n: it is called once per exit from the
+// loop. Most such loops run a few iterations an exit (fannkuch's swap
+// loop: one to four), where a count, six words through a call and an
+// event the encoder takes the general path for, cost more than the
+// probes it replaced (PERFORMANCE.md, "Recording compute"): a count of
+// at most smallCount is written as that many block events, what the
+// probes would have written, in stores with no call. The block is an
+// argument so that code instrumented by a divergo whose PackCount took
+// only the head fails to build against this runtime.
+func (g *G) PackCount(head, id uint32, n uint64) {
+	if b := g.buf[g.n:]; n <= smallCount && len(b) >= smallCount {
+		*(*[smallCount]uint32)(b) = [smallCount]uint32{id, id, id, id}
+		g.n += int(n)
+	} else {
+		callPackCount(g, head, id, n, (*G).packCountSlow)
+	}
+}
+
+// callPackCount calls f(g, head, id, n): see B.
+func callPackCount(g *G, head, id uint32, n uint64, f func(*G, uint32, uint32, uint64)) {
+	f(g, head, id, n)
+}
+
+//go:noinline
+func (g *G) packCountSlow(head, id uint32, n uint64) {
+	if n <= smallCount {
+		for range n {
+			g.slowB(id)
+		}
+		return
+	}
 	g.put(opPackN, 0, head, 0, 0, lo(n), hi(n))
 }
 

@@ -7,7 +7,9 @@
 # (scripts/testdata/switchloop), (d) a recursive Fibonacci, a function
 # entry and return every few instructions (scripts/testdata/calls), and
 # (e) spectral-norm, a tiny deterministic function called n² times in
-# goroutines over chunks (analyzer/testdata/src/spectralnorm).
+# goroutines over chunks (analyzer/testdata/src/spectralnorm); with PROGS,
+# also the other programs in the shape of the benchmarks game's
+# (binarytrees, fannkuch, knucleotide, in the same directory).
 #
 # Each instrumented build is timed three ways: recording on both cores,
 # recording pinned to one core (taskset -c 0, which also makes GOMAXPROCS
@@ -171,7 +173,8 @@ func init() {
 
 echo "| program | plain (median, best) | divergo | divergo, CPU samples | divergo, execution trace | divergo, flight recorder | divergo, one core | DIVERGO_TRACE=off | to /dev/null | floor | cover count | cover atomic | runtime/trace | trace bytes / block |"
 echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
-declare -A progArgs=([cpuloop]="-n 300000" [wordcount]="-lines 100000" [switchloop]="-n 25000000" [calls]="-n 32" [spectralnorm]="-n 1000")
+declare -A progArgs=([cpuloop]="-n 300000" [wordcount]="-lines 100000" [switchloop]="-n 25000000" [calls]="-n 32" [spectralnorm]="-n 1000"
+	[binarytrees]="-n 16" [fannkuch]="-n 10" [knucleotide]="-n 500000")
 for prog in $progs; do
 	argv="ARGS_$prog" # ARGS_wordcount="-lines 500000": a longer run
 	read -r -a args <<<"${!argv:-${progArgs[$prog]}}"
@@ -182,7 +185,7 @@ for prog in $progs; do
 		module "$tmp/$prog-base" "$prog" "$tmp/base"
 		(
 			cd "$tmp/$prog-base"
-			PATH="$tmp/basebin:$PATH" go generate ./... >/dev/null
+			"$tmp/basebin/divergo" instrument ./... >/dev/null 2>&1 || { echo "divergo at $base: instrument of $prog failed" >&2; exit 1; }
 			go build -overlay="$tmp/$prog-base/.divergo/overlay.json" -o "$mod/dvgbase" .
 		)
 		variants+=(dvgbase pinbase offbase)
@@ -195,7 +198,7 @@ for prog in $progs; do
 		printf '%s' "$rtinit" >rtinit.go.txt
 		printf '{"Replace":{"%s/zz_rtinit.go":"%s/rtinit.go.txt"}}' "$mod" "$mod" >rt.json
 		go build -overlay=rt.json -o rttrace .
-		go generate ./... >/dev/null
+		divergo instrument ./... >/dev/null 2>&1 || { echo "divergo: instrument of $prog failed" >&2; exit 1; }
 		go build -overlay="$mod/.divergo/overlay.json" -o dvg .
 		go build -tags divergo_floor -overlay="$mod/.divergo/overlay.json" -o dvgfloor .
 		printf '%s' "$frinit" >frinit.go.txt
@@ -208,6 +211,7 @@ for prog in $progs; do
 		[[ -s rt.out ]] || { echo "runtime/trace wrote nothing" >&2; exit 1; }
 		blocks=$(divergo show --json dvg.dvt | python3 -c 'import json,sys; print(sum(g["blocks"] for g in json.load(sys.stdin)["goroutines"]))' 2>/dev/null || echo 0)
 		bpb=$(awk -v s="$size" -v b="$blocks" 'BEGIN{ if (b > 0) printf "%.2f (%d B / %d blocks)", s/b, s, b; else printf "n/a (%d B)", s }')
+		if [[ -n $base ]]; then bpb+=", before: $(stat -c %s dvgbase.dvt) B"; fi
 		col() { # col AFTER BEFORE: a ratio, or "before → after" with BASE
 			if [[ -n $base ]]; then echo "$(ratio "$2" "$p") → **$(ratio "$1" "$p")**"; else ratio "$1" "$p"; fi
 		}

@@ -23,10 +23,11 @@ func Build(fset *token.FileSet, body *ast.BlockStmt, o Oracle, mayReturn func(*a
 	f := buildAll(fset, body, o, mayReturn)
 	minimize(f, body)
 	var leaf func(*ast.CallExpr) bool
+	var plainRange func(*ast.RangeStmt) bool
 	if lo, ok := o.(LeafOracle); ok {
-		leaf = lo.Leaf
+		leaf, plainRange = lo.Leaf, lo.PlainRange
 	}
-	packLoops(fset, f, leaf)
+	packLoops(fset, f, leaf, plainRange)
 	return f
 }
 

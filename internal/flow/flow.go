@@ -35,6 +35,10 @@ type LeafOracle interface {
 	// and close, a conversion, or a function of a package that calls no
 	// code it is not given, given no value that can carry code.
 	Leaf(call *ast.CallExpr) bool
+	// PlainRange reports whether the operand of s is a slice, a pointer
+	// to an array or an integer: its head then runs no code and receives
+	// nothing, and the loop can be packed as a loop over an index.
+	PlainRange(s *ast.RangeStmt) bool
 }
 
 // ProbeMode says where the instrumenter inserts a block's probe statement.

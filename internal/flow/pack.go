@@ -19,20 +19,26 @@ import (
 
 // Loop is a packed loop of a function: its head, its probed blocks (whose
 // codes are their indexes here, in the order of their global ids once the
-// analyzer has set them: see [Func.Loops]), the for statement, and the
-// most probes one iteration runs.
+// analyzer has set them: see [Func.Loops]), the for statement (an
+// *ast.ForStmt, or an *ast.RangeStmt over a slice, a pointer to an array
+// or an integer), and the most probes one iteration runs.
 type Loop struct {
 	Head    *Block
 	Blocks  []*Block
-	Stmt    *ast.ForStmt
+	Stmt    ast.Stmt
 	PerIter int
 }
 
 // packLoops finds f's loops whose probes can be packed and marks their
 // probed blocks (Block.Pack). A loop qualifies when:
 //
-//   - it is an unlabeled for statement with a head (range loops are not
-//     quiet: their head may receive from a channel or call an iterator),
+//   - it is an unlabeled for statement with a head, or an unlabeled range
+//     loop whose operand the oracle knows for a slice, a pointer to an
+//     array or an integer (PlainRange; the head of another range may
+//     receive from a channel or call an iterator), whose key and value
+//     are identifiers its body does not declare again at its top and
+//     whose header up to the operand is on one line (the instrumenter
+//     turns it into a loop over an index: see instrument's packed loops),
 //     with no loop inside it and no cycle but through its head, so that
 //     one word per function is live at a time and an iteration runs each
 //     block once at most;
@@ -53,7 +59,7 @@ type Loop struct {
 //     has no newline;
 //   - it has a probed block, and an iteration runs at most half as many
 //     probes as a word holds.
-func packLoops(fset *token.FileSet, f *Func, leaf func(*ast.CallExpr) bool) {
+func packLoops(fset *token.FileSet, f *Func, leaf func(*ast.CallExpr) bool, plainRange func(*ast.RangeStmt) bool) {
 	labeled := map[ast.Stmt]bool{}
 	ast.Inspect(f.Body, func(n ast.Node) bool {
 		if l, ok := n.(*ast.LabeledStmt); ok {
@@ -62,14 +68,17 @@ func packLoops(fset *token.FileSet, f *Func, leaf func(*ast.CallExpr) bool) {
 		return true
 	})
 	for _, h := range f.Blocks {
-		if h.Kind != "for.loop" {
+		var ok bool
+		switch s := h.Stmt.(type) {
+		case *ast.ForStmt:
+			ok = h.Kind == "for.loop" && (s.Init == nil || fset.Position(s.Init.Pos()).Line == fset.Position(s.Init.End()).Line)
+		case *ast.RangeStmt:
+			ok = h.Kind == "range.loop" && plainRange != nil && plainRange(s) && rangeHeader(fset, s)
+		}
+		if !ok || labeled[h.Stmt] || !plainLoop(h.Stmt) {
 			continue
 		}
-		s, ok := h.Stmt.(*ast.ForStmt)
-		if !ok || labeled[s] || !plainLoop(s) || s.Init != nil && fset.Position(s.Init.Pos()).Line != fset.Position(s.Init.End()).Line {
-			continue
-		}
-		if blocks, per, ok := loopBlocks(f, h, s, leaf); ok {
+		if blocks, per, ok := loopBlocks(f, h, h.Stmt, leaf); ok {
 			for _, b := range blocks {
 				b.Pack = h
 			}
@@ -78,8 +87,62 @@ func packLoops(fset *token.FileSet, f *Func, leaf func(*ast.CallExpr) bool) {
 	}
 }
 
+// rangeHeader reports whether the range loop s can become a loop over an
+// index on the lines it has: its key and value are absent or identifiers,
+// on the line of its for keyword (they move into the body), and its body
+// declares neither again in its outermost block (where they then are).
+func rangeHeader(fset *token.FileSet, s *ast.RangeStmt) bool {
+	if fset.Position(s.For).Line != fset.Position(s.X.Pos()).Line {
+		return false
+	}
+	names := map[string]bool{}
+	for _, e := range []ast.Expr{s.Key, s.Value} {
+		if e == nil {
+			continue
+		}
+		id, ok := e.(*ast.Ident)
+		if !ok {
+			return false
+		}
+		if id.Name != "_" && s.Tok == token.DEFINE {
+			names[id.Name] = true
+		}
+	}
+	for _, st := range s.Body.List {
+		switch st := st.(type) {
+		case *ast.AssignStmt:
+			if st.Tok != token.DEFINE {
+				continue
+			}
+			for _, l := range st.Lhs {
+				if id, ok := l.(*ast.Ident); ok && names[id.Name] {
+					return false
+				}
+			}
+		case *ast.DeclStmt:
+			if g, ok := st.Decl.(*ast.GenDecl); ok {
+				for _, sp := range g.Specs {
+					switch sp := sp.(type) {
+					case *ast.ValueSpec:
+						for _, id := range sp.Names {
+							if names[id.Name] {
+								return false
+							}
+						}
+					case *ast.TypeSpec:
+						if names[sp.Name.Name] {
+							return false
+						}
+					}
+				}
+			}
+		}
+	}
+	return true
+}
+
 // plainLoop reports whether s makes no closure and takes no address.
-func plainLoop(s *ast.ForStmt) bool {
+func plainLoop(s ast.Stmt) bool {
 	ok := true
 	ast.Inspect(s, func(n ast.Node) bool {
 		switch n := n.(type) {
@@ -98,7 +161,7 @@ func plainLoop(s *ast.ForStmt) bool {
 // loopBlocks returns the probed blocks of the loop of s whose head is h,
 // in the order of f.Blocks, and the most of them one iteration runs, when
 // the loop qualifies (see packLoops).
-func loopBlocks(f *Func, h *Block, s *ast.ForStmt, leaf func(*ast.CallExpr) bool) ([]*Block, int, bool) {
+func loopBlocks(f *Func, h *Block, s ast.Stmt, leaf func(*ast.CallExpr) bool) ([]*Block, int, bool) {
 	var done *Block
 	seen := map[*Block]bool{h: true}
 	work := []*Block{h}
@@ -108,11 +171,15 @@ func loopBlocks(f *Func, h *Block, s *ast.ForStmt, leaf func(*ast.CallExpr) bool
 		if b != h && (b.Kind == "for.loop" || b.Kind == "range.loop") {
 			return nil, 0, false // a loop inside
 		}
-		if !quietWith(b, leaf) || !orderShows(b) {
+		quiet := quietWith(b, leaf)
+		if b == h {
+			quiet = quietNodes(b, leaf) // a range head: packLoops asked PlainRange
+		}
+		if !quiet || !orderShows(b) {
 			return nil, 0, false
 		}
 		for _, n := range b.Succs {
-			if n.Kind == "for.done" && n.Stmt == ast.Stmt(s) {
+			if (n.Kind == "for.done" || n.Kind == "range.done") && n.Stmt == s {
 				done = n
 				continue
 			}
@@ -204,7 +271,7 @@ func orderShows(b *Block) bool {
 func (f *Func) Loops() []Loop {
 	var loops []Loop
 	for _, h := range f.Blocks {
-		if h.Kind != "for.loop" {
+		if h.Kind != "for.loop" && h.Kind != "range.loop" {
 			continue
 		}
 		var l *Loop
@@ -213,7 +280,7 @@ func (f *Func) Loops() []Loop {
 				continue
 			}
 			if l == nil {
-				l = &Loop{Head: h, Stmt: h.Stmt.(*ast.ForStmt)}
+				l = &Loop{Head: h, Stmt: h.Stmt}
 			}
 			l.Blocks = append(l.Blocks, b)
 		}

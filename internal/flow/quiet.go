@@ -37,6 +37,12 @@ func quietWith(b *Block, leaf func(*ast.CallExpr) bool) bool {
 		// alone does not say which.
 		return false
 	}
+	return quietNodes(b, leaf)
+}
+
+// quietNodes is quietWith without the range loop's head: a plain range's
+// head (packLoops) only assigns its key and value.
+func quietNodes(b *Block, leaf func(*ast.CallExpr) bool) bool {
 	for _, s := range b.Succs {
 		if s.Kind == "select.case" {
 			return false // the block ends with a select: its begin is recorded

@@ -159,11 +159,59 @@ func spell(n int) string {
 	return b.String()
 }
 
+// ranges packs range loops over a slice (key and value), an integer of a
+// named type, a pointer to an array (assigning to variables of the
+// function) and a slice whose loop returns from inside; a range of one
+// probed block only counts.
+func ranges(xs []int, n int64, arr *[40]int) (int, int64) {
+	t := 0
+	for i, x := range xs {
+		if x%2 == 0 {
+			t += i
+		} else {
+			t -= x
+		}
+	}
+	var s int64
+	for j := range n {
+		if j%3 == 0 {
+			s += j
+		} else if j%3 == 1 {
+			continue
+		}
+		s--
+	}
+	var k, v int
+	for k, v = range arr {
+		if v > k {
+			t++
+		} else {
+			t--
+		}
+	}
+	t += k + v
+	for _, x := range xs {
+		if x < 0 {
+			t++
+		}
+	}
+	for i := range xs {
+		if xs[i] == 17 && i > len(xs)/2 {
+			return i, s
+		}
+		if xs[i] > 50 {
+			t += 2
+		}
+	}
+	return t, s
+}
+
 // leftAlone has loops that must not be packed: a labeled one, one that
 // makes a closure, one that calls a function, one whose init statement
 // spans two lines (moving it would move the lines after it), one that
 // calls a method on its own variable (the method may keep its address,
-// and each iteration has a variable of its own).
+// and each iteration has a variable of its own), a range over a string
+// (its runes are decoded) and a range whose body declares its key again.
 func leftAlone(n int) int {
 	t := 0
 outer:
@@ -187,6 +235,17 @@ outer:
 	}
 	for i, j := 0,
 		n; i < j; i++ {
+		if i%2 == 0 {
+			t++
+		}
+	}
+	for _, r := range "héllo" {
+		if r > 'z' {
+			t++
+		}
+	}
+	for i := range n {
+		i := i + 1
 		if i%2 == 0 {
 			t++
 		}
@@ -229,6 +288,13 @@ func main() {
 	fmt.Println("find", find([]int{4, -2, 9, -7, *n % 5}, 7), find([]int{1, 2}, 5))
 	fmt.Println("rows", rows(*n/20))
 	fmt.Println("spell", len(spell(*n)), spell(10))
+	xs := make([]int, *n/10)
+	var arr [40]int
+	for i := range xs {
+		xs[i] = i * 7919 % 101
+		arr[i%40] = xs[i] % 45
+	}
+	fmt.Println("ranges", fmt.Sprint(ranges(xs, int64(*n/10), &arr)), fmt.Sprint(ranges(nil, 0, &arr)))
 	z1, z2, z3, z4 := arms(0)
 	fmt.Println("zero", z1, z2, z3, z4)
 	wg.Wait()
