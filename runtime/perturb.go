@@ -126,15 +126,23 @@ func (g *G) perturb() {
 // wrapper reads its own clock, and without the event the delay would be
 // spread over the blocks the goroutine ran since its last timestamp.
 //
-// Under DIVERGO_REPLAY it waits for the operation's turn instead
-// (replay.go): a replayed schedule is not perturbed.
+// Under DIVERGO_REPLAY it then waits for the operation's turn
+// (replay.go): the order of the operations is the replayed run's, and the
+// delays of its seed, before the wait, give back the time it took, which
+// a test with a deadline may fail on.
 //
 //go:noinline
 func (g *G) perturbSlow() {
+	if perturbOn {
+		g.perturbDelay()
+	}
 	if replay.on {
 		g.waitTurn()
-		return
 	}
+}
+
+// perturbDelay carries out the next decision.
+func (g *G) perturbDelay() {
 	a := decide(&g.rng)
 	if a.sleep == 0 && !a.yield {
 		return

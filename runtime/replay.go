@@ -113,10 +113,15 @@ func replayTurns(s *trace.Schedule, seed uint64) map[turnKey]int64 {
 	return turns
 }
 
-// waitTurn is the schedule hook under replay: it waits for the goroutine's
-// next pass's turn and takes it. A wait is recorded as a perturb event,
-// for the reasons perturbSlow records its delays.
+// waitTurn is the schedule hook under replay: it waits for the
+// goroutine's next pass's turn, which the operation then passes on
+// (passTurn) once it has taken effect or is about to block. Passing the
+// turn on in the hook would let the next turn's goroutine, spinning,
+// overtake an operation that had its turn but not yet done it (a replayed
+// lock race came back 8 times in 10 under load). A wait is recorded as a
+// perturb event, for the reasons perturbSlow records its delays.
 func (g *G) waitTurn() {
+	g.passTurn() // an operation whose hook had no wrapper after it
 	k := g.passes
 	g.passes++
 	pos, ok := replay.turns[turnKey{g.ident, k}]
@@ -129,16 +134,29 @@ func (g *G) waitTurn() {
 		end := now()
 		g.put(opPerturb, 0, lo(uint64(begin)), hi(uint64(begin)), lo(uint64(end)), hi(uint64(end)))
 	}
-	takeTurn(pos)
+	g.turn = pos + 1
+}
+
+// passTurn passes on the turn the goroutine holds, if any: the wrappers
+// call it where an operation took effect (syncEvAux; for a release, just
+// before it does) or is about to block (block), and a goroutine's start
+// right after its hook. Off replay it is one predictable branch.
+func (g *G) passTurn() {
+	if g.turn != 0 {
+		takeTurn(g.turn - 1)
+		g.turn = 0
+	}
 }
 
 // awaitTurn yields until turn pos is next. A turn that does not come
 // while the counter stands still for the patience is skipped, one turn at
 // a time: of the goroutines waiting, each may time out, but only one moves
 // the counter, and the others see it move, so that those waiting keep
-// their order. Each skip in a row halves the patience (down to 1/64 of
-// it), so that a run missing a whole goroutine's turns does not wait the
-// full patience for each.  It reports whether no turn was skipped.
+// their order. Each skip in a row halves the patience, down to a quarter
+// of it, so that a run missing a whole goroutine's turns does not wait the
+// full patience for each; not below: a goroutine whose turn is next may
+// not run for milliseconds on a loaded machine, and skipping its turn
+// then would lose the order. It reports whether no turn was skipped.
 func awaitTurn(pos int64, patience time.Duration) bool {
 	cur := replay.next.Load()
 	since := nanotime()
@@ -147,7 +165,7 @@ func awaitTurn(pos int64, patience time.Duration) bool {
 		goruntime.Gosched()
 		c := replay.next.Load()
 		if c == cur {
-			wait := int64(patience) >> min(replay.skips.Load(), 6)
+			wait := int64(patience) >> min(replay.skips.Load(), 2)
 			if nanotime()-since <= wait {
 				continue
 			}

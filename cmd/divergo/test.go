@@ -134,7 +134,17 @@ type flakyTest struct {
 	Messages  []flaky.MessageCount `json:"messages"`
 	*flaky.Report
 	FailSeeds []int64 `json:"fail_seeds"`
-	Rerun     string  `json:"rerun"`
+	// Kept is the directory a failing run and a passing run are kept in
+	// (testkeep.go). Rerun runs the failing run again, replaying its
+	// schedule (DIVERGO_REPLAY); Diff compares it with the passing run.
+	Kept  string `json:"kept"`
+	Rerun string `json:"rerun"`
+	Diff  string `json:"diff"`
+	// ModeReruns are the reruns of a failing run of each failure mode,
+	// when there are several.
+	ModeReruns []string `json:"mode_reruns,omitempty"`
+	// ReplayError says why the rerun replays no schedule, when it does not.
+	ReplayError string `json:"replay_error,omitempty"`
 }
 
 // failedTest is a test that failed in every run it ran in.
@@ -281,7 +291,7 @@ func runTest(args []string, stdout, stderr io.Writer) (int, error) {
 		fmt.Fprintf(stdout, "shard %s: %d of %d runs in %s; divergo test -explain DIR... explains every shard's directory together\n", sh, len(recs), *n, dir)
 		return 0, nil
 	}
-	rep, err := reportRuns(recs)
+	rep, err := reportRuns(recs, *keep)
 	if err != nil {
 		return 2, err
 	}
@@ -312,7 +322,7 @@ func explainDirs(dirs []string, asJSON bool, stdout io.Writer) (int, error) {
 	if err := sameProgramFiles(firsts); err != nil {
 		return 2, err
 	}
-	rep, err := reportRuns(recs)
+	rep, err := reportRuns(recs, "")
 	if err != nil {
 		return 2, err
 	}
@@ -338,8 +348,9 @@ func printTestReport(rep *testReport, asJSON bool, stdout io.Writer) (int, error
 }
 
 // reportRuns explains the runs recs, every run of one invocation in the
-// order of their index.
-func reportRuns(recs []*runRecord) (*testReport, error) {
+// order of their index, and keeps a failing and a passing run of each
+// flaky test below keep (testkeep.go).
+func reportRuns(recs []*runRecord, keep string) (*testReport, error) {
 	rep := &testReport{Package: recs[0].Package, Runs: len(recs), Perturbed: recs[0].Perturbed}
 	// The failure rates by schedule count the runs again: a shard's plan
 	// saw only its own.
@@ -364,6 +375,7 @@ func reportRuns(recs []*runRecord) (*testReport, error) {
 		paths[k] = rec.tracePath()
 	}
 
+	var kp *keeper
 	for _, name := range slices.Sorted(maps.Keys(outcomes)) {
 		var fails, passes []int
 		for k, r := range outcomes[name] {
@@ -403,7 +415,14 @@ func reportRuns(recs []*runRecord) (*testReport, error) {
 		for _, k := range fails {
 			ft.FailSeeds = append(ft.FailSeeds, rep.Seeds[k])
 		}
-		ft.Rerun = rep.rerun(name, fails)
+		if kp == nil {
+			if kp, err = newKeeper(keep, rep, paths); err != nil {
+				return nil, err
+			}
+		}
+		if err := kp.keep(ft, fails, passes); err != nil {
+			return nil, fmt.Errorf("%s: %w", name, err)
+		}
 		rep.Flaky = append(rep.Flaky, ft)
 	}
 	return rep, nil
@@ -418,24 +437,6 @@ func perturbEnv(seed int64, strength int) []string {
 		return []string{"DIVERGO_PERTURB=" + strconv.FormatInt(seed, 10)}
 	}
 	return []string{"DIVERGO_PERTURB=" + strconv.FormatInt(seed, 10), "DIVERGO_PERTURB_STRENGTH=" + strconv.Itoa(strength)}
-}
-
-// rerun is the command that runs test name again as in one of the failing
-// runs fails (indexes): a perturbed one if there is one, whose seed
-// decides the perturbation.
-func (rep *testReport) rerun(name string, fails []int) string {
-	k := fails[0]
-	for _, f := range fails {
-		if rep.Strengths[f] != flaky.Unperturbed {
-			k = f
-			break
-		}
-	}
-	env := strings.Join(perturbEnv(rep.Seeds[k], rep.Strengths[k]), " ")
-	if env != "" {
-		env += " "
-	}
-	return fmt.Sprintf("%sDIVERGO_TRACE=fail.dvt go test -count=1 -overlay=%s -run '^%s$' %s", env, overlayPath(), regexp.QuoteMeta(name), rep.Package)
 }
 
 // messages are the failure messages of failures, grouped by how the test
