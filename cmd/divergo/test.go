@@ -59,7 +59,12 @@ not finish) in others. For each flaky test, test prints:
   - the test's goroutines left unfinished at the end of failing runs
     (blocked, or still running when the test returned), with how many
     failing runs left each;
-  - the seeds of the failing runs, and the command that reruns one.
+  - the seeds of the failing runs; a failing run and a passing run kept
+    in divergo-test/TEST (DIR/TEST with -o), made afresh; the command that
+    reruns the failing run, replaying the order of its sync operations
+    (DIVERGO_REPLAY: each waits for its turn), so that a test decided by
+    that order fails again; and the divergo diff of the two runs. Both
+    commands work from the directory test ran in.
 
 The exit status is 0 when no test was flaky, 1 when one was, and 2 when the
 package could not be instrumented, built or run (or has no tests); a -shard
@@ -72,7 +77,8 @@ Flags:
 	-seed S	seed of the first run (default 1)
 	-o DIR	keep the traces in DIR (default: a temporary directory, removed),
 		each run's record beside its trace (run-K.json: seed, schedule,
-		how each test ended, the binary's output)
+		how each test ended, the binary's output), and each flaky test's
+		kept runs in DIR/TEST rather than divergo-test/TEST
 	-shard K/N	make only shard K of N of the runs, into -o DIR, and print
 		no report: the K-th of N consecutive blocks of the runs (shard
 		1/2 of -n 40 makes runs 1 to 20), each under the seed and
