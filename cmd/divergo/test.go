@@ -60,7 +60,7 @@ not finish) in others. For each flaky test, test prints:
     (blocked, or still running when the test returned), with how many
     failing runs left each;
   - the seeds of the failing runs; a failing run and a passing run kept
-    in divergo-test/TEST (DIR/TEST with -o), made afresh; the command that
+    in divergo-test/TEST below the working directory, made afresh; the command that
     reruns the failing run, replaying the order of its sync operations
     (DIVERGO_REPLAY: each waits for its turn), so that a test decided by
     that order fails again; and the divergo diff of the two runs. Both
@@ -77,8 +77,7 @@ Flags:
 	-seed S	seed of the first run (default 1)
 	-o DIR	keep the traces in DIR (default: a temporary directory, removed),
 		each run's record beside its trace (run-K.json: seed, schedule,
-		how each test ended, the binary's output), and each flaky test's
-		kept runs in DIR/TEST rather than divergo-test/TEST
+		how each test ended, the binary's output)
 	-shard K/N	make only shard K of N of the runs, into -o DIR, and print
 		no report: the K-th of N consecutive blocks of the runs (shard
 		1/2 of -n 40 makes runs 1 to 20), each under the seed and
@@ -297,7 +296,7 @@ func runTest(args []string, stdout, stderr io.Writer) (int, error) {
 		fmt.Fprintf(stdout, "shard %s: %d of %d runs in %s; divergo test -explain DIR... explains every shard's directory together\n", sh, len(recs), *n, dir)
 		return 0, nil
 	}
-	rep, err := reportRuns(recs, *keep)
+	rep, err := reportRuns(recs)
 	if err != nil {
 		return 2, err
 	}
@@ -328,7 +327,7 @@ func explainDirs(dirs []string, asJSON bool, stdout io.Writer) (int, error) {
 	if err := sameProgramFiles(firsts); err != nil {
 		return 2, err
 	}
-	rep, err := reportRuns(recs, "")
+	rep, err := reportRuns(recs)
 	if err != nil {
 		return 2, err
 	}
@@ -355,8 +354,8 @@ func printTestReport(rep *testReport, asJSON bool, stdout io.Writer) (int, error
 
 // reportRuns explains the runs recs, every run of one invocation in the
 // order of their index, and keeps a failing and a passing run of each
-// flaky test below keep (testkeep.go).
-func reportRuns(recs []*runRecord, keep string) (*testReport, error) {
+// flaky test (testkeep.go).
+func reportRuns(recs []*runRecord) (*testReport, error) {
 	rep := &testReport{Package: recs[0].Package, Runs: len(recs), Perturbed: recs[0].Perturbed}
 	// The failure rates by schedule count the runs again: a shard's plan
 	// saw only its own.
@@ -422,7 +421,7 @@ func reportRuns(recs []*runRecord, keep string) (*testReport, error) {
 			ft.FailSeeds = append(ft.FailSeeds, rep.Seeds[k])
 		}
 		if kp == nil {
-			if kp, err = newKeeper(keep, rep, paths); err != nil {
+			if kp, err = newKeeper(rep, paths); err != nil {
 				return nil, err
 			}
 		}

@@ -12,29 +12,27 @@ import (
 	"github.com/divergo/divergo/internal/trace"
 )
 
-// defaultKeepDir is where divergo test keeps a flaky test's failing and
-// passing runs when -o is not given, below the directory it was run in:
-// the rerun and diff commands it prints work from there.
-const defaultKeepDir = "divergo-test"
+// keepDir is where divergo test keeps a flaky test's failing and passing
+// runs, below the directory it was run in: the rerun and diff commands it
+// prints work from there. Not below -o DIR: -explain, which has no -o,
+// gives a directory's report as the invocation that made it did, kept
+// runs included, and the directories it reads may be many.
+const keepDir = "divergo-test"
 
 // keeper keeps, for each flaky test, a failing run's trace and its
 // schedule (trace.Schedule) and a passing run's trace, in a directory of
-// the test's below root, and makes the commands that rerun the failing run
-// (replaying its schedule, DIVERGO_REPLAY) and diff it against the passing
-// one.
+// the test's below keepDir, and makes the commands that rerun the failing
+// run (replaying its schedule, DIVERGO_REPLAY) and diff it against the
+// passing one.
 type keeper struct {
 	root  string // absolute
 	paths []string
 	rep   *testReport
 }
 
-// newKeeper keeps below dir ("" for defaultKeepDir) the runs whose traces
-// are paths, of rep.
-func newKeeper(dir string, rep *testReport, paths []string) (*keeper, error) {
-	if dir == "" {
-		dir = defaultKeepDir
-	}
-	abs, err := filepath.Abs(dir)
+// newKeeper keeps the runs of rep, whose traces are paths.
+func newKeeper(rep *testReport, paths []string) (*keeper, error) {
+	abs, err := filepath.Abs(keepDir)
 	if err != nil {
 		return nil, fmt.Errorf("the directory to keep runs in: %w", err)
 	}
