@@ -52,6 +52,9 @@ func TestFlakyReplay(t *testing.T) {
 		if failed < 9 {
 			t.Errorf("%s: the rerun failed %d of 10 times, want 9 or more\n%s\nits last output:\n%s", f.Name, failed, f.Rerun, out)
 		}
+		if reruns, _ := filepath.Glob(filepath.Join(dir, f.Kept, "rerun-*.dvt")); len(reruns) == 0 {
+			t.Errorf("%s: the rerun left no trace in %s", f.Name, f.Kept)
+		}
 		if len(f.ModeReruns) > 0 && len(f.ModeReruns) != len(f.Modes) {
 			t.Errorf("%s: %d reruns for %d failure modes", f.Name, len(f.ModeReruns), len(f.Modes))
 		}
