@@ -54,10 +54,12 @@ type turnKey struct {
 // replay is the schedule being replayed: set once by readReplay, before
 // any recorder exists, and only read afterwards, but for next.
 var replay struct {
-	on    bool
-	turns map[turnKey]int64 // each pass's turn, from 0
-	next  atomic.Int64      // the next turn to take
-	skips atomic.Int32      // turns skipped since the last one taken
+	on     bool
+	turns  map[turnKey]int64 // each pass's turn, from 0
+	owner  []int32           // each turn's goroutine, an index of the schedule's
+	absent []atomic.Bool     // per goroutine of the schedule: a turn of it was skipped since it last came
+	next   atomic.Int64      // the next turn to take
+	skips  atomic.Int32      // turns skipped since the last one taken
 }
 
 // readReplay reads the schedule DIVERGO_REPLAY names. A file that cannot
@@ -65,7 +67,7 @@ var replay struct {
 // runs as it would without. A child process (child.go) does not replay:
 // the schedule is of its parent's goroutines.
 func readReplay(child bool) {
-	replay.on, replay.turns = false, nil
+	replay.on, replay.turns, replay.owner, replay.absent = false, nil, nil, nil
 	replay.next.Store(0)
 	replay.skips.Store(0)
 	hooked = perturbOn
@@ -84,6 +86,11 @@ func readReplay(child bool) {
 		return
 	}
 	replay.turns = replayTurns(s, perturbSeed)
+	replay.owner = make([]int32, len(s.Turns))
+	for pos, t := range s.Turns {
+		replay.owner[pos] = int32(t.G)
+	}
+	replay.absent = make([]atomic.Bool, len(s.Gs))
 	replay.on, hooked = true, true
 }
 
@@ -128,6 +135,9 @@ func (g *G) waitTurn() {
 	if !ok {
 		return
 	}
+	if a := &replay.absent[replay.owner[pos]]; a.Load() {
+		a.Store(false) // it came: its turns are waited for again
+	}
 	if replay.next.Load() < pos {
 		begin := now()
 		awaitTurn(pos, replayPatience)
@@ -152,11 +162,14 @@ func (g *G) passTurn() {
 // while the counter stands still for the patience is skipped, one turn at
 // a time: of the goroutines waiting, each may time out, but only one moves
 // the counter, and the others see it move, so that those waiting keep
-// their order. Each skip in a row halves the patience, down to a quarter
-// of it, so that a run missing a whole goroutine's turns does not wait the
-// full patience for each; not below: a goroutine whose turn is next may
-// not run for milliseconds on a loaded machine, and skipping its turn
-// then would lose the order. It reports whether no turn was skipped.
+// their order. The skipped turn's goroutine is then absent: its next
+// turns are skipped at once, until it comes to a turn of its own (a
+// goroutine this run never starts costs one patience, not one per turn).
+// Each skip in a row halves the patience, down to a quarter of it, so
+// that a run missing several goroutines does not wait the full patience
+// for each; not below: a goroutine whose turn is next may not run for
+// milliseconds on a loaded machine, and skipping its turn then would lose
+// the order. It reports whether no turn was skipped.
 func awaitTurn(pos int64, patience time.Duration) bool {
 	cur := replay.next.Load()
 	since := nanotime()
@@ -165,12 +178,16 @@ func awaitTurn(pos int64, patience time.Duration) bool {
 		goruntime.Gosched()
 		c := replay.next.Load()
 		if c == cur {
+			absent := c < int64(len(replay.owner)) && replay.absent[replay.owner[c]].Load()
 			wait := int64(patience) >> min(replay.skips.Load(), 2)
-			if nanotime()-since <= wait {
+			if !absent && nanotime()-since <= wait {
 				continue
 			}
-			if replay.next.CompareAndSwap(cur, cur+1) {
+			if replay.next.CompareAndSwap(cur, cur+1) && !absent {
 				replay.skips.Add(1)
+				if cur < int64(len(replay.owner)) {
+					replay.absent[replay.owner[cur]].Store(true)
+				}
 			}
 			inOrder = false
 			c = replay.next.Load()
