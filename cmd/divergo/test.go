@@ -145,9 +145,10 @@ type flakyTest struct {
 	Kept  string `json:"kept"`
 	Rerun string `json:"rerun"`
 	Diff  string `json:"diff"`
-	// ModeReruns are the reruns of a failing run of each failure mode,
-	// when there are several.
+	// ModeReruns and ModeDiffs are the commands of a failing run of each
+	// failure mode, when there are several.
 	ModeReruns []string `json:"mode_reruns,omitempty"`
+	ModeDiffs  []string `json:"mode_diffs,omitempty"`
 	// ReplayError says why the rerun replays no schedule, when it does not.
 	ReplayError string `json:"replay_error,omitempty"`
 }

@@ -62,11 +62,12 @@ func (kp *keeper) keep(ft *flakyTest, fails, passes []int) error {
 	}
 	if len(ft.Modes) > 1 {
 		for _, m := range ft.Modes {
-			rerun, _, err := kp.keepFailing(ft, dir, runIndexes(m.Runs), pass)
+			rerun, diff, err := kp.keepFailing(ft, dir, runIndexes(m.Runs), pass)
 			if err != nil {
 				return err
 			}
 			ft.ModeReruns = append(ft.ModeReruns, rerun)
+			ft.ModeDiffs = append(ft.ModeDiffs, diff)
 		}
 	}
 	return nil

@@ -46,6 +46,9 @@ func writeTestReport(w io.Writer, rep *testReport) error {
 				if i < len(ft.ModeReruns) {
 					fmt.Fprintf(bw, "rerun one: %s\n", ft.ModeReruns[i])
 				}
+				if i < len(ft.ModeDiffs) {
+					fmt.Fprintf(bw, "diff it against a passing run: %s\n", ft.ModeDiffs[i])
+				}
 			}
 			fmt.Fprintln(bw)
 			writeSeparators(bw, "all failing runs", ft.Separators, ft.Compared)

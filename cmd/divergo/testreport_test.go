@@ -44,6 +44,7 @@ func TestWriteTestReport(t *testing.T) {
 			Rerun:      rep0.rerun("TestTicks", 1, "/k/fail-2.sched", "/k/rerun-2.dvt"),
 			Diff:       "divergo diff divergo-test/TestTicks/fail-2.dvt divergo-test/TestTicks/pass-1.dvt",
 			ModeReruns: []string{rep0.rerun("TestTicks", 1, "/k/fail-2.sched", "/k/rerun-2.dvt"), rep0.rerun("TestTicks", 2, "", "/k/rerun-3.dvt")},
+			ModeDiffs:  []string{"divergo diff k/fail-2.dvt k/pass-1.dvt", "divergo diff k/fail-3.dvt k/pass-1.dvt"},
 		}},
 	}
 	var b strings.Builder
@@ -64,6 +65,7 @@ func TestWriteTestReport(t *testing.T) {
 		"rerun one: DIVERGO_PERTURB=2 DIVERGO_REPLAY=/k/fail-2.sched DIVERGO_TRACE=/k/rerun-2.dvt go test -count=1 -overlay=",
 		"failure 2 of 2, 1 run: c_test.go:33",
 		"rerun one: DIVERGO_PERTURB=3 DIVERGO_PERTURB_STRENGTH=12 DIVERGO_TRACE=/k/rerun-3.dvt go test",
+		"'^TestTicks$' ./m\ndiff it against a passing run: divergo diff k/fail-3.dvt k/pass-1.dvt\n",
 		"what separates all failing runs from passing runs",
 		"a failing and a passing run are kept in divergo-test/TestTicks\nrerun one: DIVERGO_PERTURB=2 DIVERGO_REPLAY=/k/fail-2.sched",
 		"diff it against a passing run: divergo diff divergo-test/TestTicks/fail-2.dvt divergo-test/TestTicks/pass-1.dvt\n",
