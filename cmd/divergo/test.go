@@ -102,6 +102,10 @@ Examples:
 	})
 }
 
+// defaultTestTimeout is go test's timeout, which divergo test gives the
+// test binary unless told another.
+const defaultTestTimeout = "-test.timeout=10m"
+
 // testReport is what divergo test found, printed as text or JSON.
 type testReport struct {
 	Package string  `json:"package"`
@@ -120,6 +124,9 @@ type testReport struct {
 	// ends every test of the binary) or a timeout; the tests after it did
 	// not run.
 	Died []diedRun `json:"died,omitempty"`
+	// testArgs are the flags given to the test binary after --, which a
+	// rerun passes on (-test.cpu decides the schedule too).
+	testArgs []string
 }
 
 // diedRun is a run of the test binary that ended early.
@@ -235,7 +242,7 @@ func runTest(args []string, stdout, stderr io.Writer) (int, error) {
 	if !slices.ContainsFunc(testArgs, func(a string) bool { return strings.Contains(a, "test.timeout") }) {
 		// go test's default: a test binary run by itself has none, and a
 		// hanging test would hang divergo test.
-		binArgs = append(binArgs, "-test.timeout=10m")
+		binArgs = append(binArgs, defaultTestTimeout)
 	}
 	binArgs = append(binArgs, testArgs...)
 	// -test.v, last: passing tests print their t.Log messages too, which
@@ -357,7 +364,7 @@ func printTestReport(rep *testReport, asJSON bool, stdout io.Writer) (int, error
 // order of their index, and keeps a failing and a passing run of each
 // flaky test (testkeep.go).
 func reportRuns(recs []*runRecord) (*testReport, error) {
-	rep := &testReport{Package: recs[0].Package, Runs: len(recs), Perturbed: recs[0].Perturbed}
+	rep := &testReport{Package: recs[0].Package, Runs: len(recs), Perturbed: recs[0].Perturbed, testArgs: userTestArgs(recs[0].Args)}
 	// The failure rates by schedule count the runs again: a shard's plan
 	// saw only its own.
 	tally := flaky.NewPlan(false)

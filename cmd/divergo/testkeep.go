@@ -147,7 +147,29 @@ func (rep *testReport) rerun(name string, k int, sched, out string) string {
 		env = append(env, "DIVERGO_REPLAY="+shellQuote(sched))
 	}
 	env = append(env, "DIVERGO_TRACE="+shellQuote(out))
-	return fmt.Sprintf("%s go test -count=1 -overlay=%s -run '^%s$' %s", strings.Join(env, " "), shellQuote(overlayPath()), regexp.QuoteMeta(name), shellQuote(rep.Package))
+	line := fmt.Sprintf("%s go test -count=1 -overlay=%s -run '^%s$' %s", strings.Join(env, " "), shellQuote(overlayPath()), regexp.QuoteMeta(name), shellQuote(rep.Package))
+	if len(rep.testArgs) > 0 {
+		args := make([]string, len(rep.testArgs))
+		for i, a := range rep.testArgs {
+			args[i] = shellQuote(a)
+		}
+		line += " -args " + strings.Join(args, " ")
+	}
+	return line
+}
+
+// userTestArgs are the flags of a run's test binary that the user gave
+// after --: not those divergo test adds (-test.run of -run, the default
+// -test.timeout, -test.v), which the rerun's go test gives its own way.
+func userTestArgs(binArgs []string) []string {
+	var out []string
+	for _, a := range binArgs {
+		if strings.HasPrefix(a, "-test.run=") || a == "-test.v=true" || a == defaultTestTimeout {
+			continue
+		}
+		out = append(out, a)
+	}
+	return out
 }
 
 // fileName makes a test's name (subtests hold slashes, and anything

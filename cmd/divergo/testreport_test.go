@@ -91,6 +91,11 @@ func TestRerunLine(t *testing.T) {
 	if strings.Contains(got, "DIVERGO_PERTURB") {
 		t.Errorf("rerun %q of an unperturbed run perturbs", got)
 	}
+	// The test binary's flags given after --, not those divergo test adds.
+	rep.testArgs = userTestArgs([]string{"-test.run=^TestX", defaultTestTimeout, "-test.cpu=1", "-test.v=true"})
+	if got := rep.rerun("TestX", 0, "", "/k/r.dvt"); !strings.HasSuffix(got, " './my pkg' -args -test.cpu=1") {
+		t.Errorf("rerun %q: want the flags after -- passed on, and only those", got)
+	}
 	for name, want := range map[string]string{"TestX/a b": "TestX_a_b", "..": "_..", "TestY": "TestY"} {
 		if got := fileName(name); got != want {
 			t.Errorf("fileName(%q) = %q, want %q", name, got, want)
