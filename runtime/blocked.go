@@ -43,6 +43,7 @@ type pendingWait struct {
 // returns the wait it replaces (a select's, while a case's operand runs
 // instrumented code), for unblock.
 func (g *G) block(op trace.Op, site uint32, obj uint64, begin int64) (prev pendingWait) {
+	g.passTurn() // before waiting: the turn's releaser may come after it
 	prev = g.wait
 	g.wait = pendingWait{op, site, obj, begin}
 	if g.slot != nil {

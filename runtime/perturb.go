@@ -30,10 +30,12 @@ import (
 // probe never perturbs.
 
 // perturbOn and perturbSeed are set once by begin, before any recorder
-// exists, and only read afterwards.
+// exists, and only read afterwards; so is hooked, which says the schedule
+// hook does something: perturb, or replay a schedule (replay.go).
 var (
 	perturbOn   bool
 	perturbSeed uint64
+	hooked      bool
 )
 
 // maxPerturbSleep bounds the random sleep. A few tens of microseconds is
@@ -45,7 +47,7 @@ const maxPerturbSleep = 50 * time.Microsecond
 // readPerturb reads DIVERGO_PERTURB. A value that is not an integer is
 // reported once and ignored: the program runs unperturbed rather than fail.
 func readPerturb() {
-	perturbOn, perturbSeed = false, 0
+	perturbOn, perturbSeed, hooked = false, 0, replay.on
 	readStrength()
 	v := os.Getenv("DIVERGO_PERTURB")
 	if v == "" {
@@ -56,7 +58,7 @@ func readPerturb() {
 		fmt.Fprintf(os.Stderr, "divergo: DIVERGO_PERTURB=%q is not an integer seed; not perturbing\n", v)
 		return
 	}
-	perturbOn, perturbSeed = true, uint64(seed)
+	perturbOn, perturbSeed, hooked = true, uint64(seed), true
 }
 
 // PerturbSeed reports the seed of DIVERGO_PERTURB and whether perturbation
@@ -109,10 +111,11 @@ func decide(state *uint64) action {
 	return action{}
 }
 
-// perturb is called by every sync wrapper before the operation. Off, it is
-// one predictable branch; it must stay small enough to inline.
+// perturb is the schedule hook: every sync wrapper calls it before the
+// operation. Off, it is one predictable branch; it must stay small enough
+// to inline.
 func (g *G) perturb() {
-	if perturbOn {
+	if hooked {
 		g.perturbSlow()
 	}
 }
@@ -123,8 +126,23 @@ func (g *G) perturb() {
 // wrapper reads its own clock, and without the event the delay would be
 // spread over the blocks the goroutine ran since its last timestamp.
 //
+// Under DIVERGO_REPLAY it then waits for the operation's turn
+// (replay.go): the order of the operations is the replayed run's, and the
+// delays of its seed, before the wait, give back the time it took, which
+// a test with a deadline may fail on.
+//
 //go:noinline
 func (g *G) perturbSlow() {
+	if perturbOn {
+		g.perturbDelay()
+	}
+	if replay.on {
+		g.waitTurn()
+	}
+}
+
+// perturbDelay carries out the next decision.
+func (g *G) perturbDelay() {
 	a := decide(&g.rng)
 	if a.sleep == 0 && !a.yield {
 		return

@@ -125,9 +125,18 @@ func TestPerturbIdentity(t *testing.T) {
 // lockOrder runs a Figure 1a-like race under seed: two goroutines take one
 // lock; it returns which took it first.
 func lockOrder(t *testing.T, seed int) string {
-	resetSession()
-	t.Setenv("DIVERGO_TRACE", t.TempDir()+"/t.dvt")
 	t.Setenv("DIVERGO_PERTURB", strconv.Itoa(seed))
+	first, _ := lockRace(t)
+	return first
+}
+
+// lockRace runs the race of lockOrder under the environment set, in a
+// session of its own; it returns which goroutine took the lock first and
+// the trace's path.
+func lockRace(t *testing.T) (string, string) {
+	resetSession()
+	path := t.TempDir() + "/t.dvt"
+	t.Setenv("DIVERGO_TRACE", path)
 	g := Main(testGraphJSON(t), bMain)
 	var (
 		mu    sync.Mutex
@@ -156,7 +165,7 @@ func lockOrder(t *testing.T, seed int) string {
 	g.WGWait(bDone, &wg)
 	ended.Wait()
 	g.Exit(bMain)
-	return order[0]
+	return order[0], path
 }
 
 // TestPerturbInterleavings checks that different seeds really explore

@@ -45,6 +45,8 @@ type G struct {
 	children int
 	ident    uint64      // spawn identity, for DIVERGO_PERTURB (perturb.go)
 	rng      uint64      // perturbation PRNG state, starts at ident
+	passes   uint32      // schedule hook passes so far, for DIVERGO_REPLAY (replay.go)
+	turn     int64       // the replayed turn held, plus one; 0 for none (replay.go)
 	wait     pendingWait // the operation the goroutine is blocked in (blocked.go)
 	fills    uint64      // buffers handed over: the chunk the current buffer will be
 	slot     *slotRec    // in the arena (arena_linux.go), nil if none

@@ -116,6 +116,7 @@ func begin() bool {
 		sess.arena = openArena(sess.path)
 	}
 	readPerturb()
+	readReplay(sess.child) // after readPerturb: the identities use its seed
 	inputs = readInputs()
 	sess.live = map[*G]struct{}{}
 	sess.nextID.Store(1) // 1 is main's

@@ -45,8 +45,9 @@ func (c *Child) Start() *G {
 	register(g)
 	c.g = g
 	// The start of a goroutine races with its parent's next steps: a
-	// place to let either go first.
+	// place to let either go first, and a turn of a replay.
 	g.perturb()
+	g.passTurn()
 	return g
 }
 

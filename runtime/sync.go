@@ -31,6 +31,7 @@ func (g *G) syncEvAux(aux uint32, site uint32, obj uint64, waited bool, begin, e
 	if g.off {
 		return
 	}
+	g.passTurn()
 	k := 6 // the opcode and its payload
 	if waited {
 		k, aux = 8, aux|1<<8

@@ -61,7 +61,12 @@ not finish) in others. For each flaky test, test prints:
   - the test's goroutines left unfinished at the end of failing runs
     (blocked, or still running when the test returned), with how many
     failing runs left each;
-  - the seeds of the failing runs, and the command that reruns one.
+  - the seeds of the failing runs; a failing run and a passing run kept
+    in divergo-test/TEST below the working directory, made afresh; the command that
+    reruns the failing run, replaying the order of its sync operations
+    (DIVERGO_REPLAY: each waits for its turn), so that a test decided by
+    that order fails again; and the divergo diff of the two runs. Both
+    commands work from the directory test ran in.
 
 The exit status is 0 when no test was flaky, 1 when one was, and 2 when the
 package could not be instrumented, built or run (or has no tests); a -shard
@@ -103,6 +108,10 @@ Examples:
 	})
 }
 
+// defaultTestTimeout is go test's timeout, which divergo test gives the
+// test binary unless told another.
+const defaultTestTimeout = "-test.timeout=10m"
+
 // testReport is what divergo test found, printed as text or JSON.
 type testReport struct {
 	Package string  `json:"package"`
@@ -121,6 +130,9 @@ type testReport struct {
 	// ends every test of the binary) or a timeout; the tests after it did
 	// not run.
 	Died []diedRun `json:"died,omitempty"`
+	// testArgs are the flags given to the test binary after --, which a
+	// rerun passes on (-test.cpu decides the schedule too).
+	testArgs []string
 }
 
 // diedRun is a run of the test binary that ended early.
@@ -140,7 +152,18 @@ type flakyTest struct {
 	Messages  []flaky.MessageCount `json:"messages"`
 	*flaky.Report
 	FailSeeds []int64 `json:"fail_seeds"`
-	Rerun     string  `json:"rerun"`
+	// Kept is the directory a failing run and a passing run are kept in
+	// (testkeep.go). Rerun runs the failing run again, replaying its
+	// schedule (DIVERGO_REPLAY); Diff compares it with the passing run.
+	Kept  string `json:"kept"`
+	Rerun string `json:"rerun"`
+	Diff  string `json:"diff"`
+	// ModeReruns and ModeDiffs are the commands of a failing run of each
+	// failure mode, when there are several.
+	ModeReruns []string `json:"mode_reruns,omitempty"`
+	ModeDiffs  []string `json:"mode_diffs,omitempty"`
+	// ReplayError says why the rerun replays no schedule, when it does not.
+	ReplayError string `json:"replay_error,omitempty"`
 }
 
 // failedTest is a test that failed in every run it ran in.
@@ -229,7 +252,7 @@ func runTest(args []string, stdout, stderr io.Writer) (int, error) {
 	if !slices.ContainsFunc(testArgs, func(a string) bool { return strings.Contains(a, "test.timeout") }) {
 		// go test's default: a test binary run by itself has none, and a
 		// hanging test would hang divergo test.
-		binArgs = append(binArgs, "-test.timeout=10m")
+		binArgs = append(binArgs, defaultTestTimeout)
 	}
 	binArgs = append(binArgs, testArgs...)
 	// -test.v, last: passing tests print their t.Log messages too, which
@@ -322,9 +345,10 @@ func printTestReport(rep *testReport, asJSON bool, stdout io.Writer) (int, error
 }
 
 // reportRuns explains the runs recs, every run of one invocation in the
-// order of their index.
+// order of their index, and keeps a failing and a passing run of each
+// flaky test (testkeep.go).
 func reportRuns(recs []*runRecord) (*testReport, error) {
-	rep := &testReport{Package: recs[0].Package, Runs: len(recs), Perturbed: recs[0].Perturbed}
+	rep := &testReport{Package: recs[0].Package, Runs: len(recs), Perturbed: recs[0].Perturbed, testArgs: userTestArgs(recs[0].Args)}
 	// The failure rates by schedule count the runs again: a shard's plan
 	// saw only its own.
 	tally := flaky.NewPlan(false)
@@ -348,6 +372,7 @@ func reportRuns(recs []*runRecord) (*testReport, error) {
 		paths[k] = rec.tracePath()
 	}
 
+	var kp *keeper
 	for _, name := range slices.Sorted(maps.Keys(outcomes)) {
 		var fails, passes []int
 		for k, r := range outcomes[name] {
@@ -387,7 +412,14 @@ func reportRuns(recs []*runRecord) (*testReport, error) {
 		for _, k := range fails {
 			ft.FailSeeds = append(ft.FailSeeds, rep.Seeds[k])
 		}
-		ft.Rerun = rep.rerun(name, fails)
+		if kp == nil {
+			if kp, err = newKeeper(rep, paths); err != nil {
+				return nil, err
+			}
+		}
+		if err := kp.keep(ft, fails, passes); err != nil {
+			return nil, fmt.Errorf("%s: %w", name, err)
+		}
 		rep.Flaky = append(rep.Flaky, ft)
 	}
 	return rep, nil
@@ -402,24 +434,6 @@ func perturbEnv(seed int64, strength int) []string {
 		return []string{"DIVERGO_PERTURB=" + strconv.FormatInt(seed, 10)}
 	}
 	return []string{"DIVERGO_PERTURB=" + strconv.FormatInt(seed, 10), "DIVERGO_PERTURB_STRENGTH=" + strconv.Itoa(strength)}
-}
-
-// rerun is the command that runs test name again as in one of the failing
-// runs fails (indexes): a perturbed one if there is one, whose seed
-// decides the perturbation.
-func (rep *testReport) rerun(name string, fails []int) string {
-	k := fails[0]
-	for _, f := range fails {
-		if rep.Strengths[f] != flaky.Unperturbed {
-			k = f
-			break
-		}
-	}
-	env := strings.Join(perturbEnv(rep.Seeds[k], rep.Strengths[k]), " ")
-	if env != "" {
-		env += " "
-	}
-	return fmt.Sprintf("%sDIVERGO_TRACE=fail.dvt go test -count=1 -overlay=%s -run '^%s$' %s", env, overlayPath(), regexp.QuoteMeta(name), rep.Package)
 }
 
 // messages are the failure messages of failures, grouped by how the test

@@ -43,7 +43,12 @@ func writeTestReport(w io.Writer, rep *testReport) error {
 				fmt.Fprintf(bw, "\nfailure %d of %d, %s: %s\n", i+1, len(ft.Modes), countRuns(m.Failures), whereText(m.Where))
 				writeSeparators(bw, "these failing runs", m.Separators, m.Compared)
 				writeOrderings(bw, m.Orderings)
-				fmt.Fprintf(bw, "rerun one: %s\n", rep.rerun(ft.Name, runIndexes(m.Runs)))
+				if i < len(ft.ModeReruns) {
+					fmt.Fprintf(bw, "rerun one: %s\n", ft.ModeReruns[i])
+				}
+				if i < len(ft.ModeDiffs) {
+					fmt.Fprintf(bw, "diff it against a passing run: %s\n", ft.ModeDiffs[i])
+				}
 			}
 			fmt.Fprintln(bw)
 			writeSeparators(bw, "all failing runs", ft.Separators, ft.Compared)
@@ -70,7 +75,17 @@ func writeTestReport(w io.Writer, rep *testReport) error {
 		for _, s := range ft.FailSeeds {
 			seeds = append(seeds, strconv.FormatInt(s, 10))
 		}
-		fmt.Fprintf(bw, "\nfailing seeds: %s\nrerun one: %s\n", strings.Join(seeds, " "), ft.Rerun)
+		fmt.Fprintf(bw, "\nfailing seeds: %s\n", strings.Join(seeds, " "))
+		if ft.Kept != "" {
+			fmt.Fprintf(bw, "a failing and a passing run are kept in %s\n", ft.Kept)
+		}
+		if ft.ReplayError != "" {
+			fmt.Fprintf(bw, "the rerun replays no schedule: %s\n", ft.ReplayError)
+		}
+		fmt.Fprintf(bw, "rerun one: %s\n", ft.Rerun)
+		if ft.Diff != "" {
+			fmt.Fprintf(bw, "diff it against a passing run: %s\n", ft.Diff)
+		}
 	}
 	return bw.Flush()
 }

@@ -21,6 +21,7 @@ func TestWriteTestReport(t *testing.T) {
 		Second:  flaky.OpRef{Op: "lock", Pos: "c.go:25", Func: "example.com/m.(*Clock).After", Goroutine: "TestTicks > ticker", N: 2},
 		Failing: [2]int{3, 0}, Passing: [2]int{0, 2}, Score: 1,
 	}
+	rep0 := &testReport{Package: "./m", Seeds: []int64{1, 2, 3, 4, 5}, Strengths: []int{0, 50, 12, 50, 0}}
 	rep := &testReport{
 		Package: "./m", Runs: 5, Seeds: []int64{1, 2, 3, 4, 5}, Perturbed: true,
 		Strengths: []int{0, 50, 12, 50, 0},
@@ -38,7 +39,12 @@ func TestWriteTestReport(t *testing.T) {
 				},
 				Separators: sel("c_test.go:24"),
 			},
-			FailSeeds: []int64{2, 3, 4},
+			FailSeeds:  []int64{2, 3, 4},
+			Kept:       "divergo-test/TestTicks",
+			Rerun:      rep0.rerun("TestTicks", 1, "/k/fail-2.sched", "/k/rerun-2.dvt"),
+			Diff:       "divergo diff divergo-test/TestTicks/fail-2.dvt divergo-test/TestTicks/pass-1.dvt",
+			ModeReruns: []string{rep0.rerun("TestTicks", 1, "/k/fail-2.sched", "/k/rerun-2.dvt"), rep0.rerun("TestTicks", 2, "", "/k/rerun-3.dvt")},
+			ModeDiffs:  []string{"divergo diff k/fail-2.dvt k/pass-1.dvt", "divergo diff k/fail-3.dvt k/pass-1.dvt"},
 		}},
 	}
 	var b strings.Builder
@@ -56,13 +62,43 @@ func TestWriteTestReport(t *testing.T) {
 		"failure 1 of 2, 2 runs: c_test.go:27\nwhat separates these failing runs",
 		"1. c_test.go:24  select",
 		"1. in 3 of 3 failing runs (*Clock).Advance's lock at c.go:35 in TestTicks came before (*Clock).After's lock (its 2nd) at :25 in TestTicks > ticker; in 2 of 2 passing runs after",
-		"rerun one: DIVERGO_PERTURB=2 DIVERGO_TRACE=fail.dvt",
+		"rerun one: DIVERGO_PERTURB=2 DIVERGO_REPLAY=/k/fail-2.sched DIVERGO_TRACE=/k/rerun-2.dvt go test -count=1 -overlay=",
 		"failure 2 of 2, 1 run: c_test.go:33",
-		"rerun one: DIVERGO_PERTURB=3 DIVERGO_PERTURB_STRENGTH=12 DIVERGO_TRACE=fail.dvt",
+		"rerun one: DIVERGO_PERTURB=3 DIVERGO_PERTURB_STRENGTH=12 DIVERGO_TRACE=/k/rerun-3.dvt go test",
+		"'^TestTicks$' ./m\ndiff it against a passing run: divergo diff k/fail-3.dvt k/pass-1.dvt\n",
 		"what separates all failing runs from passing runs",
+		"a failing and a passing run are kept in divergo-test/TestTicks\nrerun one: DIVERGO_PERTURB=2 DIVERGO_REPLAY=/k/fail-2.sched",
+		"diff it against a passing run: divergo diff divergo-test/TestTicks/fail-2.dvt divergo-test/TestTicks/pass-1.dvt\n",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("no %q in:\n%s", want, out)
+		}
+	}
+}
+
+// TestRerunLine checks the rerun's build flags and quoting: GOFLAGS, which
+// go test reads from the environment divergo test ran in, is written out,
+// and paths a shell would split are quoted.
+func TestRerunLine(t *testing.T) {
+	t.Setenv("GOFLAGS", "-tags=slow -race")
+	rep := &testReport{Package: "./my pkg", Seeds: []int64{7}, Strengths: []int{flaky.Unperturbed}}
+	got := rep.rerun("TestX/sub", 0, "/a b/fail-1.sched", "/k/rerun-1.dvt")
+	for _, want := range []string{"GOFLAGS='-tags=slow -race' DIVERGO_REPLAY='/a b/fail-1.sched' DIVERGO_TRACE=/k/rerun-1.dvt go test -count=1 -overlay=", " -run '^TestX/sub$' './my pkg'"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("rerun %q: no %q", got, want)
+		}
+	}
+	if strings.Contains(got, "DIVERGO_PERTURB") {
+		t.Errorf("rerun %q of an unperturbed run perturbs", got)
+	}
+	// The test binary's flags given after --, not those divergo test adds.
+	rep.testArgs = userTestArgs([]string{"-test.run=^TestX", defaultTestTimeout, "-test.cpu=1", "-test.v=true"})
+	if got := rep.rerun("TestX", 0, "", "/k/r.dvt"); !strings.HasSuffix(got, " './my pkg' -args -test.cpu=1") {
+		t.Errorf("rerun %q: want the flags after -- passed on, and only those", got)
+	}
+	for name, want := range map[string]string{"TestX/a b": "TestX_a_b", "..": "_..", "TestY": "TestY"} {
+		if got := fileName(name); got != want {
+			t.Errorf("fileName(%q) = %q, want %q", name, got, want)
 		}
 	}
 }

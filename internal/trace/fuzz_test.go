@@ -161,3 +161,38 @@ func allocated() uint64 {
 	metrics.Read(s)
 	return s[0].Value.Uint64()
 }
+
+// FuzzParseSchedule feeds arbitrary text to the schedule parser: it must
+// return an error or a schedule whose every reference is in range, and
+// write it back to text that reads the same.
+func FuzzParseSchedule(f *testing.F) {
+	f.Add([]byte("divergo schedule 1\ntest TestX\ngo 1 4 2\nturns\n2 0\n1 0\n2 1\n"))
+	f.Add([]byte("divergo schedule 1\nmain\nturns\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		s, err := ParseSchedule(data)
+		if err != nil {
+			return
+		}
+		for i, g := range s.Gs {
+			if g.Parent < 0 || g.Parent > i {
+				t.Fatalf("goroutine %d's parent %d is not before it", i+1, g.Parent)
+			}
+		}
+		for _, tu := range s.Turns {
+			if tu.G < 0 || tu.G >= len(s.Gs) {
+				t.Fatalf("turn of goroutine %d of %d", tu.G+1, len(s.Gs))
+			}
+		}
+		var b bytes.Buffer
+		if _, err := s.WriteTo(&b); err != nil {
+			t.Fatal(err)
+		}
+		again, err := ParseSchedule(b.Bytes())
+		if err != nil {
+			t.Fatalf("reading back what was written: %v", err)
+		}
+		if !reflect.DeepEqual(again, s) {
+			t.Fatalf("read back %+v, want %+v", again, s)
+		}
+	})
+}
