@@ -13,6 +13,9 @@ import (
 // the failure rates by schedule, and the messages of the test that always
 // failed.
 func TestWriteTestReport(t *testing.T) {
+	// The rerun line carries GOFLAGS when it is set (TestRerunLine); CI
+	// sets it.
+	t.Setenv("GOFLAGS", "")
 	sel := func(pos string) []flaky.Separator {
 		return []flaky.Separator{{Pos: pos, Kind: "select", Pairs: [3]int{4, 0, 0}, Score: 1}}
 	}
