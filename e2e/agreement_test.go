@@ -31,14 +31,18 @@ const (
 )
 
 // otherFloor is the same for channel, WaitGroup and Cond waits, over all
-// programs. A runtime that stamps an operation that did not wait after it
-// returned cannot always order two such sends to one waiting receiver: the
-// one stamped first may have been descheduled between its send and its
-// stamp, and have paired with the receive before (doubleselect, one of
-// 21,571 in one run; wordcount, one of 21,817 in another). Each disagreement
-// is listed; a test that failed on one in twenty thousand would fail CI at
-// random.
+// programs, once the waits whose releases the stamps do not order are put
+// apart ([unordered]). Each disagreement is listed; a test that failed on
+// one in twenty thousand would fail CI at random.
 const otherFloor = 0.999
+
+// unorderedCeiling bounds the waits whose releaser divergo and the tracer
+// name differently because two releases reached the object in another
+// order than they were stamped ([unordered]): a limit of stamping before
+// the operation, measured at 0.03 to 0.2% of the waits compared on an
+// idle machine (docs/PERFORMANCE.md). They are held apart from the floors
+// so that a rule that went wrong still fails.
+const unorderedCeiling = 0.02
 
 // kindOf groups a wait by the kind the agreement figures are given for.
 func kindOf(op trace.Op) string {
@@ -78,6 +82,11 @@ type agreement struct {
 	// barged: mutex waits whose waiter was woken, lost the mutex to a
 	// newcomer and took it later without parking again.
 	barged []string
+	// unordered: waits whose releaser and waker are two operations the
+	// stamps do not order ([unordered]); unorderedMutex of them are
+	// writers' locks.
+	unordered      []string
+	unorderedMutex int
 	// lateWake: mutex waits whose waker freed the mutex before divergo's
 	// releaser took it, and woke the waiter only after (lateWake).
 	lateWake []string
@@ -119,6 +128,10 @@ func compareReleasers(t *testing.T, dir, dvt, gt string) *agreement {
 	// Every unlock, per mutex: to tell a waiter that lost its mutex after
 	// being woken.
 	unlocks := map[uint64][]unlockAt{}
+	// Every send, receive and read unlock that did not wait, per object
+	// and operation: to tell releases whose stamps do not give the order
+	// in which they reached the object.
+	tries := map[objOp][]unlockAt{}
 	byGoID := map[int64]uint64{}
 	for _, gi := range r.Goroutines() {
 		byGoID[int64(gi.GoID)] = gi.ID
@@ -127,8 +140,12 @@ func compareReleasers(t *testing.T, dir, dvt, gt string) *agreement {
 			t.Fatal(err)
 		}
 		for it.Next() {
-			if ev := it.Event(); ev.Kind == trace.EvSync && (ev.Op == trace.OpUnlock || ev.Op == trace.OpRUnlock) {
+			ev := it.Event()
+			if ev.Kind == trace.EvSync && (ev.Op == trace.OpUnlock || ev.Op == trace.OpRUnlock) {
 				unlocks[ev.Object] = append(unlocks[ev.Object], unlockAt{gi.ID, ev.End})
+			}
+			if ev.Kind == trace.EvSync && (ev.Op == trace.OpSend || ev.Op == trace.OpRecv || ev.Op == trace.OpRUnlock) && !ev.Waited {
+				tries[objOp{ev.Object, ev.Op}] = append(tries[objOp{ev.Object, ev.Op}], unlockAt{gi.ID, ev.End})
 			}
 		}
 	}
@@ -209,6 +226,12 @@ func compareReleasers(t *testing.T, dir, dvt, gt string) *agreement {
 					where, path[rel.G], rel.Op, sitePos(g, rel.Site, rel.Block), rel.Time, edge.At, edge.By))
 				a.agree++
 				c[1]++
+			case unordered(ev, rel, edge, tries[objOp{ev.Object, rel.Op}], byGoID[edge.By]):
+				a.unordered = append(a.unordered, fmt.Sprintf("%s: divergo names %s (%s at %s, %d), the tracer goroutine %d (%s)",
+					where, path[rel.G], rel.Op, sitePos(g, rel.Site, rel.Block), rel.Time, edge.By, edge))
+				if k == "mutex" {
+					a.unorderedMutex++
+				}
 			default:
 				wrong := &a.wrong
 				if k == "mutex" {
@@ -224,6 +247,43 @@ func compareReleasers(t *testing.T, dir, dvt, gt string) *agreement {
 		}
 	}
 	return a
+}
+
+// objOp is an operation on an object.
+type objOp struct {
+	obj uint64
+	op  trace.Op
+}
+
+// unordered reports whether a wait ev, whose releaser divergo names rel
+// and the tracer edge, is one of the waits whose releases the stamps do
+// not order: divergo's releaser and the tracer's waker (divergo goroutine
+// by) both tried the same operation on the object without waiting (tries),
+// and the waker's try was stamped no earlier than the pairing's slack
+// before the wait and before the wake it made. Three waits have such
+// candidates: a receive, which the count of sends decides; a blocked send,
+// which the first receive after it frees; and a writer's lock that
+// readers' unlocks end. An operation is stamped before it is tried, so
+// one descheduled between its stamp and its try reaches the object after
+// operations stamped later: a receive is then given the value of a
+// neighbour (and the next receives too, until the count drops a stale
+// value), a writer the reader whose unlock was stamped last instead of
+// the one that unlocked last (docs/PERFORMANCE.md, "Releases the stamps
+// do not order").
+func unordered(ev trace.Event, rel trace.Release, edge *gotrace.Wake, tries []unlockAt, by uint64) bool {
+	chanRecv := ev.Op == trace.OpRecv || ev.Op == trace.OpSelect && !ev.Sends && ev.Object != 0
+	chanSend := ev.Op == trace.OpSend || ev.Op == trace.OpSelect && ev.Sends && ev.Object != 0
+	switch {
+	case chanRecv && rel.Op == trace.OpSend, chanSend && rel.Op == trace.OpRecv, ev.Op == trace.OpLock && rel.Op == trace.OpRUnlock:
+	default:
+		return false
+	}
+	if !slices.Contains(tries, unlockAt{rel.G, rel.Time}) {
+		return false
+	}
+	return slices.ContainsFunc(tries, func(s unlockAt) bool {
+		return s.g == by && s.t >= ev.Begin-trace.DefaultPairSlack && s.t <= edge.At
+	})
 }
 
 // unlockAt is an unlock by goroutine g at time t.
@@ -393,7 +453,7 @@ func TestReleasersAgreeWithTracer(t *testing.T) {
 		t.Skip("builds and runs every end-to-end program")
 	}
 	total := map[string][2]int{}
-	var named, agree, noEdge, missed, barged, late, wrong, libCompared, libAgree int
+	var named, agree, noEdge, missed, barged, late, unord, unordMutex, wrong, libCompared, libAgree int
 	var afterUnlock, afterWake []int64
 	unnamed := map[trace.Why]int{}
 	lines := newLineAgreement()
@@ -423,6 +483,10 @@ func TestReleasersAgreeWithTracer(t *testing.T) {
 				t.Logf("late wake: %s", b)
 			}
 			late += len(a.lateWake)
+			for _, u := range a.unordered {
+				t.Logf("sends not ordered by their stamps: %s", u)
+			}
+			unord += len(a.unordered)
 			for _, m := range a.missed {
 				t.Logf("missed: %s", m)
 			}
@@ -438,9 +502,10 @@ func TestReleasersAgreeWithTracer(t *testing.T) {
 			for _, w := range a.wrongMutex {
 				t.Logf("mutex disagreement (open): %s", w)
 			}
-			if c := a.byKind["mutex"]; c[0] >= mutexFloorMin && float64(c[1]) < mutexFloor*float64(c[0]) {
-				t.Errorf("mutex waits: %d of %d agree (%d barged), below %.0f%%", c[1], c[0], len(a.barged), 100*mutexFloor)
+			if c := a.byKind["mutex"]; c[0] >= mutexFloorMin && float64(c[1]+a.unorderedMutex) < mutexFloor*float64(c[0]) {
+				t.Errorf("mutex waits: %d of %d agree (%d barged, %d of unlocks the stamps do not order), below %.0f%%", c[1], c[0], len(a.barged), a.unorderedMutex, 100*mutexFloor)
 			}
+			unordMutex += a.unorderedMutex
 			named, agree, noEdge, missed = named+a.named, agree+a.agree, noEdge+a.noEdge, missed+len(a.missed)
 			barged += len(a.barged)
 			afterUnlock = append(afterUnlock, a.bargedAfterUnlock...)
@@ -474,8 +539,8 @@ func TestReleasersAgreeWithTracer(t *testing.T) {
 		t.Logf("  barged waits acquired after the unlock divergo names: median %d ns, 90th percentile %d ns; after the tracer's wake: median %d ns, 90th percentile %d ns",
 			q(afterUnlock, 0.5), q(afterUnlock, 0.9), q(afterWake, 0.5), q(afterWake, 0.9))
 	}
-	if c := total["mutex"]; c[0] > 0 && float64(c[1]) < mutexFloor*float64(c[0]) {
-		t.Errorf("mutex waits of all programs: %d of %d agree, below %.0f%%", c[1], c[0], 100*mutexFloor)
+	if c := total["mutex"]; c[0] > 0 && float64(c[1]+unordMutex) < mutexFloor*float64(c[0]) {
+		t.Errorf("mutex waits of all programs: %d of %d agree (%d of unlocks the stamps do not order), below %.0f%%", c[1], c[0], unordMutex, 100*mutexFloor)
 	}
 	others := 0
 	for k, c := range total {
@@ -484,8 +549,12 @@ func TestReleasersAgreeWithTracer(t *testing.T) {
 			others += c[0]
 		}
 	}
+	t.Logf("  waits whose releases the stamps did not order: %d (%d of them writers' locks)", unord, unordMutex)
 	if others > 0 && float64(others-wrong) < otherFloor*float64(others) {
 		t.Errorf("channel, WaitGroup and Cond waits: %d of %d disagree with the tracer, above %.1f%%", wrong, others, 100*(1-otherFloor))
+	}
+	if all := others + total["mutex"][0]; all > 0 && float64(unord) > unorderedCeiling*float64(all) {
+		t.Errorf("%d of %d waits compared are of releases the stamps did not order, above %.0f%%", unord, all, 100*unorderedCeiling)
 	}
 	for w, c := range unnamed {
 		t.Logf("  unnamed: %d × %v", c, w)

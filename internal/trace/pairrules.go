@@ -274,12 +274,16 @@ func (pr *pairing) pairChan(o *pobj, s *sev) {
 					// the receive that took it was dropped as stale).
 					return v.end < s.at-clockEps
 				}
-				// A send that did not wait is stamped after it put its
-				// value: stamped before this receive began to wait, its
-				// value was gone by then (received by an operation the
-				// count gave another value, or one the trace does not
-				// hold). Dropped only past the slack, a buffered
-				// channel's count stayed shifted (ken_chan).
+				// A send that did not wait is stamped just before it is
+				// tried: stamped before this receive began to wait, its
+				// value was almost always gone by then (received by an
+				// operation the count gave another value, or one the
+				// trace does not hold). Dropped only past the slack, a
+				// buffered channel's count stayed shifted (ken_chan). A
+				// sender descheduled between its stamp and its send is
+				// dropped wrongly, and the next receives get their
+				// neighbours' values (docs/PERFORMANCE.md, "Releases the
+				// stamps do not order").
 				return v.at < s.at-clockEps
 			})
 			c.blocked.drop(func(b *sev) bool { return b.end < s.at-clockEps })
