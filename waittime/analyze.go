@@ -54,6 +54,8 @@ type analysis struct {
 	// between go statements, in the order the blocks first ran.
 	runs   []run
 	runIdx map[int32]int32
+	// seen: the blocks of the stretch run so far, for libFlush.
+	seen map[int32]struct{}
 
 	// scratch space reused by every wait
 	long, short, expl []entry
@@ -85,6 +87,7 @@ func Analyze(t Trace, opts Options) (*Report, error) {
 		objs:   make(map[uint64]*object),
 		sites:  make(map[siteKey]*site),
 		runIdx: make(map[int32]int32),
+		seen:   make(map[int32]struct{}),
 		lines:  lineShares(g, opts.CPUProfile),
 	}
 	// Releasers by causality (trace.Releasers: the rule the Perfetto

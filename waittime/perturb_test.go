@@ -66,7 +66,7 @@ func TestPerturbation(t *testing.T) {
 	var text strings.Builder
 	rep.WriteText(&text, 0)
 	header := "perturbed run (DIVERGO_PERTURB=3); divergo delayed goroutines 10.0 ms in all, which made the waits below 10.0 ms longer; taken out of every explanation"
-	class := "class 1: 1 wait, 11.6 ms, 10.0 ms of it divergo's delays, 97% of the rest explained"
+	class := "class 1: 1 wait, 11.6 ms, 10.0 ms of it divergo's delays, 100% of the rest explained"
 	if n := strings.Count(text.String(), "divergo"); !strings.Contains(text.String(), header) || !strings.Contains(text.String(), class) || n != 2 {
 		t.Errorf("text does not say %q once and %q (divergo named %d times):\n%s", header, class, n, text.String())
 	}
