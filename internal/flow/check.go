@@ -57,6 +57,9 @@ func Check(f *Func) error {
 		state[v.Index] = 1
 		var m map[int]int
 		var err error
+		if v.Nest != nil && v.Nest != v {
+			return nil, fmt.Errorf("block %d (%s) of a quiet loop nest is entered past its head", v.Index, v.Kind)
+		}
 		if v.Nest == v {
 			m, err = reachNest(f, v, count)
 		} else {
@@ -146,9 +149,6 @@ func reachNest(f *Func, h *Block, count func(*Block) (map[int]int, error)) (map[
 		for _, s := range b.Succs {
 			if s.Nest == h {
 				continue
-			}
-			if s.Nest != nil && s.Nest != s {
-				return nil, fmt.Errorf("block %d (%s) enters a quiet loop nest past its head", b.Index, b.Kind)
 			}
 			out[s] = true
 		}
