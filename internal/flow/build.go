@@ -28,6 +28,7 @@ func Build(fset *token.FileSet, body *ast.BlockStmt, o Oracle, mayReturn func(*a
 		leaf, plainRange = lo.Leaf, lo.PlainRange
 	}
 	packLoops(fset, f, leaf, plainRange)
+	quietNests(f, leaf, plainRange)
 	return f
 }
 

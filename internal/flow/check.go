@@ -7,7 +7,8 @@ import (
 
 // Check verifies the properties readers of a trace rely on: the entry block
 // is probed (no block is, in a silent function); every probed block has a probe position and no two share one;
-// no cycle runs through implied blocks only; and from every probed block,
+// no cycle runs through implied blocks only but inside a quiet loop nest,
+// which counts as one implied block (nest.go); and from every probed block,
 // the path through implied blocks to each next probed block, and to the
 // function's exit, is unique. It returns nil or an error naming the first
 // blocks that break them.
@@ -54,7 +55,16 @@ func Check(f *Func) error {
 			return ways[v.Index], nil
 		}
 		state[v.Index] = 1
-		m, err := reach(v, count)
+		var m map[int]int
+		var err error
+		if v.Nest != nil && v.Nest != v {
+			return nil, fmt.Errorf("block %d (%s) of a quiet loop nest is entered past its head", v.Index, v.Kind)
+		}
+		if v.Nest == v {
+			m, err = reachNest(f, v, count)
+		} else {
+			m, err = reach(v, count)
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -63,6 +73,9 @@ func Check(f *Func) error {
 		return m, nil
 	}
 	for _, b := range f.Blocks {
+		if b.Nest != nil && b.Nest != b {
+			continue // reached through its nest's head only
+		}
 		if !b.Probed() {
 			if _, err := count(b); err != nil {
 				return err
@@ -94,16 +107,57 @@ func reach(v *Block, count func(*Block) (map[int]int, error)) (map[int]int, erro
 		m[-1]++
 	}
 	for _, s := range v.Succs {
-		if s.Probed() {
-			m[s.Index]++
-			continue
-		}
-		sm, err := count(s)
-		if err != nil {
+		if err := into(m, s, count); err != nil {
 			return nil, err
 		}
-		for k, c := range sm {
-			m[k] += c
+	}
+	return m, nil
+}
+
+// into adds to m the paths that step into s: s itself when it is probed,
+// else the paths that leave it.
+func into(m map[int]int, s *Block, count func(*Block) (map[int]int, error)) error {
+	if s.Probed() {
+		m[s.Index]++
+		return nil
+	}
+	sm, err := count(s)
+	if err != nil {
+		return err
+	}
+	for k, c := range sm {
+		m[k] += c
+	}
+	return nil
+}
+
+// reachNest is reach for the quiet loop nest whose head is h: the paths
+// leaving it, one per block it leaves to, whatever its iterations did.
+func reachNest(f *Func, h *Block, count func(*Block) (map[int]int, error)) (map[int]int, error) {
+	m := map[int]int{}
+	out := map[*Block]bool{}
+	for _, b := range f.Blocks {
+		if b.Nest != h {
+			continue
+		}
+		if b.Probed() {
+			return nil, fmt.Errorf("block %d (%s) of a quiet loop nest is probed", b.Index, b.Kind)
+		}
+		if b.Exit {
+			m[-1] = 1
+		}
+		for _, s := range b.Succs {
+			if s.Nest == h {
+				continue
+			}
+			out[s] = true
+		}
+	}
+	for _, s := range f.Blocks {
+		if out[s] {
+			if err := into(m, s, count); err != nil {
+				return nil, err
+			}
 		}
 	}
 	return m, nil

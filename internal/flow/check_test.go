@@ -28,6 +28,16 @@ func graph(probed []bool, succs [][]int, exits ...int) *Func {
 	return f
 }
 
+// nest marks blocks head and rest of f as a quiet loop nest headed by head.
+func nest(f *Func, head int, rest ...int) *Func {
+	h := f.Blocks[head]
+	h.Nest = h
+	for _, i := range rest {
+		f.Blocks[i].Nest = h
+	}
+	return f
+}
+
 func TestCheck(t *testing.T) {
 	for _, tc := range []struct {
 		name string
@@ -42,6 +52,11 @@ func TestCheck(t *testing.T) {
 		{"implied cycle", graph([]bool{true, false, false}, [][]int{{1}, {2}, {1}}), "cycle"},
 		{"implied entry", graph([]bool{false, true}, [][]int{{1}, {}}, 1), "entry block is not probed"},
 		{"no blocks", &Func{}, "no blocks"},
+		// 0 → nest {1 head, 2 inner head, 3 inner body} → 4 done → 5.
+		{"quiet nest", nest(graph([]bool{true, false, false, false, false, true}, [][]int{{1}, {2, 4}, {3, 1}, {2}, {5}, {}}, 5), 1, 2, 3), ""},
+		{"quiet nest on an arm without a probe", nest(graph([]bool{true, false, false, false, false, true}, [][]int{{1, 4}, {2, 4}, {3, 1}, {2}, {5}, {}}, 5), 1, 2, 3), "2 paths"},
+		{"probed block in a quiet nest", nest(graph([]bool{true, false, false, true, false, true}, [][]int{{1}, {2, 4}, {3, 1}, {2}, {5}, {}}, 5), 1, 2, 3), "of a quiet loop nest is probed"},
+		{"a quiet nest entered past its head", nest(graph([]bool{true, false, false, false, false, true}, [][]int{{1, 2}, {2, 4}, {3, 1}, {2}, {5}, {}}, 5), 1, 2, 3), "past its head"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			err := Check(tc.f)

@@ -89,6 +89,9 @@ type Block struct {
 	// iteration runs.
 	PackPerIter int
 	IsCP        bool // some TCP converges here
+	// Nest is, for a block of a quiet loop nest, the nest's head: the
+	// nest records nothing and its blocks are implied (nest.go).
+	Nest *Block
 }
 
 // Probed reports whether the block carries a probe statement.
@@ -115,6 +118,7 @@ func (f *Func) Silence() {
 		b.Probe = Probe{}
 		b.Pack = nil
 		b.PackPerIter = 0
+		b.Nest = nil
 	}
 }
 

@@ -117,6 +117,61 @@ func TestMinimize(t *testing.T) {
 			probed: "entry@4 for.body@5 split@6 split@8",
 		},
 		{
+			name: "a loop nest without change points records nothing",
+			src: `func f(n int) (s int) {
+	for i := 0; i < n; i++ {
+		for j := 0; j < i; j++ {
+			if j%3 == 0 {
+				s++
+			}
+		}
+	}
+	return s
+}`,
+			probed: "entry@4",
+		},
+		{
+			name: "a nest with a return out of it keeps its probes",
+			src: `func f(n int) (s int) {
+	for i := 0; i < n; i++ {
+		for j := 0; j < i; j++ {
+			if j == 7 {
+				return j
+			}
+		}
+	}
+	return s
+}`,
+			probed: "entry@4 for.body@5 if.done@8 for.done@11",
+		},
+		{
+			name: "a nest on one arm of a join records nothing: the arm's probe tells the arms apart",
+			src: `func f(c bool, n int) (s int) {
+	if c {
+		for i := 0; i < n; i++ {
+			for j := 0; j < i; j++ {
+				s++
+			}
+		}
+	}
+	return s
+}`,
+			probed: "entry@4 if.then@5",
+		},
+		{
+			name: "a nest with a change point keeps its probes",
+			all:  true,
+			src: `func f(n int) (s int) {
+	for i := 0; i < n; i++ {
+		for j := 0; j < i; j++ {
+			s++
+		}
+	}
+	return s
+}`,
+			probed: "entry@4 for.body@5 for.body@6",
+		},
+		{
 			name: "map range body keeps its probe",
 			all:  true,
 			src: `func f(m map[int]int) (n int) {
