@@ -20,8 +20,12 @@ import (
 // send of a later turn) has already let the next turn go.
 //
 // The replaying run must never hang, nor notice otherwise:
-//   - a hook pass not in the schedule (another goroutine, or a goroutine
-//     doing more than it did) proceeds at once;
+//   - a hook pass of a goroutine the schedule does not name proceeds at
+//     once; a pass of one it names, beyond the passes it made there, is
+//     one the recorded run made after its last turn (or never), and waits
+//     for the end of the schedule: let through at once, the workers of a
+//     test whose outcome is read before they finish did their work before
+//     the read in 3 of 20 replays on a loaded machine;
 //   - a goroutine whose turn has not come while the counter stood still
 //     for replayPatience skips the turn the counter stands at: it is of an
 //     operation this run does not make (or not yet), which proceeds at
@@ -56,6 +60,7 @@ type turnKey struct {
 var replay struct {
 	on     bool
 	turns  map[turnKey]int64 // each pass's turn, from 0
+	passes map[uint64]uint32 // per identity of the schedule, how many passes it made
 	owner  []int32           // each turn's goroutine, an index of the schedule's
 	absent []atomic.Bool     // per goroutine of the schedule: a turn of it was skipped since it last came
 	next   atomic.Int64      // the next turn to take
@@ -67,7 +72,7 @@ var replay struct {
 // runs as it would without. A child process (child.go) does not replay:
 // the schedule is of its parent's goroutines.
 func readReplay(child bool) {
-	replay.on, replay.turns, replay.owner, replay.absent = false, nil, nil, nil
+	replay.on, replay.turns, replay.passes, replay.owner, replay.absent = false, nil, nil, nil, nil
 	replay.next.Store(0)
 	replay.skips.Store(0)
 	hooked = perturbOn
@@ -85,7 +90,7 @@ func readReplay(child bool) {
 		fmt.Fprintf(os.Stderr, "divergo: DIVERGO_REPLAY=%s: %v; not replaying\n", path, err)
 		return
 	}
-	replay.turns = replayTurns(s, perturbSeed)
+	replay.turns, replay.passes = replayTurns(s, perturbSeed)
 	replay.owner = make([]int32, len(s.Turns))
 	for pos, t := range s.Turns {
 		replay.owner[pos] = int32(t.G)
@@ -95,10 +100,10 @@ func readReplay(child bool) {
 }
 
 // replayTurns maps the hook passes of s, by the identities its goroutines
-// have under seed, to their turns. A pass named twice (two goroutines of
-// one identity, which the mixing makes about impossible) keeps its first
-// turn.
-func replayTurns(s *trace.Schedule, seed uint64) map[turnKey]int64 {
+// have under seed, to their turns, and counts each identity's passes. A
+// pass named twice (two goroutines of one identity, which the mixing
+// makes about impossible) keeps its first turn.
+func replayTurns(s *trace.Schedule, seed uint64) (map[turnKey]int64, map[uint64]uint32) {
 	idents := make([]uint64, len(s.Gs))
 	for i, g := range s.Gs {
 		switch {
@@ -111,13 +116,18 @@ func replayTurns(s *trace.Schedule, seed uint64) map[turnKey]int64 {
 		}
 	}
 	turns := make(map[turnKey]int64, len(s.Turns))
+	passes := make(map[uint64]uint32, len(s.Gs))
+	for _, id := range idents {
+		passes[id] = 0
+	}
 	for pos, t := range s.Turns {
 		k := turnKey{idents[t.G], t.K}
 		if _, dup := turns[k]; !dup {
 			turns[k] = int64(pos)
 		}
+		passes[k.ident] = max(passes[k.ident], t.K+1)
 	}
-	return turns
+	return turns, passes
 }
 
 // waitTurn is the schedule hook under replay: it waits for the
@@ -133,9 +143,12 @@ func (g *G) waitTurn() {
 	g.passes++
 	pos, ok := replay.turns[turnKey{g.ident, k}]
 	if !ok {
-		return
-	}
-	if a := &replay.absent[replay.owner[pos]]; a.Load() {
+		n, named := replay.passes[g.ident]
+		if !named || k < n {
+			return
+		}
+		pos = int64(len(replay.owner)) // after the last turn
+	} else if a := &replay.absent[replay.owner[pos]]; a.Load() {
 		a.Store(false) // it came: its turns are waited for again
 	}
 	if replay.next.Load() < pos {

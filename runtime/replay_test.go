@@ -273,7 +273,7 @@ func TestScheduleFile(t *testing.T) {
 	if !slices.Equal(got.Gs, s.Gs) || !slices.Equal(got.Turns, s.Turns) {
 		t.Errorf("read back %+v, want %+v", got, s)
 	}
-	turns := replayTurns(got, 9)
+	turns, _ := replayTurns(got, 9)
 	child := childIdent(testIdent(9, "TestX/sub case"), 4, 2)
 	if turns[turnKey{child, 1}] != 3 || turns[turnKey{rootIdent(9), 0}] != 2 {
 		t.Errorf("turns by identity %v", turns)
@@ -332,5 +332,17 @@ func TestReplayMissingGoroutine(t *testing.T) {
 	}
 	if n != 2 {
 		t.Errorf("%d waits recorded, want 2 (a lock's for each run of missing turns)", n)
+	}
+}
+
+// TestWGCounter checks wgCounter against the WaitGroup's own count: it
+// reads sync.WaitGroup's state word, which a Go release may lay out anew.
+func TestWGCounter(t *testing.T) {
+	var wg sync.WaitGroup
+	for _, c := range []struct{ add, want int32 }{{0, 0}, {3, 3}, {-1, 2}, {-2, 0}} {
+		wg.Add(int(c.add))
+		if got := wgCounter(&wg); got != c.want {
+			t.Fatalf("after Add(%d): counter %d, want %d", c.add, got, c.want)
+		}
 	}
 }
