@@ -29,11 +29,7 @@ import (
 // timers of 10 and 20 ms too (e2e's doc).
 func TestFlakyReplay(t *testing.T) {
 	dir := setup(t, "flaky", false)
-	// TestWaitGroupAdd is left out too: in CI, under the race detector
-	// beside the other packages' tests, its replayed rerun failed 8 of
-	// 10 (10 of 10 by hand): the 9 in 10 of issue 25 does not hold for it
-	// on a loaded machine yet.
-	ordered := "^(TestSendClose|TestGroupForget|TestFakeClockTicks|TestCompletionOrder|TestLostWakeup|TestPoolNilTask|TestPollCancel)$"
+	ordered := "^(TestSendClose|TestGroupForget|TestFakeClockTicks|TestCompletionOrder|TestLostWakeup|TestWaitGroupAdd|TestPoolNilTask|TestPollCancel)$"
 	// The statement each mode of the real shapes turns on: the pool's
 	// full check, the select between the tick and the cancel.
 	deciding := map[string]string{"TestPoolNilTask": "pool.go:38", "TestPollCancel": "poll.go:16"}
