@@ -23,7 +23,8 @@ import (
 //   - a hook pass of a goroutine the schedule does not name proceeds at
 //     once; a pass of one it names, beyond the passes it made there, is
 //     one the recorded run made after its last turn (or never), and waits
-//     for the end of the schedule: let through at once, the workers of a
+//     for the end of the schedule, or until the counter has stood still
+//     for replayPatience (awaitEnd): let through at once, the workers of a
 //     test whose outcome is read before they finish did their work before
 //     the read in 3 of 20 replays on a loaded machine;
 //   - a goroutine whose turn has not come while the counter stood still
@@ -65,6 +66,7 @@ var replay struct {
 	absent []atomic.Bool     // per goroutine of the schedule: a turn of it was skipped since it last came
 	next   atomic.Int64      // the next turn to take
 	skips  atomic.Int32      // turns skipped since the last one taken
+	stuck  atomic.Int64      // the counter, plus one, where a pass after the end gave up waiting
 }
 
 // readReplay reads the schedule DIVERGO_REPLAY names. A file that cannot
@@ -75,6 +77,7 @@ func readReplay(child bool) {
 	replay.on, replay.turns, replay.passes, replay.owner, replay.absent = false, nil, nil, nil, nil
 	replay.next.Store(0)
 	replay.skips.Store(0)
+	replay.stuck.Store(0)
 	hooked = perturbOn
 	path := os.Getenv("DIVERGO_REPLAY")
 	if path == "" || child {
@@ -143,12 +146,15 @@ func (g *G) waitTurn() {
 	g.passes++
 	pos, ok := replay.turns[turnKey{g.ident, k}]
 	if !ok {
-		n, named := replay.passes[g.ident]
-		if !named || k < n {
-			return
+		if n, named := replay.passes[g.ident]; named && k >= n && replay.next.Load() < int64(len(replay.owner)) {
+			begin := now()
+			awaitEnd(replayPatience)
+			end := now()
+			g.put(opPerturb, 0, lo(uint64(begin)), hi(uint64(begin)), lo(uint64(end)), hi(uint64(end)))
 		}
-		pos = int64(len(replay.owner)) // after the last turn
-	} else if a := &replay.absent[replay.owner[pos]]; a.Load() {
+		return
+	}
+	if a := &replay.absent[replay.owner[pos]]; a.Load() {
 		a.Store(false) // it came: its turns are waited for again
 	}
 	if replay.next.Load() < pos {
@@ -208,6 +214,32 @@ func awaitTurn(pos int64, patience time.Duration) bool {
 		cur, since = c, nanotime()
 	}
 	return inOrder
+}
+
+// awaitEnd yields until every turn of the schedule is taken, or the
+// counter has stood still for the patience: a pass after the schedule's
+// end has no turn, and it neither skips a turn nor marks one absent. Its
+// goroutine may hold a lock that a turn still to come needs (a cond.Wait
+// the recorded run made only after its trace ended): it then goes on once
+// the others have waited the patience, and the order of the turns is kept.
+// Once one gave up, the passes after the end go at once until the counter
+// moves, so that a loop of them costs one patience, not one per pass.
+func awaitEnd(patience time.Duration) {
+	end := int64(len(replay.owner))
+	cur := replay.next.Load()
+	if replay.stuck.Load() == cur+1 {
+		return
+	}
+	since := nanotime()
+	for cur < end {
+		goruntime.Gosched()
+		if c := replay.next.Load(); c != cur {
+			cur, since = c, nanotime()
+		} else if nanotime()-since > int64(patience) {
+			replay.stuck.Store(cur + 1)
+			return
+		}
+	}
 }
 
 // takeTurn moves the counter past turn pos, unless it was skipped already.

@@ -346,3 +346,42 @@ func TestWGCounter(t *testing.T) {
 		}
 	}
 }
+
+// TestAwaitEnd checks that a pass after the schedule's end waits for the
+// last turn, gives up when the counter stands still for the patience,
+// and then goes at once until the counter moves.
+func TestAwaitEnd(t *testing.T) {
+	owner, next := replay.owner, replay.next.Load()
+	t.Cleanup(func() {
+		replay.owner = owner
+		replay.next.Store(next)
+		replay.stuck.Store(0)
+	})
+	replay.owner = make([]int32, 3)
+	replay.stuck.Store(0)
+	replay.next.Store(1)
+	go func() {
+		time.Sleep(20 * time.Millisecond)
+		takeTurn(1)
+		takeTurn(2)
+	}()
+	t0 := time.Now()
+	awaitEnd(time.Minute)
+	if took, got := time.Since(t0), replay.next.Load(); got != 3 || took < 10*time.Millisecond {
+		t.Errorf("awaitEnd returned after %v with the counter at %d, want after the last turn, 3", took, got)
+	}
+	replay.next.Store(1)
+	t0 = time.Now()
+	awaitEnd(30 * time.Millisecond)
+	if took := time.Since(t0); took < 30*time.Millisecond || took > 10*time.Second {
+		t.Errorf("a counter standing still held awaitEnd %v, want the patience", took)
+	}
+	t0 = time.Now()
+	awaitEnd(time.Minute)
+	if took := time.Since(t0); took > 10*time.Second {
+		t.Errorf("after one gave up, awaitEnd waited %v", took)
+	}
+	if got := replay.next.Load(); got != 1 {
+		t.Errorf("awaitEnd moved the counter to %d", got)
+	}
+}
