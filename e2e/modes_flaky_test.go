@@ -11,7 +11,8 @@ import (
 // with its own separators, the select it failed at (or the fake clock's
 // loop over its waiters, which decides both) among its first three; the
 // test's t.Log line, printed in passing runs too, is not taken for a
-// failure; the text report lists both modes.
+// failure; a mode's first ordering, if it has one, is Advance's lock
+// before After's; the text report lists both modes.
 func TestFlakyModes(t *testing.T) {
 	dir := setup(t, "flaky", false)
 	deciding := map[string]string{ // where a mode failed → its select
@@ -34,6 +35,7 @@ func TestFlakyModes(t *testing.T) {
 					Failures   int
 					Messages   []struct{ Message string }
 					Separators []struct{ Pos string }
+					Orderings  []struct{ First, Second struct{ Pos string } }
 				}
 			}
 		}
@@ -67,6 +69,13 @@ func TestFlakyModes(t *testing.T) {
 			}
 			if !found {
 				t.Errorf("mode %s: first separators %v, want %s or clock.go:39", m.Where, top, sel)
+			}
+			// The race, listed after the separators when the mode's runs
+			// show it: Advance's lock before the ticker's After's.
+			if len(m.Orderings) > 0 {
+				if o := m.Orderings[0]; !strings.HasSuffix(o.First.Pos, "clock.go:35") || !strings.HasSuffix(o.Second.Pos, "clock.go:25") {
+					t.Errorf("mode %s: first ordering %+v, want clock.go:35 before clock.go:25", m.Where, o)
+				}
 			}
 		}
 		if sum != f.Failures {

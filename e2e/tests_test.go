@@ -167,7 +167,7 @@ TestSkipped skip
 	expect(t, "tests under a TestMain that returns", results(r), "TestCount pass\nTestCount > Count$1@counter.go:17#1\nTestCount > Count$1@counter.go:17#2\nTestCount > Count$1@counter.go:17#3\nmain\n")
 }
 
-// TestFlaky runs divergo test -n 40 on testdata/flaky, six flaky tests
+// TestFlaky runs divergo test -n 40 on testdata/flaky, its flaky tests
 // after known classes of Go concurrency bugs, and requires each reported
 // flaky with the statement that decides its outcome among its first three
 // separators (a test not flaky in 40 runs gets 40 more, once); then
@@ -185,6 +185,8 @@ func TestFlaky(t *testing.T) {
 		"TestFakeClockTicks":  {"clock.go:39", "clock_test.go:24", "clock_test.go:30"}, // the ticker registered or not; the selects
 		"TestBatchDeadline":   {"batch_test.go:33"},                                    // the batch or the deadline
 		"TestGroupForget":     {"group.go:24"},                                         // the map lookup the lock order decides
+		"TestPoolNilTask":     {"pool.go:38"},                                          // the pool full, or a nil task's worker gone
+		"TestPollCancel":      {"poll.go:16"},                                          // the select took the tick or the cancel
 	}
 	// How often each test fails depends on the machine's load (a timer
 	// against a worker, a wake-up lost in a window of microseconds): a test

@@ -20,8 +20,13 @@ import (
 // send of a later turn) has already let the next turn go.
 //
 // The replaying run must never hang, nor notice otherwise:
-//   - a hook pass not in the schedule (another goroutine, or a goroutine
-//     doing more than it did) proceeds at once;
+//   - a hook pass of a goroutine the schedule does not name proceeds at
+//     once; a pass of one it names, beyond the passes it made there, is
+//     one the recorded run made after its last turn (or never), and waits
+//     for the end of the schedule, or until the counter has stood still
+//     for replayPatience (awaitEnd): let through at once, the workers of a
+//     test whose outcome is read before they finish did their work before
+//     the read in 3 of 20 replays on a loaded machine;
 //   - a goroutine whose turn has not come while the counter stood still
 //     for replayPatience skips the turn the counter stands at: it is of an
 //     operation this run does not make (or not yet), which proceeds at
@@ -56,10 +61,12 @@ type turnKey struct {
 var replay struct {
 	on     bool
 	turns  map[turnKey]int64 // each pass's turn, from 0
+	passes map[uint64]uint32 // per identity of the schedule, how many passes it made
 	owner  []int32           // each turn's goroutine, an index of the schedule's
 	absent []atomic.Bool     // per goroutine of the schedule: a turn of it was skipped since it last came
 	next   atomic.Int64      // the next turn to take
 	skips  atomic.Int32      // turns skipped since the last one taken
+	stuck  atomic.Int64      // the counter, plus one, where a pass after the end gave up waiting
 }
 
 // readReplay reads the schedule DIVERGO_REPLAY names. A file that cannot
@@ -67,9 +74,10 @@ var replay struct {
 // runs as it would without. A child process (child.go) does not replay:
 // the schedule is of its parent's goroutines.
 func readReplay(child bool) {
-	replay.on, replay.turns, replay.owner, replay.absent = false, nil, nil, nil
+	replay.on, replay.turns, replay.passes, replay.owner, replay.absent = false, nil, nil, nil, nil
 	replay.next.Store(0)
 	replay.skips.Store(0)
+	replay.stuck.Store(0)
 	hooked = perturbOn
 	path := os.Getenv("DIVERGO_REPLAY")
 	if path == "" || child {
@@ -85,7 +93,7 @@ func readReplay(child bool) {
 		fmt.Fprintf(os.Stderr, "divergo: DIVERGO_REPLAY=%s: %v; not replaying\n", path, err)
 		return
 	}
-	replay.turns = replayTurns(s, perturbSeed)
+	replay.turns, replay.passes = replayTurns(s, perturbSeed)
 	replay.owner = make([]int32, len(s.Turns))
 	for pos, t := range s.Turns {
 		replay.owner[pos] = int32(t.G)
@@ -95,10 +103,10 @@ func readReplay(child bool) {
 }
 
 // replayTurns maps the hook passes of s, by the identities its goroutines
-// have under seed, to their turns. A pass named twice (two goroutines of
-// one identity, which the mixing makes about impossible) keeps its first
-// turn.
-func replayTurns(s *trace.Schedule, seed uint64) map[turnKey]int64 {
+// have under seed, to their turns, and counts each identity's passes. A
+// pass named twice (two goroutines of one identity, which the mixing
+// makes about impossible) keeps its first turn.
+func replayTurns(s *trace.Schedule, seed uint64) (map[turnKey]int64, map[uint64]uint32) {
 	idents := make([]uint64, len(s.Gs))
 	for i, g := range s.Gs {
 		switch {
@@ -111,13 +119,18 @@ func replayTurns(s *trace.Schedule, seed uint64) map[turnKey]int64 {
 		}
 	}
 	turns := make(map[turnKey]int64, len(s.Turns))
+	passes := make(map[uint64]uint32, len(s.Gs))
+	for _, id := range idents {
+		passes[id] = 0
+	}
 	for pos, t := range s.Turns {
 		k := turnKey{idents[t.G], t.K}
 		if _, dup := turns[k]; !dup {
 			turns[k] = int64(pos)
 		}
+		passes[k.ident] = max(passes[k.ident], t.K+1)
 	}
-	return turns
+	return turns, passes
 }
 
 // waitTurn is the schedule hook under replay: it waits for the
@@ -133,6 +146,12 @@ func (g *G) waitTurn() {
 	g.passes++
 	pos, ok := replay.turns[turnKey{g.ident, k}]
 	if !ok {
+		if n, named := replay.passes[g.ident]; named && k >= n && replay.next.Load() < int64(len(replay.owner)) {
+			begin := now()
+			awaitEnd(replayPatience)
+			end := now()
+			g.put(opPerturb, 0, lo(uint64(begin)), hi(uint64(begin)), lo(uint64(end)), hi(uint64(end)))
+		}
 		return
 	}
 	if a := &replay.absent[replay.owner[pos]]; a.Load() {
@@ -195,6 +214,32 @@ func awaitTurn(pos int64, patience time.Duration) bool {
 		cur, since = c, nanotime()
 	}
 	return inOrder
+}
+
+// awaitEnd yields until every turn of the schedule is taken, or the
+// counter has stood still for the patience: a pass after the schedule's
+// end has no turn, and it neither skips a turn nor marks one absent. Its
+// goroutine may hold a lock that a turn still to come needs (a cond.Wait
+// the recorded run made only after its trace ended): it then goes on once
+// the others have waited the patience, and the order of the turns is kept.
+// Once one gave up, the passes after the end go at once until the counter
+// moves, so that a loop of them costs one patience, not one per pass.
+func awaitEnd(patience time.Duration) {
+	end := int64(len(replay.owner))
+	cur := replay.next.Load()
+	if replay.stuck.Load() == cur+1 {
+		return
+	}
+	since := nanotime()
+	for cur < end {
+		goruntime.Gosched()
+		if c := replay.next.Load(); c != cur {
+			cur, since = c, nanotime()
+		} else if nanotime()-since > int64(patience) {
+			replay.stuck.Store(cur + 1)
+			return
+		}
+	}
 }
 
 // takeTurn moves the counter past turn pos, unless it was skipped already.

@@ -273,7 +273,7 @@ func TestScheduleFile(t *testing.T) {
 	if !slices.Equal(got.Gs, s.Gs) || !slices.Equal(got.Turns, s.Turns) {
 		t.Errorf("read back %+v, want %+v", got, s)
 	}
-	turns := replayTurns(got, 9)
+	turns, _ := replayTurns(got, 9)
 	child := childIdent(testIdent(9, "TestX/sub case"), 4, 2)
 	if turns[turnKey{child, 1}] != 3 || turns[turnKey{rootIdent(9), 0}] != 2 {
 		t.Errorf("turns by identity %v", turns)
@@ -332,5 +332,56 @@ func TestReplayMissingGoroutine(t *testing.T) {
 	}
 	if n != 2 {
 		t.Errorf("%d waits recorded, want 2 (a lock's for each run of missing turns)", n)
+	}
+}
+
+// TestWGCounter checks wgCounter against the WaitGroup's own count: it
+// reads sync.WaitGroup's state word, which a Go release may lay out anew.
+func TestWGCounter(t *testing.T) {
+	var wg sync.WaitGroup
+	for _, c := range []struct{ add, want int32 }{{0, 0}, {3, 3}, {-1, 2}, {-2, 0}} {
+		wg.Add(int(c.add))
+		if got := wgCounter(&wg); got != c.want {
+			t.Fatalf("after Add(%d): counter %d, want %d", c.add, got, c.want)
+		}
+	}
+}
+
+// TestAwaitEnd checks that a pass after the schedule's end waits for the
+// last turn, gives up when the counter stands still for the patience,
+// and then goes at once until the counter moves.
+func TestAwaitEnd(t *testing.T) {
+	owner, next := replay.owner, replay.next.Load()
+	t.Cleanup(func() {
+		replay.owner = owner
+		replay.next.Store(next)
+		replay.stuck.Store(0)
+	})
+	replay.owner = make([]int32, 3)
+	replay.stuck.Store(0)
+	replay.next.Store(1)
+	go func() {
+		time.Sleep(20 * time.Millisecond)
+		takeTurn(1)
+		takeTurn(2)
+	}()
+	t0 := time.Now()
+	awaitEnd(time.Minute)
+	if took, got := time.Since(t0), replay.next.Load(); got != 3 || took < 10*time.Millisecond {
+		t.Errorf("awaitEnd returned after %v with the counter at %d, want after the last turn, 3", took, got)
+	}
+	replay.next.Store(1)
+	t0 = time.Now()
+	awaitEnd(30 * time.Millisecond)
+	if took := time.Since(t0); took < 30*time.Millisecond || took > 10*time.Second {
+		t.Errorf("a counter standing still held awaitEnd %v, want the patience", took)
+	}
+	t0 = time.Now()
+	awaitEnd(time.Minute)
+	if took := time.Since(t0); took > 10*time.Second {
+		t.Errorf("after one gave up, awaitEnd waited %v", took)
+	}
+	if got := replay.next.Load(); got != 1 {
+		t.Errorf("awaitEnd moved the counter to %d", got)
 	}
 }

@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"sync"
+	"sync/atomic"
 	"time"
 	"unsafe"
 
@@ -153,13 +154,25 @@ func (g *G) RUnlock(site uint32, mu *sync.RWMutex) {
 	mu.RUnlock()
 }
 
-// WGAdd adds n to wg.
+// WGAdd adds n to wg. Under replay (replay.go) an Add of a positive n
+// passes its turn on once the counter has moved, not when it is recorded:
+// a Wait whose turn is next would otherwise overtake it and return at once.
 func (g *G) WGAdd(site uint32, wg *sync.WaitGroup, n int) {
-	if !g.off {
-		g.perturb()
-		g.syncEv(trace.OpWGAdd, site, addr(wg), false, 0, now())
+	if g.off {
+		wg.Add(n)
+		return
 	}
+	g.perturb()
+	turn := g.turn
+	if n > 0 {
+		g.turn = 0
+	}
+	g.syncEv(trace.OpWGAdd, site, addr(wg), false, 0, now())
 	wg.Add(n)
+	if n > 0 {
+		g.turn = turn
+		g.passTurn()
+	}
 }
 
 // WGDone marks one member of wg done: a release of wg's waiters.
@@ -179,12 +192,30 @@ func (g *G) WGWait(site uint32, wg *sync.WaitGroup) {
 	}
 	g.perturb()
 	t := now()
+	// A Wait that will not wait keeps its turn until it has returned:
+	// passed on before (block), the Adds whose turns come after it can
+	// overtake it, when its thread is held up, and make it wait.
+	kept := g.turn
+	if kept != 0 && wgCounter(wg) == 0 {
+		g.turn = 0
+	} else {
+		kept = 0
+	}
 	prev := g.block(trace.OpWGWait, site, addr(wg), t)
 	tw := now() // block may have cut a checkpoint: not part of the wait
 	wg.Wait()
 	end := now()
 	g.unblock(prev)
+	if kept != 0 {
+		g.turn = kept // passed on by syncEv
+	}
 	g.syncEv(trace.OpWGWait, site, addr(wg), longer(tw, end, waitThreshold), t, end)
+}
+
+// wgCounter reads wg's counter: the high 32 bits of its state, the
+// first word of a sync.WaitGroup (TestWGCounter checks the layout).
+func wgCounter(wg *sync.WaitGroup) int32 {
+	return int32((*atomic.Uint64)(unsafe.Pointer(wg)).Load() >> 32)
 }
 
 // CondWait waits on c (c.L must be held, as for c.Wait). It always waits.
