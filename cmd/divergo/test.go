@@ -52,9 +52,10 @@ not finish) in others. For each flaky test, test prints:
     of runs and not (or less often) in pairs of runs that ended alike,
     best separating first, then earliest; each with its line, what the
     failing and the passing side did there, and the goroutines;
-  - the order of two sync operations on one object (lock against lock,
-    send against receive ...) that separates failing from passing runs:
-    both lines and goroutines, and how many runs of each side had it;
+  - ranked with those statements by how well it separates, the order of
+    two sync operations on one object (lock against lock, send against
+    receive ...) that separates failing from passing runs: both lines and
+    goroutines, and how many runs of each side had it;
   - the sync sites whose waiting time differs most between failing and
     passing runs: each site's mean waiting time per run over the failing
     runs and over the passing ones (at most 12 of each);

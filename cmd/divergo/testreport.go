@@ -41,8 +41,7 @@ func writeTestReport(w io.Writer, rep *testReport) error {
 		if len(ft.Modes) > 1 {
 			for i, m := range ft.Modes {
 				fmt.Fprintf(bw, "\nfailure %d of %d, %s: %s\n", i+1, len(ft.Modes), countRuns(m.Failures), whereText(m.Where))
-				writeSeparators(bw, "these failing runs", m.Separators, m.Compared)
-				writeOrderings(bw, m.Orderings)
+				writeSeparators(bw, "these failing runs", m.Separators, m.Orderings, m.Compared)
 				if i < len(ft.ModeReruns) {
 					fmt.Fprintf(bw, "rerun one: %s\n", ft.ModeReruns[i])
 				}
@@ -51,12 +50,10 @@ func writeTestReport(w io.Writer, rep *testReport) error {
 				}
 			}
 			fmt.Fprintln(bw)
-			writeSeparators(bw, "all failing runs", ft.Separators, ft.Compared)
-			writeOrderings(bw, ft.Orderings)
+			writeSeparators(bw, "all failing runs", ft.Separators, ft.Orderings, ft.Compared)
 		} else {
 			fmt.Fprintln(bw)
-			writeSeparators(bw, "failing runs", ft.Separators, ft.Compared)
-			writeOrderings(bw, ft.Orderings)
+			writeSeparators(bw, "failing runs", ft.Separators, ft.Orderings, ft.Compared)
 		}
 		if len(ft.GroupWaits) > 0 {
 			fmt.Fprintf(bw, "\nwaiting time by sync site, mean per run over %d failing and %d passing runs:\n", ft.GroupRuns[0], ft.GroupRuns[1])
@@ -90,34 +87,51 @@ func writeTestReport(w io.Writer, rep *testReport) error {
 	return bw.Flush()
 }
 
-// writeSeparators prints the separators of failing runs (what says which)
-// against the passing runs.
-func writeSeparators(bw io.Writer, what string, seps []flaky.Separator, compared [3]int) {
+// writeSeparators prints what separates failing runs (what says which)
+// from the passing runs, best first: the statements whose outcome parted
+// them (separators) and the orders of two sync operations (orderings),
+// ranked together by their scores, a statement before an order of the
+// same score. The race that decides a test is then where its score puts
+// it, not after every statement.
+func writeSeparators(bw io.Writer, what string, seps []flaky.Separator, ords []flaky.Ordering, compared [3]int) {
 	fmt.Fprintf(bw, "what separates %s from passing runs (%d fail-pass, %d pass-pass, %d fail-fail pairs compared):\n",
 		what, compared[flaky.PairFP], compared[flaky.PairPP], compared[flaky.PairFF])
-	if len(seps) == 0 {
+	if len(seps)+len(ords) == 0 {
 		fmt.Fprintln(bw, "  nothing: failing runs parted from passing ones only where like runs part too")
 	}
-	for i, s := range seps {
-		if i == 5 {
-			fmt.Fprintf(bw, "  ... and %d more (-json lists them)\n", len(seps)-i)
-			break
+	n, si, oi := 0, 0, 0
+	for si < len(seps) || oi < len(ords) {
+		if n == 5 {
+			fmt.Fprintf(bw, "  ... and %d more (-json lists them)\n", len(seps)-si+len(ords)-oi)
+			return
 		}
-		fmt.Fprintf(bw, "%d. %s  %s", i+1, s.Pos, s.Kind)
-		if s.Func != "" {
-			fmt.Fprintf(bw, " in %s", s.Func)
+		n++
+		if oi == len(ords) || si < len(seps) && seps[si].Score >= ords[oi].Score {
+			writeSeparator(bw, n, seps[si], compared)
+			si++
+			continue
 		}
-		fmt.Fprintf(bw, "  parted %d of %d fail-pass pairs, %d of %d pass-pass, %d of %d fail-fail\n",
-			s.Pairs[flaky.PairFP], compared[flaky.PairFP], s.Pairs[flaky.PairPP], compared[flaky.PairPP], s.Pairs[flaky.PairFF], compared[flaky.PairFF])
-		if len(s.Failing) > 0 || len(s.Passing) > 0 {
-			fmt.Fprintf(bw, "   failing runs: %s; passing runs: %s\n", first(s.Failing), first(s.Passing))
-		}
-		var gs []string
-		for _, g := range s.Goroutines {
-			gs = append(gs, fmt.Sprintf("%s (%d)", g.What, g.N))
-		}
-		fmt.Fprintf(bw, "   goroutines: %s\n", strings.Join(gs, ", "))
+		fmt.Fprintf(bw, "%d. the order of two sync operations: %s\n", n, ords[oi])
+		oi++
 	}
+}
+
+// writeSeparator prints separator s as the n-th item.
+func writeSeparator(bw io.Writer, n int, s flaky.Separator, compared [3]int) {
+	fmt.Fprintf(bw, "%d. %s  %s", n, s.Pos, s.Kind)
+	if s.Func != "" {
+		fmt.Fprintf(bw, " in %s", s.Func)
+	}
+	fmt.Fprintf(bw, "  parted %d of %d fail-pass pairs, %d of %d pass-pass, %d of %d fail-fail\n",
+		s.Pairs[flaky.PairFP], compared[flaky.PairFP], s.Pairs[flaky.PairPP], compared[flaky.PairPP], s.Pairs[flaky.PairFF], compared[flaky.PairFF])
+	if len(s.Failing) > 0 || len(s.Passing) > 0 {
+		fmt.Fprintf(bw, "   failing runs: %s; passing runs: %s\n", first(s.Failing), first(s.Passing))
+	}
+	var gs []string
+	for _, g := range s.Goroutines {
+		gs = append(gs, fmt.Sprintf("%s (%d)", g.What, g.N))
+	}
+	fmt.Fprintf(bw, "   goroutines: %s\n", strings.Join(gs, ", "))
 }
 
 // maxMessageLines bounds the lines of one message printed: a test that
@@ -165,17 +179,6 @@ func runIndexes(runs []int) []int {
 		out[i] = r - 1
 	}
 	return out
-}
-
-// writeOrderings prints the orders of sync operations that separate.
-func writeOrderings(bw io.Writer, os []flaky.Ordering) {
-	if len(os) == 0 {
-		return
-	}
-	fmt.Fprintln(bw, "the order of two sync operations:")
-	for i, o := range os {
-		fmt.Fprintf(bw, "%d. %s\n", i+1, o)
-	}
 }
 
 // countRuns is "1 run", "2 runs".

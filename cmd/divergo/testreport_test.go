@@ -38,7 +38,8 @@ func TestWriteTestReport(t *testing.T) {
 			Report: &flaky.Report{
 				Modes: []*flaky.Mode{
 					{Where: "c_test.go:27", Failures: 2, Runs: []int{2, 4}, Separators: sel("c_test.go:24"), Orderings: []flaky.Ordering{order}},
-					{Where: "c_test.go:33", Failures: 1, Runs: []int{3}, Separators: sel("c_test.go:30")},
+					{Where: "c_test.go:33", Failures: 1, Runs: []int{3}, Orderings: []flaky.Ordering{order},
+						Separators: []flaky.Separator{{Pos: "c_test.go:30", Kind: "select", Pairs: [3]int{2, 0, 1}, Score: 0.5}}},
 				},
 				Separators: sel("c_test.go:24"),
 			},
@@ -64,7 +65,12 @@ func TestWriteTestReport(t *testing.T) {
 		"TestTicks: 3 of 5 runs failed (unperturbed 0 of 2, perturbed 12% 1 of 1, perturbed 50% 2 of 2), 2 ways",
 		"failure 1 of 2, 2 runs: c_test.go:27\nwhat separates these failing runs",
 		"1. c_test.go:24  select",
-		"1. in 3 of 3 failing runs (*Clock).Advance's lock at c.go:35 in TestTicks came before (*Clock).After's lock (its 2nd) at :25 in TestTicks > ticker; in 2 of 2 passing runs after",
+		// A statement and an order of the same score: the statement first.
+		"1. c_test.go:24  select",
+		"2. the order of two sync operations: in 3 of 3 failing runs (*Clock).Advance's lock at c.go:35 in TestTicks came before (*Clock).After's lock (its 2nd) at :25 in TestTicks > ticker; in 2 of 2 passing runs after",
+		// An order that separates better than the statement comes first.
+		"failure 2 of 2, 1 run: c_test.go:33\nwhat separates these failing runs from passing runs (0 fail-pass, 0 pass-pass, 0 fail-fail pairs compared):\n1. the order of two sync operations: in 3 of 3",
+		"2. c_test.go:30  select  parted 2 of 0 fail-pass pairs",
 		"rerun one: DIVERGO_PERTURB=2 DIVERGO_REPLAY=/k/fail-2.sched DIVERGO_TRACE=/k/rerun-2.dvt go test -count=1 -overlay=",
 		"failure 2 of 2, 1 run: c_test.go:33",
 		"rerun one: DIVERGO_PERTURB=3 DIVERGO_PERTURB_STRENGTH=12 DIVERGO_TRACE=/k/rerun-3.dvt go test",
