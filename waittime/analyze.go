@@ -54,8 +54,10 @@ type analysis struct {
 	// between go statements, in the order the blocks first ran.
 	runs   []run
 	runIdx map[int32]int32
-	// seen: the blocks of the stretch run so far, for libFlush.
-	seen map[int32]struct{}
+	// seen: the blocks of the stretch run so far, for libFlush; moved:
+	// scratch for pullBack.
+	seen  map[int32]struct{}
+	moved []run
 
 	// scratch space reused by every wait
 	long, short, expl []entry

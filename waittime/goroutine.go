@@ -91,9 +91,6 @@ func (a *analysis) Ran(l *replay.Lane) error {
 	// their share (libwaits.go).
 	lib := a.libStretch(g, items, l.T0())
 	clear(a.seen)
-	// carry is time the spread put before a go statement that the child's
-	// start shows came after it: it goes to the blocks after.
-	var carry int64
 	for _, it := range items {
 		switch it.Step.Kind {
 		case 0:
@@ -107,28 +104,33 @@ func (a *analysis) Ran(l *replay.Lane) error {
 				}
 				a.libFlush(g, lib, min(lib.at, start))
 				at := lib.instant(it.At)
+				moved := a.moved[:0]
 				if at > start {
-					moved := a.pullBack(at - start)
-					carry += moved
-					at -= moved
-					lib.at -= moved
+					moved = a.pullBack(at-start, moved)
+					for _, m := range moved {
+						at -= m.ns
+						lib.at -= m.ns
+					}
 				}
 				a.flushRuns(g)
 				a.spawned(g, ev.Child, at)
+				// The blocks keep their time: what was taken counts
+				// after the go statement.
+				for _, m := range moved {
+					a.addRun(m.block, m.ns)
+					lib.at += m.ns
+				}
+				a.moved = moved
 			}
 		case replay.Block, replay.Call:
 			if b := a.graph.Block(int(it.Step.Block)); g.fn < 0 && b != nil {
 				g.fn = b.Func
 			}
 			a.seen[it.Step.Block] = struct{}{}
-			dur := lib.scale(it.Dur) + carry
-			carry = 0
+			dur := lib.scale(it.Dur)
 			lib.at += dur
 			a.addRun(it.Step.Block, dur)
 		}
-	}
-	if carry > 0 {
-		a.addRun(g.here(), carry)
 	}
 	a.flushRuns(g)
 	a.libFlush(g, lib, math.MaxInt64)
@@ -146,7 +148,7 @@ func (a *analysis) addRun(b int32, d int64) {
 }
 
 // pullBack takes up to d of the time the runs not yet flushed hold, from
-// the last block back, and returns how much it took.
+// the last block back, and appends what it took of each block to moved.
 //
 // The timeline spreads a stretch's time over its blocks in proportion
 // (docs/FORMAT.md, "Durations"), so a go statement's instant is an
@@ -155,15 +157,22 @@ func (a *analysis) addRun(b int32, d int64) {
 // the blocks before it were given time that came after), the parent's
 // snapshot would hold the difference, and every wait of the child's
 // compared against the parent would be explained that much too long
-// (errgroupfan under load: 14 µs more than a 4.45 µs wait).
-func (a *analysis) pullBack(d int64) int64 {
+// (errgroupfan under load: 14 µs more than a 4.45 µs wait). The time
+// taken goes back to the same blocks after the go statement, so that
+// every block keeps the time the spread gave it, as in every other reader
+// (e2e's TestReadersAgree).
+func (a *analysis) pullBack(d int64, moved []run) []run {
 	taken := int64(0)
 	for i := len(a.runs) - 1; i >= 0 && taken < d; i-- {
 		t := min(a.runs[i].ns, d-taken)
+		if t == 0 {
+			continue
+		}
 		a.runs[i].ns -= t
 		taken += t
+		moved = append(moved, run{a.runs[i].block, t})
 	}
-	return taken
+	return moved
 }
 
 // flushRuns adds the summed runs to g's path, in the order the blocks first
