@@ -127,11 +127,11 @@ func compareReleasers(t *testing.T, dir, dvt, gt string) *agreement {
 	}
 	// Every unlock, per mutex: to tell a waiter that lost its mutex after
 	// being woken.
-	unlocks := map[uint64][]unlockAt{}
+	unlocks := map[uint64][]opAt{}
 	// Every send, receive and read unlock that did not wait, per object
 	// and operation: to tell releases whose stamps do not give the order
 	// in which they reached the object.
-	tries := map[objOp][]unlockAt{}
+	tries := map[objOp][]opAt{}
 	byGoID := map[int64]uint64{}
 	for _, gi := range r.Goroutines() {
 		byGoID[int64(gi.GoID)] = gi.ID
@@ -142,10 +142,10 @@ func compareReleasers(t *testing.T, dir, dvt, gt string) *agreement {
 		for it.Next() {
 			ev := it.Event()
 			if ev.Kind == trace.EvSync && (ev.Op == trace.OpUnlock || ev.Op == trace.OpRUnlock) {
-				unlocks[ev.Object] = append(unlocks[ev.Object], unlockAt{gi.ID, ev.End})
+				unlocks[ev.Object] = append(unlocks[ev.Object], opAt{gi.ID, ev.End})
 			}
 			if ev.Kind == trace.EvSync && (ev.Op == trace.OpSend || ev.Op == trace.OpRecv || ev.Op == trace.OpRUnlock) && !ev.Waited {
-				tries[objOp{ev.Object, ev.Op}] = append(tries[objOp{ev.Object, ev.Op}], unlockAt{gi.ID, ev.End})
+				tries[objOp{ev.Object, ev.Op}] = append(tries[objOp{ev.Object, ev.Op}], opAt{gi.ID, ev.End})
 			}
 		}
 	}
@@ -270,7 +270,7 @@ type objOp struct {
 // value), a writer the reader whose unlock was stamped last instead of
 // the one that unlocked last (docs/PERFORMANCE.md, "Releases the stamps
 // do not order").
-func unordered(ev trace.Event, rel trace.Release, edge *gotrace.Wake, tries []unlockAt, by uint64) bool {
+func unordered(ev trace.Event, rel trace.Release, edge *gotrace.Wake, tries []opAt, by uint64) bool {
 	chanRecv := ev.Op == trace.OpRecv || ev.Op == trace.OpSelect && !ev.Sends && ev.Object != 0
 	chanSend := ev.Op == trace.OpSend || ev.Op == trace.OpSelect && ev.Sends && ev.Object != 0
 	switch {
@@ -278,16 +278,16 @@ func unordered(ev trace.Event, rel trace.Release, edge *gotrace.Wake, tries []un
 	default:
 		return false
 	}
-	if !slices.Contains(tries, unlockAt{rel.G, rel.Time}) {
+	if !slices.Contains(tries, opAt{rel.G, rel.Time}) {
 		return false
 	}
-	return slices.ContainsFunc(tries, func(s unlockAt) bool {
+	return slices.ContainsFunc(tries, func(s opAt) bool {
 		return s.g == by && s.t >= ev.Begin-trace.DefaultPairSlack && s.t <= edge.At
 	})
 }
 
-// unlockAt is an unlock by goroutine g at time t.
-type unlockAt struct {
+// opAt is an operation (an unlock, a try) by goroutine g at time t.
+type opAt struct {
 	g uint64
 	t int64
 }
@@ -309,7 +309,7 @@ const stampLag = trace.DefaultPairSlack
 //     waited for it;
 //   - the waiter did not block again between the wake and its acquisition:
 //     it lost the mutex once, without parking.
-func barged(bs []gotrace.Wake, edge *gotrace.Wake, ev trace.Event, rel trace.Release, us []unlockAt, waker uint64) bool {
+func barged(bs []gotrace.Wake, edge *gotrace.Wake, ev trace.Event, rel trace.Release, us []opAt, waker uint64) bool {
 	if waker == 0 || waker == rel.G || rel.Op != trace.OpUnlock || rel.Time < edge.At-agreeEps {
 		return false
 	}
@@ -351,7 +351,7 @@ func blockedAgain(bs []gotrace.Wake, edge *gotrace.Wake, ev trace.Event) bool {
 //     before rel's;
 //   - rel's unlock was stamped before the wake;
 //   - the waiter did not block again between the wake and its acquisition.
-func lateWake(bs []gotrace.Wake, edge *gotrace.Wake, ev trace.Event, rel trace.Release, us []unlockAt, waker uint64) bool {
+func lateWake(bs []gotrace.Wake, edge *gotrace.Wake, ev trace.Event, rel trace.Release, us []opAt, waker uint64) bool {
 	if waker == 0 || waker == rel.G || rel.Op != trace.OpUnlock || rel.Time > edge.At+agreeEps {
 		return false
 	}

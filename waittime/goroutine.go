@@ -90,43 +90,22 @@ func (a *analysis) Ran(l *replay.Lane) error {
 	// blocks get the rest, spread as before, and the library's calls
 	// their share (libwaits.go).
 	lib := a.libStretch(g, items, l.T0())
-	clear(a.seen)
+	if lib.lib != 0 {
+		clear(a.seen)
+	}
 	for _, it := range items {
 		switch it.Step.Kind {
 		case 0:
 			if ev := l.Event(it); ev.Kind == trace.EvSpawn {
-				// The go statement came before the child started: blocks
-				// inside a library that began after that are the parent's
-				// path since it, whatever the spread says.
-				start := int64(math.MaxInt64)
-				if c := a.gs[ev.Child]; c != nil {
-					start = c.info.Start
-				}
-				a.libFlush(g, lib, min(lib.at, start))
-				at := lib.instant(it.At)
-				moved := a.moved[:0]
-				if at > start {
-					moved = a.pullBack(at-start, moved)
-					for _, m := range moved {
-						at -= m.ns
-						lib.at -= m.ns
-					}
-				}
-				a.flushRuns(g)
-				a.spawned(g, ev.Child, at)
-				// The blocks keep their time: what was taken counts
-				// after the go statement.
-				for _, m := range moved {
-					a.addRun(m.block, m.ns)
-					lib.at += m.ns
-				}
-				a.moved = moved
+				a.goStatement(g, lib, ev.Child, it.At)
 			}
 		case replay.Block, replay.Call:
 			if b := a.graph.Block(int(it.Step.Block)); g.fn < 0 && b != nil {
 				g.fn = b.Func
 			}
-			a.seen[it.Step.Block] = struct{}{}
+			if lib.lib != 0 {
+				a.seen[it.Step.Block] = struct{}{} // for libFlush
+			}
 			dur := lib.scale(it.Dur)
 			lib.at += dur
 			a.addRun(it.Step.Block, dur)
@@ -135,6 +114,35 @@ func (a *analysis) Ran(l *replay.Lane) error {
 	a.flushRuns(g)
 	a.libFlush(g, lib, math.MaxInt64)
 	return nil
+}
+
+// goStatement takes g's snapshot for the go statement that started child,
+// which the timeline put at at. The go statement came before the child
+// started: blocks inside a library that began after that are g's path
+// since it, whatever the spread says, and so is the time the spread gave
+// the blocks before it past the child's start (pullBack).
+func (a *analysis) goStatement(g *gstate, lib *stretchLib, child uint64, at int64) {
+	start := int64(math.MaxInt64)
+	if c := a.gs[child]; c != nil {
+		start = c.info.Start
+	}
+	a.libFlush(g, lib, min(lib.at, start))
+	at = lib.instant(at)
+	moved := a.moved[:0]
+	if at > start {
+		moved = a.pullBack(at-start, moved)
+		for _, m := range moved {
+			at -= m.ns
+		}
+	}
+	a.flushRuns(g)
+	a.spawned(g, child, at)
+	// The blocks keep their time: what was taken counts after the go
+	// statement.
+	for _, m := range moved {
+		a.addRun(m.block, m.ns)
+	}
+	a.moved = moved
 }
 
 // addRun adds d to the time of block b in this stretch's runs.
