@@ -58,7 +58,7 @@ func Graph(module, moduleDir string, fset *token.FileSet, results []*Result) (*t
 			}
 		}
 		for _, fg := range funcs {
-			f := &tbb.Func{ID: len(g.Funcs), Name: fg.Name, Pkg: r.Pkg.Path(), Pos: conv(fg.Node.Pos())}
+			f := &tbb.Func{ID: len(g.Funcs), Name: fg.Name, Pkg: r.Pkg.Path(), Pos: conv(fg.Node.Pos()), End: conv(fg.Node.End() - 1)}
 			if len(fg.Flow.Blocks) == 0 {
 				return nil, fmt.Errorf("building graph: function %s has no blocks", fg.Name)
 			}

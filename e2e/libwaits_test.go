@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/divergo/divergo/internal/gotrace"
+	"github.com/divergo/divergo/internal/tbb"
 	"github.com/divergo/divergo/internal/trace"
 	"github.com/divergo/divergo/waittime"
 )
@@ -223,6 +224,7 @@ func compareLibraryWaits(t *testing.T, dvt, gt string) *libAgreement {
 			t          int64
 			begin, end int64 // a sync event's, else 0
 			block      int   // a block entered, else -1
+			exit       bool  // the function whose entry block is block returned
 		}
 		var ms []mark
 		it, err := r.Events(gid)
@@ -234,6 +236,8 @@ func compareLibraryWaits(t *testing.T, dvt, gt string) *libAgreement {
 			switch ev.Kind {
 			case trace.EvBlock, trace.EvPack:
 				ms = append(ms, mark{t: -1, block: int(ev.Block)})
+			case trace.EvExit:
+				ms = append(ms, mark{t: -1, block: int(ev.Block), exit: true})
 			case trace.EvClock:
 				ms = append(ms, mark{t: ev.Time, block: -1})
 			case trace.EvSync:
@@ -249,8 +253,9 @@ func compareLibraryWaits(t *testing.T, dvt, gt string) *libAgreement {
 		}
 		for _, lw := range ws {
 			w := lw.w
-			where := fmt.Sprintf("%s: %s at %s, %d..%d", w.Goroutine, w.Op, w.Pos, w.Begin, w.End)
-			overlap, in, seen, last := false, false, false, -1
+			where := fmt.Sprintf("%s: %s at %s in %s, %d..%d", w.Goroutine, w.Op, w.Pos, g.Func(lw.fn).Name, w.Begin, w.End)
+			overlap, in, seen := false, false, false
+			var frames []int // the last block entered in each function called, innermost last
 			for _, m := range ms {
 				if m.end != 0 && m.begin < w.End-gotrace.JoinEps && m.end > w.Begin+gotrace.JoinEps {
 					overlap = true
@@ -258,10 +263,11 @@ func compareLibraryWaits(t *testing.T, dvt, gt string) *libAgreement {
 				if m.t >= w.End {
 					break
 				}
-				if m.block >= 0 {
-					last = m.block
+				frames = enterBlock(g, frames, m.block, m.exit)
+				var b *tbb.Block
+				if len(frames) > 0 {
+					b = g.Block(frames[len(frames)-1])
 				}
-				b := g.Block(last)
 				if m.t >= 0 && m.t <= w.Begin {
 					// A timestamp before the wait: the stretch starts
 					// again, in the block entered last.
@@ -288,4 +294,29 @@ func compareLibraryWaits(t *testing.T, dvt, gt string) *libAgreement {
 		}
 	}
 	return a
+}
+
+// enterBlock returns the frames after entering block (or, with exit, after
+// the return of the function whose entry block it is). A return puts the
+// goroutine back in the block it called from: a deferred call into a library
+// runs after the function's last block, and once a callee has returned, the
+// block last entered is the callee's, not the one the goroutine is in.
+func enterBlock(g *tbb.Graph, frames []int, block int, exit bool) []int {
+	b := g.Block(block)
+	switch {
+	case block < 0 || b == nil:
+	case exit:
+		for i := len(frames) - 1; i >= 0; i-- {
+			if f := g.Block(frames[i]); f != nil && f.Func == b.Func {
+				return frames[:i]
+			}
+		}
+	case len(frames) > 0 && g.Block(frames[len(frames)-1]).Func == b.Func && g.Func(b.Func).Entry != block:
+		// A block of the same call; an entry block is a call of its own
+		// (recursion).
+		frames[len(frames)-1] = block
+	default:
+		frames = append(frames, block)
+	}
+	return frames
 }

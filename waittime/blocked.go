@@ -182,7 +182,7 @@ func inLibrary(gt *gotrace.Trace, files fileSet, g *tbb.Graph, gi trace.Goroutin
 	pos := tbb.Pos{File: files.of(f.File), Line: f.Line}
 	out := BlockedGoroutine{GID: gi.ID, Goroutine: pathOf(gi), Block: -1, Pos: pos.FileLine(), Func: f.Func,
 		Op: shortCallee(b.WaitStack[i-1].Func), Kind: libKind(b.Reason), SinceNs: b.Blocked, Library: true}
-	if blk := g.Block(blockAt(g, files, f.File, f.Line)); blk != nil {
+	if blk := g.Block(blockAt(g, files, f)); blk != nil {
 		out.Block, out.Func = blk.ID, funcOf(g, blk)
 	}
 	return out, true

@@ -234,7 +234,7 @@ func (a *analysis) libWait(g *gstate, w gotrace.Wake) (int32, State, bool) {
 	}
 	f := w.WaitStack[i]
 	pos := tbb.Pos{File: a.files.of(f.File), Line: f.Line}
-	c := libCall{block: a.blockAt(f.File, f.Line), pos: pos}
+	c := libCall{block: a.blockAt(f), pos: pos}
 	idx, ok := a.libIdx[c]
 	if !ok {
 		if a.libIdx == nil {
@@ -284,15 +284,50 @@ func (fs fileSet) first(stack []gotrace.Frame) int {
 	return -1
 }
 
-// blockAt is the innermost block of the graph that holds line of file (a
-// path on a stack), -1 when none does.
-func (a *analysis) blockAt(file string, line int) int { return blockAt(a.graph, a.files, file, line) }
+// blockAt is the block of the graph that holds the line of stack frame f,
+// -1 when none does.
+func (a *analysis) blockAt(f gotrace.Frame) int { return blockAt(a.graph, a.files, f) }
 
-func blockAt(g *tbb.Graph, files fileSet, file string, line int) int {
-	f := files.of(file)
+// blockAt finds the function of frame f first: the innermost of the
+// graph's functions around its line that is a function literal when the
+// frame's is one and a declared function when not. Lines alone mislead at
+// a closing brace, where a deferred call runs: `go func() { defer
+// sem.Release(1); ... }(i)` blocks in Release at the line of `}(i)`, which
+// the enclosing loop's block holds and no block of the literal does. The
+// literal's line and its caller's, `g.Go(func() error {`, are told apart by
+// the frame's name. In that function, the innermost block holding the
+// line, else the last block before it (the body's end, before the brace).
+// Graphs without functions' ends fall back to the innermost block of any
+// function.
+func blockAt(g *tbb.Graph, files fileSet, f gotrace.Frame) int {
+	file := files.of(f.File)
+	if fn := funcAround(g, file, f.Line, isLiteralFrame(f.Func)); fn != nil {
+		best, span, last := -1, 0, -1
+		for _, id := range fn.Blocks {
+			b := g.Block(id)
+			if b == nil || b.Pos.File != file {
+				continue
+			}
+			if b.Pos.Line <= f.Line && b.End.Line >= f.Line {
+				if s := b.End.Line - b.Pos.Line; best < 0 || s < span {
+					best, span = b.ID, s
+				}
+			}
+			if b.End.Line <= f.Line && (last < 0 || b.End.Line > g.Block(last).End.Line) {
+				last = b.ID
+			}
+		}
+		if best >= 0 {
+			return best
+		}
+		if last >= 0 {
+			return last
+		}
+		return fn.Entry
+	}
 	best, span := -1, 0
 	for _, b := range g.Blocks {
-		if b.Pos.File != f || b.Pos.Line > line || b.End.Line < line {
+		if b.Pos.File != file || b.Pos.Line > f.Line || b.End.Line < f.Line {
 			continue
 		}
 		if s := b.End.Line - b.Pos.Line; best < 0 || s < span {
@@ -300,6 +335,54 @@ func blockAt(g *tbb.Graph, files fileSet, file string, line int) int {
 		}
 	}
 	return best
+}
+
+// funcAround is the innermost function of file whose text holds line and
+// that is a literal when literal is (nil when none is, or the graph has no
+// functions' ends).
+func funcAround(g *tbb.Graph, file string, line int, literal bool) *tbb.Func {
+	var best *tbb.Func
+	for _, fn := range g.Funcs {
+		if fn.Pos.File != file || !fn.End.IsValid() || fn.Pos.Line > line || fn.End.Line < line ||
+			strings.Contains(fn.Name, "$") != literal {
+			continue
+		}
+		if best == nil || fn.End.Line-fn.Pos.Line < best.End.Line-best.Pos.Line {
+			best = fn
+		}
+	}
+	return best
+}
+
+// isLiteralFrame reports whether the Go runtime's function name fn is a
+// function literal's: "main.main.func2", "pkg.(*T).M.func1.3", the compiler's
+// wrappers of go and defer statements ("main.f.gowrap1") named by the
+// function they are in.
+func isLiteralFrame(fn string) bool {
+	if i := strings.LastIndexByte(fn, ']'); i >= 0 {
+		fn = fn[i+1:] // type arguments may hold dots
+	}
+	for {
+		i := strings.LastIndexByte(fn, '.')
+		if i < 0 {
+			return false
+		}
+		seg := fn[i+1:]
+		switch {
+		case numbered(seg, ""), numbered(seg, "func"):
+			return true
+		case numbered(seg, "gowrap"), numbered(seg, "deferwrap"):
+			fn = fn[:i]
+		default:
+			return false
+		}
+	}
+}
+
+// numbered reports whether s is prefix followed by a decimal number.
+func numbered(s, prefix string) bool {
+	n, ok := strings.CutPrefix(s, prefix)
+	return ok && n != "" && strings.Trim(n, "0123456789") == ""
 }
 
 // shortCallee names a library function by its package's last element:

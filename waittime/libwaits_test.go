@@ -177,7 +177,53 @@ func TestFileSetLongestPath(t *testing.T) {
 			t.Errorf("of(%q) = %q, want %q", file, got, want)
 		}
 	}
-	if b := blockAt(g, newFileSet(g), "/home/u/m/cmd/tool/main.go", 5); b != 1 {
+	if b := blockAt(g, newFileSet(g), gotrace.Frame{Func: "main.main", File: "/home/u/m/cmd/tool/main.go", Line: 5}); b != 1 {
 		t.Errorf("blockAt cmd/tool/main.go:5 = %d, want 1", b)
+	}
+}
+
+// TestBlockAtClosingBrace: a wait in a deferred call is at the literal's
+// closing brace, `}(i)`, a line the enclosing loop's block holds and no
+// block of the literal does; its block is the literal's last (the
+// semaphore example's Release put in the loop's block, the caller's
+// function, in 1 run in 15). The caller blocked on the literal's first
+// line, `g.Go(func() error {`, stays the caller's.
+func TestBlockAtClosingBrace(t *testing.T) {
+	pos := func(l int) tbb.Pos { return tbb.Pos{File: "main.go", Line: l} }
+	g := &tbb.Graph{
+		Funcs: []*tbb.Func{
+			{ID: 0, Name: "m.work", Pos: pos(10), End: pos(30), Entry: 0, Blocks: []int{0, 1}},
+			{ID: 1, Name: "m.work$1", Pos: pos(14), End: pos(17), Entry: 2, Blocks: []int{2}},
+		},
+		Blocks: []*tbb.Block{
+			{ID: 0, Func: 0, Pos: pos(11), End: pos(12)},
+			{ID: 1, Func: 0, Kind: "for.body", Pos: pos(13), End: pos(17)},
+			{ID: 2, Func: 1, Pos: pos(15), End: pos(16)},
+		},
+	}
+	fs := newFileSet(g)
+	for _, c := range []struct {
+		fn   string
+		line int
+		want int
+	}{
+		{"main.work.func2", 17, 2},         // the deferred call at the brace
+		{"main.work.func2", 15, 2},         // in the body
+		{"main.work.func2.gowrap1", 16, 2}, // a go statement's wrapper, in the literal
+		{"main.work", 14, 1},               // the caller, on the literal's first line
+		{"main.work", 17, 1},               // the caller evaluating `(i)`
+		{"main.work", 11, 0},
+	} {
+		if got := blockAt(g, fs, gotrace.Frame{Func: c.fn, File: "/src/m/main.go", Line: c.line}); got != c.want {
+			t.Errorf("blockAt %s main.go:%d = %d, want %d", c.fn, c.line, got, c.want)
+		}
+	}
+	for fn, want := range map[string]bool{
+		"main.main": false, "main.main.func1": true, "pkg.(*T).M.func1.3": true, "main.f.gowrap1": false,
+		"main.f.func2.deferwrap1": true, "pkg.G[...].func1": true, "pkg.G[...]": false, "pkg.(*T).M-fm": false, "main.func": false,
+	} {
+		if got := isLiteralFrame(fn); got != want {
+			t.Errorf("isLiteralFrame(%q) = %v, want %v", fn, got, want)
+		}
 	}
 }

@@ -90,12 +90,15 @@ type Graph struct {
 
 // Func is one function, method or function literal.
 type Func struct {
-	ID     int    `json:"id"`
-	Name   string `json:"name"` // types.Func full name or SSA-style name for literals: "pkg.F", "pkg.(*T).M", "pkg.F$1"
-	Pkg    string `json:"pkg"`
-	Pos    Pos    `json:"pos"`
-	Entry  int    `json:"entry"`  // id of the entry block
-	Blocks []int  `json:"blocks"` // ids of the function's blocks, entry first
+	ID   int    `json:"id"`
+	Name string `json:"name"` // types.Func full name or SSA-style name for literals: "pkg.F", "pkg.(*T).M", "pkg.F$1"
+	Pkg  string `json:"pkg"`
+	Pos  Pos    `json:"pos"`
+	// End is the function's closing brace: where a deferred call runs,
+	// which no block holds (graphs before it have none).
+	End    Pos   `json:"end,omitzero"`
+	Entry  int   `json:"entry"`  // id of the entry block
+	Blocks []int `json:"blocks"` // ids of the function's blocks, entry first
 }
 
 // Block is one TBB.
