@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/divergo/divergo/internal/gotrace"
 	"github.com/divergo/divergo/internal/tbb"
 	"github.com/google/pprof/profile"
 )
@@ -30,37 +31,28 @@ type lineCount struct {
 
 // lineShares maps each block of more than one line that was sampled to its
 // sampled lines, in order of line. A sample counts at its innermost frame
-// in one of the program's files, for the innermost block of that file
-// whose lines hold the frame's line: a function literal's block, not the
-// block of the statement that holds the literal.
+// in one of the program's files, for that frame's block (blockAt): a
+// function literal's block, not the block of the statement that holds the
+// literal, and a deferred call's time at the closing brace of its own
+// function's last block.
 func lineShares(g *tbb.Graph, p *profile.Profile) map[int32][]lineCount {
 	if p == nil || len(p.Sample) == 0 {
 		return nil
 	}
 	fs := newFileSet(g)
-	byFile := map[string][]*tbb.Block{}
-	for _, b := range g.Blocks {
-		if b != nil && b.Pos.File != "" && b.Pos.Line > 0 {
-			byFile[b.Pos.File] = append(byFile[b.Pos.File], b)
-		}
-	}
-	type fileLine struct {
-		file string
-		line int
-	}
-	found := map[fileLine]*tbb.Block{}
+	found := map[gotrace.Frame]*tbb.Block{}
 	counts := map[int32]map[int]int64{}
 	v := cpuValue(p)
 	for _, s := range p.Sample {
-		file, line := programFrame(s, fs)
-		if file == "" || v >= len(s.Value) {
+		f, ok := programFrame(s, fs)
+		if !ok || v >= len(s.Value) {
 			continue
 		}
-		k := fileLine{file, line}
-		b, ok := found[k]
+		line := f.Line
+		b, ok := found[f]
 		if !ok {
-			b = innermostBlock(byFile[file], line)
-			found[k] = b
+			b = g.Block(blockAt(g, fs, f))
+			found[f] = b
 		}
 		if b == nil || b.End.Line <= b.Pos.Line {
 			continue // one line: its time is at that line already
@@ -99,37 +91,21 @@ func cpuValue(p *profile.Profile) int {
 	return 0
 }
 
-// programFrame is the file and line of a sample's innermost frame in one
-// of the program's files (a location's first line is the innermost of the
-// calls inlined there), the file as the graph names it; "" when none is.
-func programFrame(s *profile.Sample, fs fileSet) (string, int) {
+// programFrame is a sample's innermost frame in one of the program's files
+// (a location's first line is the innermost of the calls inlined there);
+// false when none is.
+func programFrame(s *profile.Sample, fs fileSet) (gotrace.Frame, bool) {
 	for _, loc := range s.Location {
 		for _, ln := range loc.Line {
 			if ln.Function == nil {
 				continue
 			}
-			if f := fs.of(ln.Function.Filename); f != "" {
-				return f, int(ln.Line)
+			if fs.of(ln.Function.Filename) != "" {
+				return gotrace.Frame{Func: ln.Function.Name, File: ln.Function.Filename, Line: int(ln.Line)}, true
 			}
 		}
 	}
-	return "", 0
-}
-
-// innermostBlock is the block of bs whose lines hold line and span the
-// fewest lines, the lowest id first among equals; nil when none does.
-func innermostBlock(bs []*tbb.Block, line int) *tbb.Block {
-	var best *tbb.Block
-	for _, b := range bs {
-		end := max(b.End.Line, b.Pos.Line)
-		if b.Pos.Line > line || end < line {
-			continue
-		}
-		if best == nil || end-b.Pos.Line < max(best.End.Line, best.Pos.Line)-best.Pos.Line {
-			best = b
-		}
-	}
-	return best
+	return gotrace.Frame{}, false
 }
 
 // splitLines splits ns, a running step's time in block b at position pos,
