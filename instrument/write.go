@@ -338,6 +338,10 @@ import (
 	_dvg %q
 )
 `, recorder)
+	} else if main {
+		fmt.Fprintf(&b, "\nimport _dvg %q\n", recorder)
+	}
+	if hash {
 		b.WriteString(`
 // _dvg_hash gives a value the same outcome in every run: integers
 // themselves, strings and others a hash of their text. Pointers and
@@ -365,6 +369,9 @@ func _dvg_hash[K comparable](k K) uint64 {
 	}
 	if main {
 		fmt.Fprintf(&b, "\n// _dvg_graph is the TBB graph of the program, embedded in every trace.\nconst _dvg_graph = %s\n", strconv.Quote(string(graphJSON)))
+		// Opened before main's init functions run: a program that exits
+		// from one still leaves its trace (runtime.Program).
+		b.WriteString("\nvar _ = _dvg.Program(_dvg_graph)\n")
 	}
 	return []byte(b.String())
 }

@@ -41,7 +41,9 @@
 // function's entry and return a test each and the deferred call, with no
 // call into this package.
 //
-// The file is complete (index written) when main.main returns, when the
+// The file opens when package main's variables are initialized
+// ([Program]), so that a program that ends in an init leaves one too. It
+// is complete (index written) when main.main returns, when the
 // program calls [OsExit], and when a goroutine started through [G.Spawn] or
 // main.main panics without recovering. After any other death (a signal,
 // SIGKILL, a fatal runtime error, an os.Exit in code that is not

@@ -155,6 +155,21 @@ func begin() bool {
 // on and Enter or Main will start it.
 func Off() bool { return sess.state.Load() == stateOff }
 
+// Program opens the trace with the program's graph (tbb.Marshal output)
+// when package main's variables are initialized, before its init functions
+// and main.main run. A program that exits before main (log.Fatal in an
+// init on a bad configuration, os.Exit in a goroutine an init started, a
+// panic in an init) then leaves a trace of what it did up to there, as one
+// that exits from main does; opened by Main alone, such a program wrote
+// nothing, not even its arena's contents could be read back. Main's clock
+// still starts at Main when nothing was recorded before it.
+func Program(graphJSON string) bool {
+	if begin() {
+		openTrace([]byte(graphJSON))
+	}
+	return true
+}
+
 // Main starts recording at the first statement of main.main: it opens the
 // trace file with the program's graph (tbb.Marshal output), installs the
 // flushes, and records main's entry block.

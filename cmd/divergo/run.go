@@ -105,6 +105,12 @@ func runRun(args []string, stdout, stderr io.Writer) (int, error) {
 		if code != 0 {
 			status = 1
 		}
+		if _, err := os.Stat(tr); err != nil {
+			// Said rather than named: a path to no file sends the user to
+			// diff and wait for an error there.
+			fmt.Fprintf(stderr, "divergo: run %d: exit status %d; no trace written (the program ran no instrumented code)%s\n", k, code, seedNote)
+			continue
+		}
 		fmt.Fprintf(stderr, "divergo: run %d: exit status %d; trace %s%s\n", k, code, tr, seedNote)
 	}
 	return status, nil
