@@ -65,6 +65,7 @@ type analysis struct {
 	sums              []sides // by block × state, see sidesOf
 	touched           []kind
 	cands             []cand
+	sortTmp           []entry // mergeEntries' scratch
 }
 
 // Analyze explains the waiting time of one trace. It reads every goroutine's

@@ -176,7 +176,7 @@ func shares(c *Class) []share {
 		}
 		es = append(es, entry{stepKey{at: int32(at), state: stateNamed(st.State)}, st.Ns})
 	}
-	return relative(mergeEntries(es), nil)
+	return relative(mergeEntries(es, new([]entry)), nil)
 }
 
 func stateNamed(name string) State {

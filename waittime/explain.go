@@ -78,7 +78,7 @@ func (a *analysis) removeRedundant(long, short []entry, w int64, out []entry) []
 			out = append(out, entry{e.key, -e.ns})
 		}
 	}
-	return mergeEntries(out)
+	return mergeEntries(out, &a.sortTmp)
 }
 
 // cand is a kind of step on both paths and its difference in duration.
@@ -88,9 +88,9 @@ type cand struct {
 }
 
 // mergeEntries sorts entries by step and adds up those of the same step,
-// dropping zeros.
-func mergeEntries(es []entry) []entry {
-	slices.SortFunc(es, func(x, y entry) int { return compareKeys(x.key, y.key) })
+// dropping zeros. tmp is scratch space for the sort, kept between calls.
+func mergeEntries(es []entry, tmp *[]entry) []entry {
+	sortEntries(es, tmp)
 	out := es[:0]
 	for _, e := range es {
 		if n := len(out); n > 0 && out[n-1].key == e.key {
@@ -106,6 +106,73 @@ func mergeEntries(es []entry) []entry {
 		}
 	}
 	return kept
+}
+
+// sortEntries sorts es by step (compareKeys). A wait's two paths hold a
+// step for every goroutine whose work reached them through earlier waits:
+// thousands with 256 goroutines on one lock (Go's
+// test/fixedbugs/issue79186.go), where sorting them with compareKeys was
+// half of divergo wait's time. Keys that fit are sorted as one word in
+// compareKeys's order, ordered without a comparison (radix sort).
+func sortEntries(es []entry, tmp *[]entry) {
+	if len(es) < 64 {
+		slices.SortFunc(es, func(x, y entry) int { return compareKeys(x.key, y.key) })
+		return
+	}
+	for _, e := range es {
+		if !sortable(e.key) {
+			slices.SortFunc(es, func(x, y entry) int { return compareKeys(x.key, y.key) })
+			return
+		}
+	}
+	if cap(*tmp) < len(es) {
+		*tmp = make([]entry, len(es))
+	}
+	radixSort(es, (*tmp)[:len(es)])
+}
+
+// sortable says whether k's sort word holds it: a place from -1 up, a
+// state below 16 and a recorder id below 2^32.
+func sortable(k stepKey) bool {
+	return k.at >= -1 && int64(k.at)+1 < 1<<28 && k.state < 16 && k.g < 1<<32
+}
+
+// sortWord is k in one word, ordered as compareKeys orders keys.
+func sortWord(k stepKey) uint64 {
+	return uint64(int64(k.at)+1)<<36 | uint64(k.state)<<32 | k.g
+}
+
+// radixSort sorts es by sortWord, least significant byte first, skipping
+// the bytes all words share; stable, so equal keys keep their order. tmp
+// is as long as es.
+func radixSort(es, tmp []entry) {
+	var or, and uint64 = 0, ^uint64(0)
+	for _, e := range es {
+		w := sortWord(e.key)
+		or, and = or|w, and&w
+	}
+	src, dst := es, tmp
+	for shift := uint(0); shift < 64; shift += 8 {
+		if (or^and)>>shift&0xff == 0 {
+			continue // every word has this byte
+		}
+		var count [257]int
+		for _, e := range src {
+			count[sortWord(e.key)>>shift&0xff+1]++
+		}
+		for i := 1; i < len(count); i++ {
+			count[i] += count[i-1]
+		}
+		for _, e := range src {
+			b := sortWord(e.key) >> shift & 0xff
+			dst[count[b]] = e
+			count[b]++
+		}
+		src, dst = dst, src
+	}
+	if &src[0] != &es[0] {
+		copy(es, src)
+	}
 }
 
 func compareKeys(x, y stepKey) int {
