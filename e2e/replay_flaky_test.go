@@ -20,10 +20,9 @@ import (
 // printed divergo diff works too. TestMapOrder (map order), TestTimeout
 // and TestBatchDeadline (deadlines) are decided by no order of sync
 // operations and are left out. TestPollCancel (a ticker racing a context
-// cancel) is decided by which of two ready cases its select takes, a
-// choice the replay does not make: its rerun fails again 2 to 6 times in
-// 10, and the test asks for at least once in 20. For it and for
-// TestPoolNilTask (a pool whose nil task makes a worker exit), each
+// cancel) is decided by which of two ready cases its select takes: the
+// replay forces the clause the failing run's select chose
+// (runtime/selforce.go). For it and for TestPoolNilTask (a pool whose nil task makes a worker exit), each
 // failure mode has separators of its own, the statement that decides
 // among its first three. Not in parallel: the tests it needs flaky fail by
 // timers of 10 and 20 ms too (e2e's doc).
@@ -69,11 +68,6 @@ func TestFlakyReplay(t *testing.T) {
 			}
 		}
 		n, least := 10, 9
-		if f.Name == "TestPollCancel" {
-			// 2 to 6 of 10 in seven invocations: of 20, none failing is
-			// about as rare as one in ten thousand.
-			n, least = 20, 1
-		}
 		failed, out := rerun(t, dir, f.Rerun, n, "")
 		t.Logf("%s: the rerun failed %d of %d times", f.Name, failed, n)
 		if failed < least {
