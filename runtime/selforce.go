@@ -40,9 +40,9 @@ import (
 
 // selForce is the state of a goroutine's select under replay.
 type selForce struct {
-	force uint8 // the clause the replayed turn recorded, from 1; 0 for none
-	pick  uint8 // the clause SelectForce chose, from 1; 0 when not forcing
-	stand any   // the chosen case's stand-in channel, of the case's own type
+	force uint8         // the clause the replayed turn recorded, from 1; 0 for none
+	pick  uint8         // the clause SelectForce chose, from 1; 0 when not forcing
+	stand reflect.Value // the chosen case's stand-in channel, both ways
 }
 
 // Forcing reports whether the replay recorded the clause of the select
@@ -109,15 +109,16 @@ func awaitCase(sc reflect.SelectCase, patience time.Duration) (recv reflect.Valu
 }
 
 // standIn is the channel the chosen case sc finds ready in the select
-// that follows SelectForce: of sc's channel type, holding recv (closed when
-// the receive found sc's channel closed), or with room for a send; nil for
-// the default.
-func standIn(sc reflect.SelectCase, recv reflect.Value, ok bool) any {
+// that follows SelectForce: of sc's element type, holding recv (closed
+// when the receive found sc's channel closed), or with room for a send;
+// none for the default. It goes both ways: Case converts it to the type
+// the select's operand has, which SelRecv and SelSend did not keep (a
+// chan int received from is a <-chan int there).
+func standIn(sc reflect.SelectCase, recv reflect.Value, ok bool) reflect.Value {
 	if sc.Dir == reflect.SelectDefault {
-		return nil
+		return reflect.Value{}
 	}
-	t := sc.Chan.Type()
-	ch := reflect.MakeChan(reflect.ChanOf(reflect.BothDir, t.Elem()), 1)
+	ch := reflect.MakeChan(reflect.ChanOf(reflect.BothDir, sc.Chan.Type().Elem()), 1)
 	if sc.Dir == reflect.SelectRecv {
 		if ok {
 			ch.Send(recv)
@@ -125,8 +126,11 @@ func standIn(sc reflect.SelectCase, recv reflect.Value, ok bool) any {
 			ch.Close()
 		}
 	}
-	return ch.Convert(t).Interface()
+	return ch
 }
+
+// forced ends the forcing of a select, once it has chosen.
+func (s *selForce) forced() { s.pick, s.stand = 0, reflect.Value{} }
 
 // Case is the channel of clause c (from 0) in the select SelectForce
 // prepared: the stand-in for the chosen clause, nil for every other. Not
@@ -139,5 +143,5 @@ func Case[C any](g *G, c int, ch C) C {
 		var none C
 		return none
 	}
-	return g.sel.stand.(C)
+	return g.sel.stand.Convert(reflect.TypeFor[C]()).Interface().(C)
 }

@@ -12,8 +12,9 @@ import (
 
 // choose is a select as the instrumenter writes it, of a receive from a,
 // a receive from b, a send on out and a default; it returns the clause
-// taken (from 0) and what a receive got.
-func choose(g *G, a, b <-chan int, out chan<- int) (clause, v int, ok bool) {
+// taken (from 0) and what a receive got. The channels go both ways, as
+// most do: the stand-in must have the operand's type, not SelRecv's.
+func choose(g *G, a, b chan int, out chan int) (clause, v int, ok bool) {
 	t := g.SelectBegin(bWorker)
 	if g.Forcing() {
 		g.SelectForce(SelRecv(a), SelRecv(b), SelSend(out, 7), SelDefault())

@@ -347,7 +347,9 @@ func SelectEndOn[C any](g *G, site uint32, begin int64, ch C, sends bool, c int)
 func (g *G) selectEnd(aux, site uint32, obj uint64, begin int64, c int) {
 	end := now()
 	g.unblock(pendingWait{}) // after end: as block in SelectBegin
-	g.sel.pick = 0
+	if g.sel.pick != 0 {
+		g.sel.forced()
+	}
 	if c >= 0 && c < trace.MaxCase {
 		aux |= uint32(c+1) << 11
 	}
