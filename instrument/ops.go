@@ -353,12 +353,28 @@ func (r *rewriter) forceArgs(s *ast.SelectStmt, hoisted map[ast.Expr]string) str
 		}
 		v := cc.Comm.(*ast.SendStmt).Value
 		vText, ok := again(v)
-		if !ok {
+		if !ok || !r.sendsElem(ch, v) {
 			return ""
 		}
 		args = append(args, "_dvg.SelSend("+chText+", "+vText+")")
 	}
 	return strings.Join(args, ", ")
+}
+
+// sendsElem reports whether SelSend can infer its element type from the
+// channel alone: the value sent is a constant, nil, or of the channel's
+// element type itself. A value only assignable to it (a *PathError sent
+// on a chan error) would give the inference two types.
+func (r *rewriter) sendsElem(ch, v ast.Expr) bool {
+	tv, ok := r.info.Types[v]
+	if !ok {
+		return false
+	}
+	if tv.Value != nil || tv.IsNil() {
+		return true
+	}
+	c, isChan := r.info.TypeOf(ch).Underlying().(*types.Chan)
+	return isChan && types.Identical(tv.Type, c.Elem())
 }
 
 // commOf returns the channel operand of a select case's communication,

@@ -22,6 +22,21 @@ func recvOnly(c <-chan string, d chan<- level) string {
 	}
 }
 
+type failure struct{}
+
+func (failure) Error() string { return "failure" }
+
+// report sends a value only assignable to the channel's element type: left
+// to Go's choice, SelSend could not infer its type.
+func report(errs chan error, quit chan struct{}) string {
+	select {
+	case errs <- failure{}:
+		return "reported"
+	case <-quit:
+		return "quit"
+	}
+}
+
 func first[T any](a, b chan T) (v T) {
 	select {
 	case v = <-a:
@@ -62,6 +77,8 @@ loop:
 	fmt.Println(recvOnly(c, d))
 	close(c)
 	fmt.Println(recvOnly(c, d))
+
+	fmt.Println(report(make(chan error, 1), nil))
 
 	a, b := make(chan float64, 1), make(chan float64)
 	a <- 2.5
