@@ -34,7 +34,9 @@ import (
 //   - waiting spins with Gosched, as delay does, on the goroutine's own
 //     stack: no goroutine, timer or channel is added, and a program
 //     deadlocked without divergo is still reported so once every goroutine
-//     has given up waiting (docs/BLOCKED.md).
+//     has given up waiting (docs/BLOCKED.md); a select whose clause is
+//     forced waits on a timer of the patience (selforce.go), and the report
+//     then comes once it has fired.
 //
 // A goroutine's identity (perturb.go) names it in every run; the schedule
 // names goroutines by spawn structure, and readReplay computes the
