@@ -318,8 +318,9 @@ func (r *rewriter) caseChan(cc *ast.CommClause) (ch ast.Expr, sends, ok bool) {
 // fewer than two clauses (nothing to choose), more than a select event can
 // name (trace.MaxCase), or a channel operand or send value that can be
 // neither named (hoistCases) nor evaluated again as written (pure, on one
-// line, without a comment). The operands are evaluated by the call and
-// again by the select: that changes nothing for pure ones.
+// line, without a comment), or a send value SelSend could not type
+// (sendsElem). The operands are evaluated by the call and again by the
+// select: that changes nothing for pure ones.
 func (r *rewriter) forceArgs(s *ast.SelectStmt, hoisted map[ast.Expr]string) string {
 	if len(s.Body.List) < 2 || len(s.Body.List) > trace.MaxCase {
 		return ""
