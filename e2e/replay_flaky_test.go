@@ -67,6 +67,9 @@ func TestFlakyReplay(t *testing.T) {
 				}
 			}
 		}
+		if f.Name == "TestPollCancel" && !forcesSelect(t, filepath.Join(dir, f.Kept)) {
+			t.Errorf("%s: its kept schedule gives no select clause to force", f.Name)
+		}
 		n, least := 10, 9
 		failed, out := rerun(t, dir, f.Rerun, n, "")
 		t.Logf("%s: the rerun failed %d of %d times", f.Name, failed, n)
@@ -121,4 +124,24 @@ func rerun(t *testing.T, dir, line string, n int, where string) (int, string) {
 		}
 	}
 	return failed, string(out)
+}
+
+// forcesSelect reports whether a schedule kept in dir has a turn that
+// forces a select's clause ("G K C", docs/FORMAT.md).
+func forcesSelect(t *testing.T, dir string) bool {
+	t.Helper()
+	scheds, _ := filepath.Glob(filepath.Join(dir, "fail-*.sched"))
+	for _, p := range scheds {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, turns, _ := strings.Cut(string(data), "\nturns\n")
+		for _, l := range strings.Split(turns, "\n") {
+			if len(strings.Fields(l)) == 3 {
+				return true
+			}
+		}
+	}
+	return false
 }
