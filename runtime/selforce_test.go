@@ -145,3 +145,33 @@ func TestSelectForcedNeverReady(t *testing.T) {
 	}
 	g.Exit(bMain)
 }
+
+// TestAwaitCaseWhileTurnsMove: a forced case waits past the patience while
+// turns are taken (the run goes on and may yet make it ready), and gives
+// up one patience after they stop.
+func TestAwaitCaseWhileTurnsMove(t *testing.T) {
+	saved := replay.owner
+	replay.owner = make([]int32, 1<<20)
+	replay.next.Store(0)
+	t.Cleanup(func() { replay.owner = saved; replay.next.Store(0) })
+	const patience = 100 * time.Millisecond
+	ch := make(chan int)
+	go func() {
+		for range 20 { // twice the patience of turns, each well within it
+			time.Sleep(patience / 10)
+			replay.next.Add(1)
+		}
+		ch <- 9
+	}()
+	recv, ok, took := awaitCase(SelRecv(ch), patience)
+	if !took || !ok || recv.Int() != 9 {
+		t.Fatalf("got %v, %t, taken %t: want 9 once the turns brought it", recv, ok, took)
+	}
+	t0 := time.Now()
+	if _, _, took := awaitCase(SelRecv(ch), patience); took {
+		t.Fatal("a case never ready was taken")
+	}
+	if d := time.Since(t0); d < patience {
+		t.Errorf("gave up after %v, before the patience %v", d, patience)
+	}
+}
