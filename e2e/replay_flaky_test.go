@@ -20,10 +20,9 @@ import (
 // printed divergo diff works too. TestMapOrder (map order), TestTimeout
 // and TestBatchDeadline (deadlines) are decided by no order of sync
 // operations and are left out. TestPollCancel (a ticker racing a context
-// cancel) is decided by which of two ready cases its select takes, a
-// choice the replay does not make: its rerun fails again 2 to 6 times in
-// 10, and the test asks for at least once in 20. For it and for
-// TestPoolNilTask (a pool whose nil task makes a worker exit), each
+// cancel) is decided by which of two ready cases its select takes: the
+// replay forces the clause the failing run's select chose
+// (runtime/selforce.go). For it and for TestPoolNilTask (a pool whose nil task makes a worker exit), each
 // failure mode has separators of its own, the statement that decides
 // among its first three. Not in parallel: the tests it needs flaky fail by
 // timers of 10 and 20 ms too (e2e's doc).
@@ -68,12 +67,10 @@ func TestFlakyReplay(t *testing.T) {
 				}
 			}
 		}
-		n, least := 10, 9
-		if f.Name == "TestPollCancel" {
-			// 2 to 6 of 10 in seven invocations: of 20, none failing is
-			// about as rare as one in ten thousand.
-			n, least = 20, 1
+		if f.Name == "TestPollCancel" && !forcesSelect(t, filepath.Join(dir, f.Kept)) {
+			t.Errorf("%s: its kept schedule gives no select clause to force", f.Name)
 		}
+		n, least := 10, 9
 		failed, out := rerun(t, dir, f.Rerun, n, "")
 		t.Logf("%s: the rerun failed %d of %d times", f.Name, failed, n)
 		if failed < least {
@@ -127,4 +124,24 @@ func rerun(t *testing.T, dir, line string, n int, where string) (int, string) {
 		}
 	}
 	return failed, string(out)
+}
+
+// forcesSelect reports whether a schedule kept in dir has a turn that
+// forces a select's clause ("G K C", docs/FORMAT.md).
+func forcesSelect(t *testing.T, dir string) bool {
+	t.Helper()
+	scheds, _ := filepath.Glob(filepath.Join(dir, "fail-*.sched"))
+	for _, p := range scheds {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, turns, _ := strings.Cut(string(data), "\nturns\n")
+		for _, l := range strings.Split(turns, "\n") {
+			if len(strings.Fields(l)) == 3 {
+				return true
+			}
+		}
+	}
+	return false
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/divergo/divergo/internal/syncop"
+	"github.com/divergo/divergo/internal/trace"
 )
 
 func (r *rewriter) push(n ast.Node) { r.depth++; r.stack = append(r.stack, n) }
@@ -225,8 +226,12 @@ func (r *rewriter) call(call *ast.CallExpr) {
 }
 
 // selectStmt records the begin of a select and, first in each case, its
-// end; the cases' communications stay as they are (the runtime cannot wrap
-// them without changing which case is chosen).
+// end, with the clause chosen; the cases' communications stay as they are
+// (the runtime cannot wrap them without changing which case is chosen).
+// Where it can (forceArgs), it also lets a replay force the clause the
+// recorded run chose (runtime/selforce.go): SelectForce, called only when
+// the replay has a clause to force, makes the communication, and each
+// channel operand goes through Case, which returns it unchanged otherwise.
 func (r *rewriter) selectStmt(s *ast.SelectStmt) {
 	site, ok := "", false
 	if len(s.Body.List) > 0 {
@@ -236,16 +241,26 @@ func (r *rewriter) selectStmt(s *ast.SelectStmt) {
 	}
 	if ok {
 		hoisted := r.hoistCases(s)
-		r.buf.insert(r.off(r.stmtStart(s.Pos())), prioSelect, "_dvg_t = _dvg_r.SelectBegin("+site+"); ")
-		for _, c := range s.Body.List {
+		begin := "_dvg_t = _dvg_r.SelectBegin(" + site + "); "
+		force := r.forceArgs(s, hoisted)
+		if force != "" {
+			begin += "if _dvg_r.Forcing() { _dvg_r.SelectForce(" + force + ") }; "
+		}
+		r.buf.insert(r.off(r.stmtStart(s.Pos())), prioSelect, begin)
+		for i, c := range s.Body.List {
 			cc := c.(*ast.CommClause)
-			end := "_dvg_r.SelectEnd(" + site + ", _dvg_t); "
-			if ch, sends, _ := commOf(cc); ch != nil && hoisted[ch] != "" {
-				end = fmt.Sprintf("_dvg.SelectEndOn(_dvg_r, %s, _dvg_t, %s, %t); ", site, hoisted[ch], sends)
+			end := fmt.Sprintf("_dvg_r.SelectEnd(%s, _dvg_t, %d); ", site, i)
+			ch, sends, _ := commOf(cc)
+			if ch != nil && hoisted[ch] != "" {
+				end = fmt.Sprintf("_dvg.SelectEndOn(_dvg_r, %s, _dvg_t, %s, %t, %d); ", site, hoisted[ch], sends, i)
 			} else if ch, sends, ok := r.caseChan(cc); ok {
-				end = fmt.Sprintf("_dvg.SelectEndOn(_dvg_r, %s, _dvg_t, %s, %t); ", site, r.text(ch), sends)
+				end = fmt.Sprintf("_dvg.SelectEndOn(_dvg_r, %s, _dvg_t, %s, %t, %d); ", site, r.text(ch), sends, i)
 			}
 			r.buf.insert(r.off(cc.Colon)+1, prioSelectEnd, end)
+			if force != "" && ch != nil {
+				r.buf.insert(r.off(ch.Pos()), prioSelect, fmt.Sprintf("_dvg.Case(_dvg_r, %d, ", i))
+				r.buf.insert(r.off(ch.End()), prioSelect, ")")
+			}
 		}
 	}
 	r.push(s)
@@ -296,6 +311,71 @@ func (r *rewriter) caseChan(cc *ast.CommClause) (ch ast.Expr, sends, ok bool) {
 		return ok
 	})
 	return ch, sends, ok
+}
+
+// forceArgs returns the arguments of SelectForce for s, one case per
+// clause in source order, or "" when the select is left to Go's choice:
+// fewer than two clauses (nothing to choose), more than a select event can
+// name (trace.MaxCase), or a channel operand or send value that can be
+// neither named (hoistCases) nor evaluated again as written (pure, on one
+// line, without a comment), or a send value SelSend could not type
+// (sendsElem). The operands are evaluated by the call and again by the
+// select: that changes nothing for pure ones.
+func (r *rewriter) forceArgs(s *ast.SelectStmt, hoisted map[ast.Expr]string) string {
+	if len(s.Body.List) < 2 || len(s.Body.List) > trace.MaxCase {
+		return ""
+	}
+	again := func(e ast.Expr) (string, bool) {
+		if name := hoisted[e]; name != "" {
+			return name, true
+		}
+		if tv, ok := r.info.Types[e]; ok && tv.Value != nil || r.pure(e, true) {
+			if text := r.text(e); !strings.ContainsAny(text, "\n/") {
+				return text, true
+			}
+		}
+		return "", false
+	}
+	var args []string
+	for _, c := range s.Body.List {
+		cc := c.(*ast.CommClause)
+		ch, sends, _ := commOf(cc)
+		if ch == nil {
+			args = append(args, "_dvg.SelDefault()")
+			continue
+		}
+		chText, ok := again(ch)
+		if !ok {
+			return ""
+		}
+		if !sends {
+			args = append(args, "_dvg.SelRecv("+chText+")")
+			continue
+		}
+		v := cc.Comm.(*ast.SendStmt).Value
+		vText, ok := again(v)
+		if !ok || !r.sendsElem(ch, v) {
+			return ""
+		}
+		args = append(args, "_dvg.SelSend("+chText+", "+vText+")")
+	}
+	return strings.Join(args, ", ")
+}
+
+// sendsElem reports whether SelSend can infer its element type from the
+// channel alone: the value sent is a constant, nil, or of the channel's
+// element type itself. A value only assignable to it (a *PathError sent
+// on a chan error) would give the inference two types.
+func (r *rewriter) sendsElem(ch, v ast.Expr) bool {
+	tv, ok := r.info.Types[v]
+	if !ok {
+		return false
+	}
+	if tv.Value != nil || tv.IsNil() {
+		return true
+	}
+	c, isChan := r.info.TypeOf(ch).Underlying().(*types.Chan)
+	return isChan && types.Identical(tv.Type, c.Elem())
 }
 
 // commOf returns the channel operand of a select case's communication,

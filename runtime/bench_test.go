@@ -307,3 +307,45 @@ func BenchmarkEncodePacked(b *testing.B) {
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(c.Events), "ns/event")
 }
+
+// BenchmarkSelect is a select of two receives, one ready, and a default,
+// written as the instrumenter writes it: "plain" records its begin and
+// end only, "forcible" adds what lets a replay force its clause (Forcing,
+// and Case around each channel), the cost every select pays off replay.
+func BenchmarkSelect(b *testing.B) {
+	startSession(b)
+	g := Main(testGraphJSON(b), bMain)
+	defer g.Exit(bMain)
+	ch, never := make(chan int, 1), make(chan int)
+	b.Run("plain", func(b *testing.B) {
+		for i := 0; b.Loop(); i++ {
+			ch <- i
+			t := g.SelectBegin(bWorker)
+			select {
+			case <-ch:
+				SelectEndOn(g, bWorker, t, ch, false, 0)
+			case <-never:
+				SelectEndOn(g, bWorker, t, never, false, 1)
+			default:
+				g.SelectEnd(bWorker, t, 2)
+			}
+		}
+	})
+	b.Run("forcible", func(b *testing.B) {
+		for i := 0; b.Loop(); i++ {
+			ch <- i
+			t := g.SelectBegin(bWorker)
+			if g.Forcing() {
+				g.SelectForce(SelRecv(ch), SelRecv(never), SelDefault())
+			}
+			select {
+			case <-Case(g, 0, ch):
+				SelectEndOn(g, bWorker, t, ch, false, 0)
+			case <-Case(g, 1, never):
+				SelectEndOn(g, bWorker, t, never, false, 1)
+			default:
+				g.SelectEnd(bWorker, t, 2)
+			}
+		}
+	})
+}

@@ -121,10 +121,10 @@ func encode(words []uint32, c *trace.Chunk, cv *stampConv) {
 		if waited {
 			size = 8
 		}
-		if op == opSync && w>>9&3 == 0 && i+size <= len(words) {
+		if op == opSync && w>>9&0x7f == 0 && i+size <= len(words) {
 			// Sync events come with every lock, send and receive. (Torn ones,
-			// selects that send and waits still blocked take the general
-			// path.)
+			// selects that send or say their clause and waits still blocked
+			// take the general path.)
 			p := words[i+1 : i+size : i+size]
 			b[n], b[n+1], b[n+2] = hSync, byte(w), 0
 			if waited {
@@ -277,7 +277,7 @@ func rareEvent(w uint32, p []uint32) (e trace.Event, size int, ok bool) {
 		e = trace.Event{Kind: trace.EvSpawn, Site: p[0], Ordinal: p[1], Child: word64(2)}
 	case opSync:
 		waited := aux>>8&1 != 0
-		e = trace.Event{Kind: trace.EvSync, Op: trace.Op(aux & 0xff), Site: p[0], Object: word64(1), End: int64(word64(3)), Waited: waited, Sends: aux>>9&1 != 0, Blocked: waited && aux>>10&1 != 0}
+		e = trace.Event{Kind: trace.EvSync, Op: trace.Op(aux & 0xff), Site: p[0], Object: word64(1), End: int64(word64(3)), Waited: waited, Sends: aux>>9&1 != 0, Blocked: waited && aux>>10&1 != 0, Case: aux >> 11}
 		if waited {
 			e.Begin = int64(word64(5))
 		}

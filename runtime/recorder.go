@@ -47,6 +47,7 @@ type G struct {
 	rng      uint64      // perturbation PRNG state, starts at ident
 	passes   uint32      // schedule hook passes so far, for DIVERGO_REPLAY (replay.go)
 	turn     int64       // the replayed turn held, plus one; 0 for none (replay.go)
+	sel      selForce    // the clause the replay forces on the select under way (selforce.go)
 	wait     pendingWait // the operation the goroutine is blocked in (blocked.go)
 	fills    uint64      // buffers handed over: the chunk the current buffer will be
 	slot     *slotRec    // in the arena (arena_linux.go), nil if none
@@ -85,7 +86,7 @@ const (
 	opExit    = 1 // entry
 	opOutcome = 2 // lo, hi: an outcome of outBit or more
 	opSpawn   = 3 // site, ordinal, child lo, child hi
-	opSync    = 4 // aux = trace.Op | waited<<8 | sends<<9 | blocked<<10; site, obj lo, obj hi, end lo, end hi [, begin lo, begin hi]
+	opSync    = 4 // aux = trace.Op | waited<<8 | sends<<9 | blocked<<10 | case<<11 (a select's clause, from 1; 0 when not recorded); site, obj lo, obj hi, end lo, end hi [, begin lo, begin hi]
 	opClock   = 5 // lo, hi
 	opPerturb = 6 // begin lo, begin hi, end lo, end hi: a delay of DIVERGO_PERTURB (perturb.go)
 	opPack    = 7 // aux = n; head, codes lo, codes hi: a packed loop's word of n <= 64 probes (PackWord)

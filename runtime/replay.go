@@ -34,7 +34,9 @@ import (
 //   - waiting spins with Gosched, as delay does, on the goroutine's own
 //     stack: no goroutine, timer or channel is added, and a program
 //     deadlocked without divergo is still reported so once every goroutine
-//     has given up waiting (docs/BLOCKED.md).
+//     has given up waiting (docs/BLOCKED.md); a select whose clause is
+//     forced waits on a timer of the patience (selforce.go), and the report
+//     then comes once it has fired.
 //
 // A goroutine's identity (perturb.go) names it in every run; the schedule
 // names goroutines by spawn structure, and readReplay computes the
@@ -63,6 +65,7 @@ var replay struct {
 	turns  map[turnKey]int64 // each pass's turn, from 0
 	passes map[uint64]uint32 // per identity of the schedule, how many passes it made
 	owner  []int32           // each turn's goroutine, an index of the schedule's
+	cases  []uint8           // each turn's select clause, from 1; 0 for none (nil when no turn has one)
 	absent []atomic.Bool     // per goroutine of the schedule: a turn of it was skipped since it last came
 	next   atomic.Int64      // the next turn to take
 	skips  atomic.Int32      // turns skipped since the last one taken
@@ -74,7 +77,7 @@ var replay struct {
 // runs as it would without. A child process (child.go) does not replay:
 // the schedule is of its parent's goroutines.
 func readReplay(child bool) {
-	replay.on, replay.turns, replay.passes, replay.owner, replay.absent = false, nil, nil, nil, nil
+	replay.on, replay.turns, replay.passes, replay.owner, replay.absent, replay.cases = false, nil, nil, nil, nil, nil
 	replay.next.Store(0)
 	replay.skips.Store(0)
 	replay.stuck.Store(0)
@@ -97,6 +100,12 @@ func readReplay(child bool) {
 	replay.owner = make([]int32, len(s.Turns))
 	for pos, t := range s.Turns {
 		replay.owner[pos] = int32(t.G)
+		if t.Case != 0 {
+			if replay.cases == nil {
+				replay.cases = make([]uint8, len(s.Turns))
+			}
+			replay.cases[pos] = uint8(t.Case)
+		}
 	}
 	replay.absent = make([]atomic.Bool, len(s.Gs))
 	replay.on, hooked = true, true
@@ -142,6 +151,7 @@ func replayTurns(s *trace.Schedule, seed uint64) (map[turnKey]int64, map[uint64]
 // perturb event, for the reasons perturbSlow records its delays.
 func (g *G) waitTurn() {
 	g.passTurn() // an operation whose hook had no wrapper after it
+	g.sel.force = 0
 	k := g.passes
 	g.passes++
 	pos, ok := replay.turns[turnKey{g.ident, k}]
@@ -164,6 +174,9 @@ func (g *G) waitTurn() {
 		g.put(opPerturb, 0, lo(uint64(begin)), hi(uint64(begin)), lo(uint64(end)), hi(uint64(end)))
 	}
 	g.turn = pos + 1
+	if replay.cases != nil {
+		g.sel.force = replay.cases[pos] // SelectBegin's pass: the clause to force
+	}
 }
 
 // passTurn passes on the turn the goroutine holds, if any: the wrappers

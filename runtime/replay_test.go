@@ -166,15 +166,24 @@ func writeSchedule(t *testing.T, path, test, out string) *trace.Schedule {
 	return s
 }
 
-// TestHookPassesCounted checks that the schedule of a trace counts the
-// hook passes of each goroutine as the runtime does, for every wrapper:
-// a replay keys turns by that count.
-func TestHookPassesCounted(t *testing.T) {
+// replaySession starts a recording session, as startSession does, whose
+// replay (DIVERGO_REPLAY, read when the recording starts) ends with the
+// test.
+func replaySession(t *testing.T) string {
+	t.Helper()
 	path := startSession(t)
 	t.Cleanup(func() {
 		os.Unsetenv("DIVERGO_REPLAY")
 		readReplay(false)
 	})
+	return path
+}
+
+// TestHookPassesCounted checks that the schedule of a trace counts the
+// hook passes of each goroutine as the runtime does, for every wrapper:
+// a replay keys turns by that count.
+func TestHookPassesCounted(t *testing.T) {
+	path := replaySession(t)
 	// A schedule of no turns: the hook counts every pass, and none waits.
 	empty := filepath.Join(t.TempDir(), "empty.sched")
 	if err := os.WriteFile(empty, []byte("divergo schedule 1\nmain\nturns\n"), 0o666); err != nil {
@@ -231,7 +240,7 @@ func TestHookPassesCounted(t *testing.T) {
 	g.CondBroadcast(bWorker, cond)
 	g.OnceDo(bWorker, &once, func() {})
 	g.Sleep(bWorker, time.Microsecond)
-	g.SelectEnd(bWorker, g.SelectBegin(bWorker))
+	g.SelectEnd(bWorker, g.SelectBegin(bWorker), 0)
 	Close(g, bWorker, ch)
 	mainPasses := g.passes
 	g.Exit(bMain)
@@ -289,11 +298,7 @@ func TestScheduleFile(t *testing.T) {
 // goroutine this run never starts, interleaved with main's: main waits
 // for them one patience in all, not one each.
 func TestReplayMissingGoroutine(t *testing.T) {
-	path := startSession(t)
-	t.Cleanup(func() {
-		os.Unsetenv("DIVERGO_REPLAY")
-		readReplay(false)
-	})
+	path := replaySession(t)
 	sched := "divergo schedule 1\nmain\ngo 1 99 1\nturns\n"
 	for k := range 20 {
 		sched += "2 " + strconv.Itoa(k) + "\n"

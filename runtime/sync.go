@@ -314,41 +314,48 @@ func (g *G) SelectBegin(site uint32) int64 {
 	return now()
 }
 
-// SelectEnd records a select that began at begin. It waited when it took
-// longer than waking a goroutine does. One that did not wait is stamped
-// with begin, like every operation that did not wait: the time read before
-// it, so that a send or receive it made never seems to come after the
+// SelectEnd records a select that began at begin and chose clause c (from
+// 0 in source order, the default counted). It waited when it took longer
+// than waking a goroutine does. One that did not wait is stamped with
+// begin, like every operation that did not wait: the time read before it,
+// so that a send or receive it made never seems to come after the
 // receiver or sender it released had woken.
-func (g *G) SelectEnd(site uint32, begin int64) {
+func (g *G) SelectEnd(site uint32, begin int64, c int) {
 	if g.off {
 		return
 	}
-	end := now()
-	g.unblock(pendingWait{}) // after end: as block in SelectBegin
-	waited := longer(begin, end, waitThreshold)
-	if !waited {
-		end = begin
-	}
-	g.syncEv(trace.OpSelect, site, 0, waited, begin, end)
+	g.selectEnd(uint32(trace.OpSelect), site, 0, begin, c)
 }
 
-// SelectEndOn records a select that began at begin and chose the case that
-// received from ch (sends false) or sent on it (sends true): the channel
-// names the select's releaser. The instrumenter calls it only where ch can
-// be evaluated again without effects.
-func SelectEndOn[C any](g *G, site uint32, begin int64, ch C, sends bool) {
+// SelectEndOn records a select that began at begin and chose clause c, the
+// case that received from ch (sends false) or sent on it (sends true): the
+// channel names the select's releaser. The instrumenter calls it only
+// where ch can be evaluated again without effects.
+func SelectEndOn[C any](g *G, site uint32, begin int64, ch C, sends bool, c int) {
 	if g.off {
 		return
 	}
-	end := now()
-	g.unblock(pendingWait{}) // as in SelectEnd
 	aux := uint32(trace.OpSelect)
 	if sends {
 		aux |= 1 << 9
 	}
+	g.selectEnd(aux, site, chanAddr(ch), begin, c)
+}
+
+// selectEnd records the select's event, the clause in aux bits 11 to 15
+// (none past trace.MaxCase), and ends any forcing of its clause.
+func (g *G) selectEnd(aux, site uint32, obj uint64, begin int64, c int) {
+	end := now()
+	g.unblock(pendingWait{}) // after end: as block in SelectBegin
+	if g.sel.pick != 0 {
+		g.sel.forced()
+	}
+	if c >= 0 && c < trace.MaxCase {
+		aux |= uint32(c+1) << 11
+	}
 	waited := longer(begin, end, waitThreshold)
 	if !waited {
-		end = begin // as in SelectEnd
+		end = begin
 	}
-	g.syncEvAux(aux, site, chanAddr(ch), waited, begin, end)
+	g.syncEvAux(aux, site, obj, waited, begin, end)
 }

@@ -37,12 +37,18 @@ func AppendEvent(dst []byte, e Event) []byte {
 		if e.Blocked {
 			flags |= syncBlocked | syncWaited
 		}
+		if e.Case != 0 {
+			flags |= syncCase
+		}
 		dst = append(dst, byte(e.Op), flags)
 		dst = binary.AppendUvarint(dst, uint64(e.Site))
 		dst = binary.AppendUvarint(dst, e.Object)
 		dst = binary.AppendVarint(dst, e.End)
 		if e.Waited || e.Blocked {
 			dst = binary.AppendVarint(dst, e.Begin)
+		}
+		if e.Case != 0 {
+			dst = binary.AppendUvarint(dst, uint64(e.Case))
 		}
 	case EvClock:
 		dst = binary.AppendVarint(dst, e.Time)
@@ -109,10 +115,16 @@ func decodeEvent(b []byte) (Event, int, error) {
 		if e.Waited {
 			e.Begin = d.varint()
 		}
+		if flags&syncCase != 0 {
+			e.Case = d.uint32()
+			if d.err == nil && (e.Case == 0 || e.Case > MaxCase) {
+				return Event{}, 0, fmt.Errorf("select case %d out of range", e.Case)
+			}
+		}
 		if d.err == nil && (e.Op == 0 || int(e.Op) >= len(opNames)) {
 			return Event{}, 0, fmt.Errorf("unknown sync operation %d", e.Op)
 		}
-		if d.err == nil && (flags&^(syncWaited|syncSends|syncBlocked) != 0 || e.Sends && e.Op != OpSelect || e.Blocked && !e.Waited) {
+		if d.err == nil && (flags&^(syncWaited|syncSends|syncBlocked|syncCase) != 0 || (e.Sends || e.Case != 0) && e.Op != OpSelect || e.Blocked && !e.Waited) {
 			return Event{}, 0, fmt.Errorf("unknown sync flags %#x", flags)
 		}
 	case EvClock:

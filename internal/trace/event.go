@@ -85,6 +85,7 @@ type Event struct {
 	Object  uint64 // EvSync: identity of the mutex, channel, ... (stable within a run only); EvPack: the number of codes (block executions)
 	Waited  bool   // EvSync: the goroutine blocked
 	Sends   bool   // EvSync, OpSelect: the case chosen sends on Object (else it receives, or Object is 0)
+	Case    uint32 // EvSync, OpSelect: the clause chosen, from 1 in source order, default counted (format version 6); 0 when not recorded
 	Blocked bool   // EvSync: still blocked when the trace was written (Waited is set; End is when it was seen blocked)
 	Begin   int64  // EvSync: when it began to wait (ns since the trace's start), if Waited; EvPerturb: when the delay began
 	End     int64  // EvSync: when the operation completed (ns since start); EvPerturb: when the delay ended

@@ -16,7 +16,9 @@ const (
 	// file is a version 4 file without such a pack. Version 5 names the
 	// creator of a goroutine started by code that is not instrumented
 	// ("Creators"); a version 4 file is a version 5 file without one.
-	Version = 5
+	// Version 6 gives a select the clause it chose ("Select cases"); a
+	// version 5 file is a version 6 file whose selects do not say.
+	Version = 6
 
 	// oldestVersion is the oldest format version this package reads:
 	// version 1 named a sync or spawn event by its block, not its site.
@@ -70,6 +72,15 @@ const syncSends = 1 << 1
 // that had not completed when its chunk was written: the goroutine was
 // still blocked in it. It comes with syncWaited.
 const syncBlocked = 1 << 2
+
+// syncCase is the flag bit (format version 6) of an encoded select that
+// says which clause it chose: a uvarint follows the event, the clause from 1
+// in source order (the default counted as a clause).
+const syncCase = 1 << 3
+
+// MaxCase is the highest clause a select event can say it chose; a select
+// with more clauses records a later one as not recorded (Event.Case 0).
+const MaxCase = 31
 
 // PackRepeats is the flag bit (format version 4) of a pack event's length
 // byte saying that a uvarint follows the codes: how many more times the

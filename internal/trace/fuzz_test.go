@@ -124,6 +124,7 @@ func FuzzRoundTrip(f *testing.F) {
 func FuzzEvent(f *testing.F) {
 	f.Add(uint8(EvSync), uint32(7), uint64(0xc000012345), uint32(2), uint8(OpLock), true, int64(5), int64(1000))
 	f.Add(uint8(EvBlock), uint32(128), uint64(0), uint32(0), uint8(0), false, int64(0), int64(0))
+	f.Add(uint8(EvSync), uint32(3), uint64(0xc0000a), uint32(2), uint8(OpSelect), false, int64(0), int64(9))
 	f.Fuzz(func(t *testing.T, kind uint8, block uint32, value uint64, ord uint32, op uint8, waited bool, begin, end int64) {
 		e := Event{Kind: Kind(kind)}
 		switch e.Kind {
@@ -138,6 +139,9 @@ func FuzzEvent(f *testing.F) {
 				return
 			}
 			e.Op, e.Site, e.Object, e.Waited, e.End = Op(op), block, value, waited, end
+			if e.Op == OpSelect { // the clause chosen (0: not said), from the spawn's ordinal
+				e.Case = ord % (MaxCase + 1)
+			}
 			if waited {
 				e.Begin = begin
 			}
@@ -168,6 +172,7 @@ func allocated() uint64 {
 func FuzzParseSchedule(f *testing.F) {
 	f.Add([]byte("divergo schedule 1\ntest TestX\ngo 1 4 2\nturns\n2 0\n1 0\n2 1\n"))
 	f.Add([]byte("divergo schedule 1\nmain\nturns\n"))
+	f.Add([]byte("divergo schedule 2\nmain\ngo 1 4 1\nturns\n1 0 2\n2 0\n2 1 31\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		s, err := ParseSchedule(data)
 		if err != nil {

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"cmp"
+	"errors"
 	"fmt"
 	"io"
 	"slices"
@@ -38,10 +39,12 @@ type SchedG struct {
 }
 
 // Turn is the K-th pass through the hook (from 0) of goroutine G (an index
-// in Gs).
+// in Gs). The pass of a select that said which clause it chose has it in
+// Case (Event.Case: from 1, the default counted), which the replay forces.
 type Turn struct {
-	G int
-	K uint32
+	G    int
+	K    uint32
+	Case uint32
 }
 
 // Hooked reports whether the runtime's schedule hook precedes a sync
@@ -52,12 +55,17 @@ func Hooked(op Op) bool {
 	return op != OpUnlock && op != OpRUnlock && op != OpSleep
 }
 
-// scheduleMagic opens a schedule file.
-const scheduleMagic = "divergo schedule 1"
+// scheduleMagic opens a schedule file. Version 2 added a select's clause
+// to its turn; a version 1 file still reads.
+const (
+	scheduleMagic   = "divergo schedule 2"
+	scheduleMagicV1 = "divergo schedule 1"
+)
 
 // WriteTo writes s as text: the magic line, one line per goroutine
 // ("main", "test NAME", or "go PARENT SITE ORDINAL", numbered from 1 in
-// that order), "turns", then one line per turn ("G K").
+// that order), "turns", then one line per turn ("G K", or "G K C" for a
+// select that chose clause C).
 func (s *Schedule) WriteTo(w io.Writer) (int64, error) {
 	var b bytes.Buffer
 	b.WriteString(scheduleMagic + "\n")
@@ -73,7 +81,11 @@ func (s *Schedule) WriteTo(w io.Writer) (int64, error) {
 	}
 	b.WriteString("turns\n")
 	for _, t := range s.Turns {
-		fmt.Fprintf(&b, "%d %d\n", t.G+1, t.K)
+		if t.Case != 0 {
+			fmt.Fprintf(&b, "%d %d %d\n", t.G+1, t.K, t.Case)
+		} else {
+			fmt.Fprintf(&b, "%d %d\n", t.G+1, t.K)
+		}
 	}
 	return b.WriteTo(w)
 }
@@ -91,7 +103,7 @@ func ParseSchedule(data []byte) (*Schedule, error) {
 	bad := func(format string, args ...any) (*Schedule, error) {
 		return nil, fmt.Errorf("schedule line %d: %s", line, fmt.Sprintf(format, args...))
 	}
-	if l, ok := next(); !ok || l != scheduleMagic {
+	if l, ok := next(); !ok || l != scheduleMagic && l != scheduleMagicV1 {
 		return bad("not a divergo schedule")
 	}
 	s := &Schedule{}
@@ -126,13 +138,24 @@ func ParseSchedule(data []byte) (*Schedule, error) {
 		if !ok {
 			break
 		}
-		gs, ks, found := strings.Cut(l, " ")
-		g, err1 := strconv.Atoi(gs)
-		k, err2 := strconv.ParseUint(ks, 10, 32)
-		if !found || err1 != nil || err2 != nil || g < 1 || g > len(s.Gs) {
+		f := strings.Split(l, " ")
+		if len(f) != 2 && len(f) != 3 {
 			return bad("bad turn %q", l)
 		}
-		s.Turns = append(s.Turns, Turn{G: g - 1, K: uint32(k)})
+		g, err1 := strconv.Atoi(f[0])
+		k, err2 := strconv.ParseUint(f[1], 10, 32)
+		var c uint64
+		var err3 error
+		if len(f) == 3 {
+			c, err3 = strconv.ParseUint(f[2], 10, 32)
+			if err3 == nil && (c == 0 || c > MaxCase) {
+				err3 = errors.New("case out of range")
+			}
+		}
+		if err1 != nil || err2 != nil || err3 != nil || g < 1 || g > len(s.Gs) {
+			return bad("bad turn %q", l)
+		}
+		s.Turns = append(s.Turns, Turn{G: g - 1, K: uint32(k), Case: uint32(c)})
 	}
 	if err := sc.Err(); err != nil {
 		return nil, fmt.Errorf("reading the schedule: %w", err)
@@ -190,7 +213,7 @@ func (r *Reader) Schedule(test string) (*Schedule, error) {
 		}
 		var k uint32
 		if sg.Parent > 0 { // Child.Start's hook
-			ts = append(ts, timed{gi.Start, Turn{idx, k}})
+			ts = append(ts, timed{gi.Start, Turn{G: idx, K: k}})
 			k++
 		}
 		it, err := r.Events(gi.ID)
@@ -206,7 +229,7 @@ func (r *Reader) Schedule(test string) (*Schedule, error) {
 			if ev.Waited {
 				at = ev.Begin
 			}
-			ts = append(ts, timed{at, Turn{idx, k}})
+			ts = append(ts, timed{at, Turn{idx, k, ev.Case}})
 			k++
 		}
 		if err := it.Err(); err != nil {

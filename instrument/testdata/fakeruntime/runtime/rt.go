@@ -188,19 +188,31 @@ func Recv2[T any](g *G, site uint32, ch <-chan T) (T, bool) {
 func Close[T any](g *G, site uint32, ch chan<- T) { g.add("close@%d", site); close(ch) }
 
 func (g *G) SelectBegin(site uint32) int64 { g.add("select@%d", site); return 42 }
-func (g *G) SelectEnd(site uint32, begin int64) {
-	g.add("selected@%d", site)
+func (g *G) SelectEnd(site uint32, begin int64, c int) {
+	g.add("selected@%d clause %d", site, c)
 	if begin != 42 {
 		panic("select begin lost")
 	}
 }
 
-func SelectEndOn[C any](g *G, site uint32, begin int64, ch C, sends bool) {
-	g.add("selected@%d on a channel, sends=%t", site, sends)
+func SelectEndOn[C any](g *G, site uint32, begin int64, ch C, sends bool, c int) {
+	g.add("selected@%d clause %d on a channel, sends=%t", site, c, sends)
 	if begin != 42 {
 		panic("select begin lost")
 	}
 }
+
+// SelCase stands for reflect.SelectCase: the fake forces nothing, but
+// says each forced select, so that the forced form's arguments are
+// evaluated, and their types checked, in the rewriter's tests.
+type SelCase struct{ dir string }
+
+func (g *G) Forcing() bool                    { return true }
+func (g *G) SelectForce(cases ...SelCase)     { g.add("force %v", cases) }
+func SelRecv[E any](ch <-chan E) SelCase      { return SelCase{"recv"} }
+func SelSend[E any](ch chan<- E, v E) SelCase { return SelCase{"send"} }
+func SelDefault() SelCase                     { return SelCase{"default"} }
+func Case[C any](g *G, c int, ch C) C         { return ch }
 
 func (g *G) WGAdd(site uint32, wg *sync.WaitGroup, n int) { g.add("wg.add@%d(%d)", site, n); wg.Add(n) }
 func (g *G) WGDone(site uint32, wg *sync.WaitGroup)       { g.add("wg.done@%d", site); wg.Done() }
