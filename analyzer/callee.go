@@ -108,6 +108,11 @@ func (s *fstate) memOf(v ssa.Value, in ssa.Instruction, pos token.Pos) taint {
 	var t taint
 	for _, r := range pi.roots {
 		t.or(s.readRoot(r, pi.field))
+		if p, ok := r.(*ssa.Parameter); ok {
+			// The caller's memory, as load reads it: passing a parameter
+			// on passes what the caller's callers put there.
+			t.or(s.paramMem(p, in, pos))
+		}
 	}
 	return t
 }

@@ -222,17 +222,20 @@ func (s *fstate) load(addr ssa.Value, in ssa.Instruction, pos token.Pos) taint {
 	for _, r := range pi.roots {
 		t.or(s.readRoot(r, pi.field))
 		if p, ok := r.(*ssa.Parameter); ok {
-			// The caller's memory: a slot of its own, or shared if the
-			// function has too many slots.
-			k := paramIndex(s.fn, p)
-			if i, ok := memSlot(s.memBase(), k); ok && k >= 0 {
-				t.or(taint{m: slotBit(i)})
-			} else {
-				t.or(sharedFrom(s.src(loadKey{in, p}, pos, func() string { return "memory through parameter " + p.Name() + " read" })))
-			}
+			t.or(s.paramMem(p, in, pos))
 		}
 	}
 	return t
+}
+
+// paramMem is the taint of the caller's memory that parameter p points to:
+// a slot of its own, or shared if the function has too many slots.
+func (s *fstate) paramMem(p *ssa.Parameter, in ssa.Instruction, pos token.Pos) taint {
+	k := paramIndex(s.fn, p)
+	if i, ok := memSlot(s.memBase(), k); ok && k >= 0 {
+		return taint{m: slotBit(i)}
+	}
+	return sharedFrom(s.src(loadKey{in, p}, pos, func() string { return "memory through parameter " + p.Name() + " read" }))
 }
 
 func paramIndex(fn *ssa.Function, p *ssa.Parameter) int {
