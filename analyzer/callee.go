@@ -103,6 +103,9 @@ func (s *fstate) memOf(v ssa.Value, in ssa.Instruction, pos token.Pos) taint {
 		if c, ok := v.(*ssa.Const); ok && c.IsNil() {
 			return taint{}
 		}
+		if m, ok := s.freshMem(v); ok {
+			return m
+		}
 		return s.load(v, in, pos)
 	}
 	var t taint

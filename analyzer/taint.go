@@ -118,6 +118,18 @@ type fstate struct {
 	// the program's input (inputs.go).
 	fvInput  []bool
 	closures []*fstate // non-escaping closures of this function
+
+	// freshRet says the function returns only fresh memory, and
+	// freshContent what that memory holds; pubParam says it does not
+	// publish pointer parameter i; freshComp maps its fresh values that it
+	// does not publish to their component, and freshSrcs each component to
+	// the calls and parameters it comes from (fresh.go).
+	freshRet     bool
+	freshContent taint
+	pubParam     []bool
+	freshComp    map[ssa.Value]ssa.Value
+	freshSrcs    map[ssa.Value][]ssa.Value
+	freshBusy    map[ssa.Value]bool
 }
 
 func (s *fstate) get(v ssa.Value) taint {
@@ -208,6 +220,10 @@ func (s *fstate) load(addr ssa.Value, in ssa.Instruction, pos token.Pos) taint {
 	pi := s.ptrs[addr]
 	if pi == nil || pi.unknown {
 		if s.inputMem(addr) || s.frozenFV(addr) {
+			return t
+		}
+		if m, ok := s.freshMem(addr); ok {
+			t.or(m)
 			return t
 		}
 		if g, ok := base(addr).(*ssa.Global); ok && s.pkg.initOnly[g] {
@@ -578,6 +594,9 @@ func (s *fstate) summarize() bool {
 				changed = true
 			}
 		}
+	}
+	if s.summarizeFresh() {
+		changed = true
 	}
 	return changed
 }
