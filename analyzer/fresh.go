@@ -40,9 +40,12 @@ import (
 // whose values is published is the function's own: loading through it
 // reads fresh memory (freshMem), whose taint is what the making calls
 // stored (freshContent, translated to the caller) and, for a parameter,
-// the parameter's memory slot, which the callers' contexts decide: a
-// caller that passes its own fresh memory passes its content, and any
-// other pointer is read as shared (memOf). A function reached from
+// the parameter's memory slot. That slot is the whole graph the parameter
+// reaches only when every call site gives it fresh memory its caller does
+// not publish (freshArg, a greatest fixpoint too): a caller's memOf of
+// other memory, its own local variables included, is one level deep, so a
+// component with a parameter of another kind is not fresh, and reading
+// through it is what the rest of the analysis says. A function reached from
 // unknown callers has every slot shared already (setContexts), so only
 // functions called statically gain: no method value, no interface, no
 // other package (docs/SOUNDNESS.md, "Memory a goroutine never publishes").
@@ -76,8 +79,8 @@ func pointerFree(t types.Type) bool {
 	return false
 }
 
-// findFresh computes freshRet and pubParam of every function to their
-// greatest fixpoint, then the unpublished fresh components of each.
+// findFresh computes freshRet, pubParam and freshArg of every function to
+// their greatest fixpoint, then the unpublished fresh components of each.
 func (ps *pkgState) findFresh() {
 	if relaxed(RuleFresh) {
 		return
@@ -85,9 +88,11 @@ func (ps *pkgState) findFresh() {
 	for _, s := range ps.funcs {
 		s.freshRet = freshCand(s.fn)
 		s.pubParam = make([]bool, len(s.fn.Params))
+		s.freshArg = make([]bool, len(s.fn.Params))
 		for k, p := range s.fn.Params {
 			_, ptr := coreType(p.Type()).(*types.Pointer)
 			s.pubParam[k] = ptr && s.fn.Blocks != nil
+			s.freshArg[k] = s.pubParam[k] && !s.escapes && !s.spawned
 		}
 	}
 	for changed := true; changed; {
@@ -108,7 +113,73 @@ func (ps *pkgState) findFresh() {
 				}
 			}
 		}
+		if ps.freshArgs() {
+			changed = true
+		}
 	}
+}
+
+// freshArgs drops freshArg of the parameters that some call site does not
+// give fresh memory its caller does not publish, and reports whether it
+// dropped any.
+func (ps *pkgState) freshArgs() bool {
+	changed := false
+	drop := func(t *fstate, k int) {
+		if t.freshArg[k] {
+			t.freshArg[k] = false
+			changed = true
+		}
+	}
+	for _, t := range ps.funcs {
+		for k := range t.freshArg {
+			if !t.pubParam[k] {
+				drop(t, k)
+			}
+		}
+	}
+	for _, s := range ps.funcs {
+		for _, b := range s.fn.Blocks {
+			for _, in := range b.Instrs {
+				ci, ok := in.(ssa.CallInstruction)
+				if !ok || ci.Common().IsInvoke() {
+					continue
+				}
+				fn := ci.Common().StaticCallee()
+				if fn == nil {
+					continue
+				}
+				t := ps.lookup(fn)
+				if t == nil {
+					continue
+				}
+				_, call := in.(*ssa.Call)
+				for k := range t.freshArg {
+					if !call || k >= len(ci.Common().Args) || !s.freshValue(ci.Common().Args[k]) {
+						drop(t, k)
+					}
+				}
+			}
+		}
+	}
+	return changed
+}
+
+// freshValue reports whether v is fresh memory the function does not
+// publish: in an unpublished component whose every source is a fresh call
+// or a parameter that every caller gives such memory.
+func (s *fstate) freshValue(v ssa.Value) bool {
+	r, ok := s.freshComp[v]
+	if !ok {
+		return false
+	}
+	for _, src := range s.freshSrcs[r] {
+		if p, ok := src.(*ssa.Parameter); ok {
+			if k := paramIndex(s.fn, p); k < 0 || !s.freshArg[k] {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // freshCallee returns the in-package function that call c statically
@@ -332,10 +403,10 @@ func (s *fstate) publishes(v ssa.Value, u ssa.Instruction, add func(v, from ssa.
 // freshMem reports whether addr reaches fresh memory the function does not
 // publish, and the taint of that memory.
 func (s *fstate) freshMem(addr ssa.Value) (taint, bool) {
-	r, ok := s.freshComp[addr]
-	if !ok {
+	if !s.freshValue(addr) {
 		return taint{}, false
 	}
+	r := s.freshComp[addr]
 	if s.freshBusy[r] {
 		// A component whose content depends on itself through a call's
 		// arguments: leave it to the rest of the analysis.

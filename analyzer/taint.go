@@ -121,12 +121,14 @@ type fstate struct {
 
 	// freshRet says the function returns only fresh memory, and
 	// freshContent what that memory holds; pubParam says it does not
-	// publish pointer parameter i; freshComp maps its fresh values that it
+	// publish pointer parameter i, freshArg that moreover every call site
+	// gives it fresh memory its caller does not publish; freshComp maps its fresh values that it
 	// does not publish to their component, and freshSrcs each component to
 	// the calls and parameters it comes from (fresh.go).
 	freshRet     bool
 	freshContent taint
 	pubParam     []bool
+	freshArg     []bool
 	freshComp    map[ssa.Value]ssa.Value
 	freshSrcs    map[ssa.Value][]ssa.Value
 	freshBusy    map[ssa.Value]bool

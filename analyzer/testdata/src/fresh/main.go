@@ -115,6 +115,19 @@ func sumWritten(t *tree) int {
 	return 1
 }
 
+// holder is local memory of main's, and the pointer it holds is the same in
+// every run, but the tree it points to is published: reading through a
+// pointer loaded from a parameter is fresh only when every caller passes
+// fresh memory, not merely local memory.
+type holder struct{ t *tree }
+
+func deep(h *holder) int {
+	if h.t.l == nil { // want `\(branch\): h\.t\.l depends on memory through a pointer`
+		return 0
+	}
+	return 1
+}
+
 func main() { // want `\(begin\)`
 	done := make(chan int, 1)
 	go func() { // want `\(spawn\)`
@@ -157,4 +170,7 @@ func main() { // want `\(begin\)`
 	w := build(2)
 	w.l = nil
 	fmt.Println(sumWritten(w))
+
+	h := holder{t: g}
+	fmt.Println(deep(&h))
 }
