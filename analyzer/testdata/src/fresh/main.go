@@ -40,6 +40,27 @@ func leftmost(t *tree) int {
 	return n.v
 }
 
+// chain builds a list in a loop: a phi of its own allocations and nil is
+// fresh memory too.
+func chain(n int) *tree {
+	var head *tree
+	for i := 0; i < n; i++ {
+		head = &tree{l: head, v: i}
+	}
+	return head
+}
+
+// evens walks a list it is given, branching on what it holds.
+func evens(t *tree) int {
+	s := 0
+	for c := t; c != nil; c = c.l {
+		if c.v%2 == 0 {
+			s += c.v
+		}
+	}
+	return s
+}
+
 var keep, kept *tree
 
 func sumGlobal(t *tree) int {
@@ -132,7 +153,7 @@ func main() { // want `\(begin\)`
 	done := make(chan int, 1)
 	go func() { // want `\(spawn\)`
 		t := build(4)
-		done <- t.sum() + leftmost(t)
+		done <- t.sum() + leftmost(t) + evens(chain(10))
 	}()
 	fmt.Println(<-done)
 
