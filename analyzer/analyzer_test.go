@@ -17,7 +17,7 @@ func TestWant(t *testing.T) {
 	analysistest.Run(t, analysistest.TestData(), analyzer.Analyzer,
 		"branches", "loops", "switches", "selects", "locks", "once",
 		"indexes", "maprange", "spawn", "begin", "input", "closures",
-		"generics", "negatives", "memory", "factstore",
+		"generics", "negatives", "memory", "factstore", "fresh",
 		// Across packages: lib's facts reach crosspkg.
 		"crosspkg", "lib",
 		// Programs in the shape of the benchmarks game's Go entries: no

@@ -35,10 +35,13 @@ const (
 	// same values in both runs hands its k-th goroutine the same arguments
 	// (steady.go).
 	RuleCounted Rule = "counted"
+	// RuleFresh: memory a goroutine allocates and never publishes is its
+	// own (fresh.go).
+	RuleFresh Rule = "fresh"
 )
 
 // Rules lists every rule, in the order check tries them.
-var Rules = []Rule{RuleInputs, RuleSeeded, RuleFrozen, RuleInitOnly, RuleCallers, RuleCounted}
+var Rules = []Rule{RuleInputs, RuleSeeded, RuleFrozen, RuleInitOnly, RuleCallers, RuleCounted, RuleFresh}
 
 // Assumption says in plain words what the rule assumes, and where
 // docs/SOUNDNESS.md and the analyzer say it.
@@ -56,6 +59,8 @@ func (r Rule) Assumption() string {
 		return "a function's parameters are what its callers in the package pass: no call through reflection, go:linkname, cgo or assembly (docs/SOUNDNESS.md, \"parameters\" and \"Known unsoundness\"; analyzer/interproc.go)"
 	case RuleCounted:
 		return "a go or defer statement that runs as often, with the same values, in both runs gives its k-th goroutine or deferred call the same arguments (docs/SOUNDNESS.md, \"Goroutines matched by count\"; analyzer/steady.go)"
+	case RuleFresh:
+		return "memory a goroutine allocates and never publishes is read by no other goroutine: the program is data-race-free, and no pointer to it leaves through unsafe, reflection, go:linkname or assembly (docs/SOUNDNESS.md, \"Memory a goroutine never publishes\"; analyzer/fresh.go)"
 	}
 	return string(r)
 }

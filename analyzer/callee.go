@@ -103,11 +103,19 @@ func (s *fstate) memOf(v ssa.Value, in ssa.Instruction, pos token.Pos) taint {
 		if c, ok := v.(*ssa.Const); ok && c.IsNil() {
 			return taint{}
 		}
+		if m, ok := s.freshMem(v); ok {
+			return m
+		}
 		return s.load(v, in, pos)
 	}
 	var t taint
 	for _, r := range pi.roots {
 		t.or(s.readRoot(r, pi.field))
+		if p, ok := r.(*ssa.Parameter); ok {
+			// The caller's memory, as load reads it: passing a parameter
+			// on passes what the caller's callers put there.
+			t.or(s.paramMem(p, in, pos))
+		}
 	}
 	return t
 }

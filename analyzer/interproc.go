@@ -80,6 +80,7 @@ func (ps *pkgState) run() {
 			}
 		}
 	}
+	ps.findFresh()
 	ps.setContexts()
 	// Summaries: analyse callees before callers where the order allows,
 	// and re-analyse the callers of a function whose summary grew.

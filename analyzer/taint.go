@@ -118,6 +118,20 @@ type fstate struct {
 	// the program's input (inputs.go).
 	fvInput  []bool
 	closures []*fstate // non-escaping closures of this function
+
+	// freshRet says the function returns only fresh memory, and
+	// freshContent what that memory holds; pubParam says it does not
+	// publish pointer parameter i, freshArg that moreover every call site
+	// gives it fresh memory its caller does not publish; freshComp maps its fresh values that it
+	// does not publish to their component, and freshSrcs each component to
+	// the calls and parameters it comes from (fresh.go).
+	freshRet     bool
+	freshContent taint
+	pubParam     []bool
+	freshArg     []bool
+	freshComp    map[ssa.Value]ssa.Value
+	freshSrcs    map[ssa.Value][]ssa.Value
+	freshBusy    map[ssa.Value]bool
 }
 
 func (s *fstate) get(v ssa.Value) taint {
@@ -210,6 +224,10 @@ func (s *fstate) load(addr ssa.Value, in ssa.Instruction, pos token.Pos) taint {
 		if s.inputMem(addr) || s.frozenFV(addr) {
 			return t
 		}
+		if m, ok := s.freshMem(addr); ok {
+			t.or(m)
+			return t
+		}
 		if g, ok := base(addr).(*ssa.Global); ok && s.pkg.initOnly[g] {
 			return t
 		}
@@ -222,17 +240,20 @@ func (s *fstate) load(addr ssa.Value, in ssa.Instruction, pos token.Pos) taint {
 	for _, r := range pi.roots {
 		t.or(s.readRoot(r, pi.field))
 		if p, ok := r.(*ssa.Parameter); ok {
-			// The caller's memory: a slot of its own, or shared if the
-			// function has too many slots.
-			k := paramIndex(s.fn, p)
-			if i, ok := memSlot(s.memBase(), k); ok && k >= 0 {
-				t.or(taint{m: slotBit(i)})
-			} else {
-				t.or(sharedFrom(s.src(loadKey{in, p}, pos, func() string { return "memory through parameter " + p.Name() + " read" })))
-			}
+			t.or(s.paramMem(p, in, pos))
 		}
 	}
 	return t
+}
+
+// paramMem is the taint of the caller's memory that parameter p points to:
+// a slot of its own, or shared if the function has too many slots.
+func (s *fstate) paramMem(p *ssa.Parameter, in ssa.Instruction, pos token.Pos) taint {
+	k := paramIndex(s.fn, p)
+	if i, ok := memSlot(s.memBase(), k); ok && k >= 0 {
+		return taint{m: slotBit(i)}
+	}
+	return sharedFrom(s.src(loadKey{in, p}, pos, func() string { return "memory through parameter " + p.Name() + " read" }))
 }
 
 func paramIndex(fn *ssa.Function, p *ssa.Parameter) int {
@@ -575,6 +596,9 @@ func (s *fstate) summarize() bool {
 				changed = true
 			}
 		}
+	}
+	if s.summarizeFresh() {
+		changed = true
 	}
 	return changed
 }

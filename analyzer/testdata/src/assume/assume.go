@@ -66,6 +66,26 @@ func counted() {
 	<-done
 }
 
+type cell struct {
+	next *cell
+	v    int
+}
+
+func mk(n int) *cell {
+	c := &cell{v: n}
+	if n > 0 {
+		c.next = mk(n - 1)
+	}
+	return c
+}
+
+func fresh() {
+	c := mk(2)
+	if c.next == nil { // fresh
+		println("last")
+	}
+}
+
 func main() {
 	inputs()
 	seeded()
@@ -73,4 +93,5 @@ func main() {
 	initonly()
 	callers(3)
 	counted()
+	fresh()
 }

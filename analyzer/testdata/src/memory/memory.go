@@ -172,3 +172,19 @@ func useRec() {
 		println()
 	}
 }
+
+var global S
+
+func setGlobal() { global.f = 1 }
+
+// A parameter passed on passes the memory the callers gave: the callee
+// reads what its caller's callers pointed to.
+func passOn(s *S) { readOn(s) }
+
+func readOn(s *S) {
+	if s.f > 0 { // want `\(branch\): s.f depends on package variable global`
+		println()
+	}
+}
+
+func usePassOn() { passOn(&global) }
