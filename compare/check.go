@@ -70,6 +70,12 @@ type HoleCause struct {
 	// Miss: neither, an analyzer miss (docs/SOUNDNESS.md, "Known
 	// unsoundness", lists the known ones).
 	Miss bool `json:"miss,omitempty"`
+	// Panic is the first line of Go's report ("panic: sync: negative
+	// WaitGroup counter") of run PanicRun (from 1), one of the hole's runs,
+	// which panicked under the statement: a panic on shared data, a
+	// branch the analysis does not mark ("Known unsoundness", "Panics").
+	Panic    string `json:"panic,omitempty"`
+	PanicRun int    `json:"panic_run,omitempty"`
 }
 
 // BrokenRule is one rule of the analysis a hole relied on.
@@ -351,6 +357,12 @@ func runList(runs []int) string {
 
 // writeText says in plain words which assumption the hole broke.
 func (c *HoleCause) writeText(w io.Writer) {
+	if c.Panic != "" {
+		fmt.Fprintf(w, "    run %d panicked under this statement (%s): a panic on shared data\n      is a branch the analysis does not mark (docs/SOUNDNESS.md, \"Known unsoundness\", \"Panics\")\n", c.PanicRun, c.Panic)
+		if c.Miss {
+			return
+		}
+	}
 	switch {
 	case c.Planted != "":
 		fmt.Fprintf(w, "    planted: the analyzer was told to miss %s change points (-disable); without that it marks this statement\n", c.Planted)

@@ -48,7 +48,8 @@ func TestCheckNeverParted(t *testing.T) {
 
 // TestCheckHoleCauses: each hole says which assumption it broke, one or
 // several, or that the analyzer was told to miss it, or that it is an
-// analyzer miss; a hole whose cause was not looked for says nothing.
+// analyzer miss, or a panic of one of its runs (and then no more); a hole
+// whose cause was not looked for says nothing.
 func TestCheckHoleCauses(t *testing.T) {
 	in := BrokenRule{Rule: "inputs", Assumption: "both runs had the same input", Why: "branch: depends on os.Getenv"}
 	fr := BrokenRule{Rule: "frozen", Assumption: "a captured variable is a value", Why: "branch: depends on captured variable k"}
@@ -61,6 +62,7 @@ func TestCheckHoleCauses(t *testing.T) {
 			hole("20", &HoleCause{Breaks: []BrokenRule{in, fr}}),
 			hole("30", &HoleCause{Planted: "branch"}),
 			hole("40", &HoleCause{Miss: true}),
+			hole("45", &HoleCause{Miss: true, Panic: "panic: sync: negative WaitGroup counter", PanicRun: 2}),
 			hole("50", nil),
 		}}
 	var b strings.Builder
@@ -73,13 +75,16 @@ func TestCheckHoleCauses(t *testing.T) {
 		"\n    breaks one of 2 assumptions the analysis made here:\n      - both runs had the same input\n        (rule inputs; without it: branch: depends on os.Getenv)\n      - a captured variable is a value\n        (rule frozen; without it: branch: depends on captured variable k)\n",
 		"\n    planted: the analyzer was told to miss branch change points (-disable); without that it marks this statement\n",
 		"\n    an analyzer miss: no rule",
+		"block from main.go:45; a run ended before the paths met again\n" +
+			"    run 2 panicked under this statement (panic: sync: negative WaitGroup counter): a panic on shared data\n" +
+			"      is a branch the analysis does not mark (docs/SOUNDNESS.md, \"Known unsoundness\", \"Panics\")\n    reproduce",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("check text lacks %q:\n%s", want, out)
 		}
 	}
-	if n := strings.Count(out, "\n    reproduce"); n != 5 {
-		t.Errorf("%d holes printed, want 5:\n%s", n, out)
+	if n := strings.Count(out, "\n    reproduce"); n != 6 {
+		t.Errorf("%d holes printed, want 6:\n%s", n, out)
 	}
 	if i := strings.Index(out, "main.go:50"); i < 0 || strings.Contains(out[i:], "assumption") || strings.Contains(out[i:], "miss") {
 		t.Errorf("a hole with no cause looked for says one:\n%s", out)

@@ -143,6 +143,7 @@ func runCheck(args []string, stdout, stderr io.Writer) (int, error) {
 	paths := make([]string, *n)
 	seeds := make([]int64, *n)
 	codes := make([]int, *n)
+	outs := make([]*tailWriter, *n) // each run's last output: its panic
 	// With -v the program writes to the terminal too: a line redrawn
 	// there would cut into its output.
 	runs := progress.NewRuns(stderr, "divergo check", *n, !*verbose)
@@ -150,7 +151,8 @@ func runCheck(args []string, stdout, stderr io.Writer) (int, error) {
 		seeds[k] = *seed + int64(k)
 		paths[k] = filepath.Join(dir, fmt.Sprintf("run-%d.dvt", k+1))
 		env := []string{"DIVERGO_TRACE=" + paths[k], "DIVERGO_PERTURB=" + strconv.FormatInt(seeds[k], 10)}
-		if codes[k], err = runProgramIn(runDir, bin, progArgs, env, nil, progOut, progErr); err != nil {
+		outs[k] = &tailWriter{max: 256 << 10}
+		if codes[k], err = runProgramIn(runDir, bin, progArgs, env, nil, io.MultiWriter(progOut, outs[k]), io.MultiWriter(progErr, outs[k])); err != nil {
 			runs.Stop()
 			return 2, fmt.Errorf("running %s (run %d): %w", pkg, k+1, err)
 		}
@@ -169,6 +171,7 @@ func runCheck(args []string, stdout, stderr io.Writer) (int, error) {
 		if err := explainHoles(c, *tests, *disable, stderr); err != nil {
 			explainNote(stderr, err)
 		}
+		attachPanics(c, outs)
 	}
 	// The binary goes with its temporary directory; the overlay stays.
 	rerun := strings.Join(append([]string{"go", "run", "-overlay=" + overlayPath(), pkg}, progArgs...), " ")
