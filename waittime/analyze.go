@@ -4,6 +4,7 @@ import (
 	"errors"
 	"slices"
 
+	"github.com/divergo/divergo/internal/gotrace"
 	"github.com/divergo/divergo/internal/replay"
 	"github.com/divergo/divergo/internal/tbb"
 	"github.com/divergo/divergo/internal/trace"
@@ -39,8 +40,10 @@ type analysis struct {
 	libSites map[libKey]*libSite
 	libCalls []libCall
 	libIdx   map[libCall]int32
-	libRuns  []libRun
-	stretch  stretchLib
+	// frameBlock is blockAt's answer for each stack frame looked up.
+	frameBlock map[gotrace.Frame]int
+	libRuns    []libRun
+	stretch    stretchLib
 
 	// lines are the sampled lines of blocks (lines.go), from
 	// Options.CPUProfile: reports split a block's running time over them.

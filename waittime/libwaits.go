@@ -285,8 +285,19 @@ func (fs fileSet) first(stack []gotrace.Frame) int {
 }
 
 // blockAt is the block of the graph that holds the line of stack frame f,
-// -1 when none does.
-func (a *analysis) blockAt(f gotrace.Frame) int { return blockAt(a.graph, a.files, f) }
+// -1 when none does; found once per frame (a server's library waits come
+// back to a few calls thousands of times, and each look scans the graph).
+func (a *analysis) blockAt(f gotrace.Frame) int {
+	if b, ok := a.frameBlock[f]; ok {
+		return b
+	}
+	if a.frameBlock == nil {
+		a.frameBlock = make(map[gotrace.Frame]int)
+	}
+	b := blockAt(a.graph, a.files, f)
+	a.frameBlock[f] = b
+	return b
+}
 
 // blockAt finds the function of frame f first: the innermost of the
 // graph's functions around its line that is a function literal when the

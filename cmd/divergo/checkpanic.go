@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"path"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -111,7 +112,7 @@ func attachPanics(c *compare.Check, outs []*tailWriter) {
 		fn := shortFunc(h.Func)
 		for _, k := range h.Runs {
 			p := panics[k]
-			if p == nil || !(contains(p.places, place) || contains(p.funcs, fn)) {
+			if p == nil || !(slices.Contains(p.places, place) || slices.Contains(p.funcs, fn)) {
 				continue
 			}
 			if h.Cause == nil {
@@ -121,13 +122,4 @@ func attachPanics(c *compare.Check, outs []*tailWriter) {
 			break
 		}
 	}
-}
-
-func contains(xs []string, x string) bool {
-	for _, y := range xs {
-		if y == x {
-			return true
-		}
-	}
-	return false
 }

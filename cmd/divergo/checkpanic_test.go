@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"slices"
 	"strings"
 	"testing"
 
@@ -46,7 +47,7 @@ func TestPanicOf(t *testing.T) {
 	if !strings.Contains(places, "kubernetes13058_test.go:26") || strings.Contains(places, ":61") || strings.Contains(places, ":42") {
 		t.Errorf("places %s: want line 26 of the panicking goroutine, not line 61 of another nor its creator's 42", places)
 	}
-	if !contains(p.funcs, "Controller.processLoop") || contains(p.funcs, "Until") {
+	if !slices.Contains(p.funcs, "Controller.processLoop") || slices.Contains(p.funcs, "Until") {
 		t.Errorf("functions %v", p.funcs)
 	}
 	if panicOf([]byte("ok\nPASS\n")) != nil {
