@@ -44,7 +44,7 @@ func TestModulesAsTheyAre(t *testing.T) {
 			}
 
 			traces := t.TempDir()
-			cmd := exec.Command("divergo", "run", "-n", "1", "-o", traces, ".")
+			cmd := exec.Command(filepath.Join(binDir, "divergo"), "run", "-n", "1", "-o", traces, ".")
 			cmd.Dir, cmd.Env = dir, env(extra...)
 			out, err := cmd.CombinedOutput()
 			if err != nil {
@@ -57,7 +57,7 @@ func TestModulesAsTheyAre(t *testing.T) {
 				t.Errorf("the trace holds %d goroutines, want main and its workers", len(r.gs))
 			}
 
-			cmd = exec.Command("divergo", "test", "-n", "2", ".")
+			cmd = exec.Command(filepath.Join(binDir, "divergo"), "test", "-n", "2", ".")
 			cmd.Dir, cmd.Env = dir, env(extra...)
 			out, err = cmd.CombinedOutput()
 			if code := exitCode(err); code != 0 {
