@@ -4,12 +4,12 @@ import (
 	"bufio"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/divergo/divergo/internal/htmlpage"
 )
 
 // TextOptions configure [Report.WriteText].
@@ -17,7 +17,8 @@ type TextOptions struct {
 	// NameA and NameB name the traces in the summary line.
 	NameA, NameB string
 	// Root is the module root: source lines are read from Root/<file> when
-	// that file exists. Empty means positions only.
+	// that file exists under it (htmlpage.ReadSource: never a file out of the root,
+	// whatever the graph names). Empty means positions only.
 	Root string
 	// Groups bounds the groups printed: 0 means 10, a negative number all.
 	Groups int
@@ -323,7 +324,7 @@ func (c *sourceCache) line(pos string) (string, bool) {
 	}
 	lines, ok := c.files[file]
 	if !ok {
-		data, err := os.ReadFile(filepath.Join(c.root, filepath.FromSlash(file)))
+		data, err := htmlpage.ReadSource(c.root, file)
 		if err == nil {
 			lines = strings.Split(string(data), "\n")
 		}

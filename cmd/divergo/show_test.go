@@ -24,48 +24,66 @@ func showTrace(t *testing.T) string {
 // header (nil: none, as traces written before they were).
 func showTraceOf(t *testing.T, in *trace.Inputs) string {
 	t.Helper()
-	g := &tbb.Graph{
+	path := filepath.Join(t.TempDir(), "run.dvt")
+	writeShowTrace(t, path, showGraph("main.go"), in, true)
+	return path
+}
+
+// showGraph is the graph of showTrace's program, its source in file.
+func showGraph(file string) *tbb.Graph {
+	return &tbb.Graph{
 		Module: "example.com/m", Packages: []string{"example.com/m"},
 		Funcs: []*tbb.Func{
-			{ID: 0, Name: "example.com/m.main", Pkg: "example.com/m", Pos: tbb.Pos{File: "main.go", Line: 3}, Entry: 0, Blocks: []int{0}},
-			{ID: 1, Name: "example.com/m.work", Pkg: "example.com/m", Pos: tbb.Pos{File: "main.go", Line: 9}, Entry: 1, Blocks: []int{1}},
+			{ID: 0, Name: "example.com/m.main", Pkg: "example.com/m", Pos: tbb.Pos{File: file, Line: 3}, Entry: 0, Blocks: []int{0}},
+			{ID: 1, Name: "example.com/m.work", Pkg: "example.com/m", Pos: tbb.Pos{File: file, Line: 9}, Entry: 1, Blocks: []int{1}},
 		},
 		Blocks: []*tbb.Block{
-			{ID: 0, Func: 0, Kind: "entry", Pos: tbb.Pos{File: "main.go", Line: 4}, Probe: true, Instrs: 5, Succs: []int{}, Exit: true,
-				TCP: &tbb.TCP{Kind: tbb.Spawn, Pos: tbb.Pos{File: "main.go", Line: 5}, CP: tbb.Return}},
-			{ID: 1, Func: 1, Kind: "entry", Pos: tbb.Pos{File: "main.go", Line: 10}, Probe: true, Instrs: 2, Succs: []int{}, Exit: true},
+			{ID: 0, Func: 0, Kind: "entry", Pos: tbb.Pos{File: file, Line: 4}, Probe: true, Instrs: 5, Succs: []int{}, Exit: true,
+				TCP: &tbb.TCP{Kind: tbb.Spawn, Pos: tbb.Pos{File: file, Line: 5}, CP: tbb.Return}},
+			{ID: 1, Func: 1, Kind: "entry", Pos: tbb.Pos{File: file, Line: 10}, Probe: true, Instrs: 2, Succs: []int{}, Exit: true},
 		},
 		Sites: []*tbb.Site{
-			{ID: 0, Block: 0, Op: "go", Pos: tbb.Pos{File: "main.go", Line: 5, Col: 2}},
-			{ID: 1, Block: 0, Op: "recv", Pos: tbb.Pos{File: "main.go", Line: 6, Col: 2}},
-			{ID: 2, Block: 1, Op: "send", Pos: tbb.Pos{File: "main.go", Line: 11, Col: 2}},
+			{ID: 0, Block: 0, Op: "go", Pos: tbb.Pos{File: file, Line: 5, Col: 2}},
+			{ID: 1, Block: 0, Op: "recv", Pos: tbb.Pos{File: file, Line: 6, Col: 2}},
+			{ID: 2, Block: 1, Op: "send", Pos: tbb.Pos{File: file, Line: 11, Col: 2}},
 		},
 	}
-	path := filepath.Join(t.TempDir(), "run.dvt")
-	var buf bytes.Buffer
-	err := trace.EncodeHeader(&buf, trace.Header{Program: "synthetic", Start: time.Unix(1700000000, 0), Inputs: in}, g, []trace.GoroutineEvents{
-		{ID: 1, Events: []trace.Event{
-			{Kind: trace.EvClock, Time: 0},
-			{Kind: trace.EvBlock, Block: 0},
-			{Kind: trace.EvSpawn, Site: 0, Ordinal: 1, Child: 2},
-			{Kind: trace.EvSync, Op: trace.OpRecv, Site: 1, Object: 0xc0, Waited: true, Begin: 10, End: 90},
-			{Kind: trace.EvExit, Block: 0},
-			{Kind: trace.EvClock, Time: 100},
-		}},
+}
+
+// writeShowTrace writes a run of showGraph's program at path: main spawns
+// the worker and waits for its send, or, without spawn, waits for a send
+// that does not come.
+func writeShowTrace(t *testing.T, path string, g *tbb.Graph, in *trace.Inputs, spawn bool) {
+	t.Helper()
+	main := []trace.Event{
+		{Kind: trace.EvClock, Time: 0},
+		{Kind: trace.EvBlock, Block: 0},
+		{Kind: trace.EvSpawn, Site: 0, Ordinal: 1, Child: 2},
+		{Kind: trace.EvSync, Op: trace.OpRecv, Site: 1, Object: 0xc0, Waited: true, Begin: 10, End: 90},
+		{Kind: trace.EvExit, Block: 0},
+		{Kind: trace.EvClock, Time: 100},
+	}
+	gs := []trace.GoroutineEvents{
+		{ID: 1, Events: main},
 		{ID: 2, Parent: 1, Site: 0, Ordinal: 1, Events: []trace.Event{
 			{Kind: trace.EvClock, Time: 20},
 			{Kind: trace.EvBlock, Block: 1},
 			{Kind: trace.EvSync, Op: trace.OpSend, Site: 2, Object: 0xc0, End: 85},
 			{Kind: trace.EvClock, Time: 95},
 		}},
-	})
+	}
+	if !spawn {
+		main = append(main[:2:2], trace.Event{Kind: trace.EvSync, Op: trace.OpRecv, Site: 1, Object: 0xc0, Waited: true, Begin: 10, End: 90}, main[4], main[5])
+		gs = []trace.GoroutineEvents{{ID: 1, Events: main}}
+	}
+	var buf bytes.Buffer
+	err := trace.EncodeHeader(&buf, trace.Header{Program: "synthetic", Start: time.Unix(1700000000, 0), Inputs: in}, g, gs)
 	if err == nil {
 		err = os.WriteFile(path, buf.Bytes(), 0o644)
 	}
 	if err != nil {
 		t.Fatal(err)
 	}
-	return path
 }
 
 // TestShowInputs: show prints the inputs a trace recorded, and says

@@ -14,8 +14,6 @@ import (
 	"fmt"
 	"html/template"
 	"io"
-	"os"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -29,7 +27,8 @@ type Page struct {
 	// Groups are the entries of the navigation, in report order; each
 	// names the mark it leads to.
 	Groups []Group
-	// Root is the module root, where the files of marks are read from.
+	// Root is the module root, where the files of marks are read from;
+	// only files under it are read (ReadSource), whatever names the marks give.
 	Root  string
 	marks map[string]map[int][]Mark // file -> line -> marks
 }
@@ -126,7 +125,7 @@ func (p *Page) Write(w io.Writer) error {
 	})
 	for i, name := range names {
 		f := file{Index: i, Name: name}
-		src, err := os.ReadFile(filepath.Join(p.Root, filepath.FromSlash(name)))
+		src, err := ReadSource(p.Root, name)
 		texts := strings.Split(strings.TrimSuffix(string(src), "\n"), "\n")
 		if err != nil || p.Root == "" {
 			f.Missing = true
