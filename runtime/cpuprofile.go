@@ -90,7 +90,7 @@ type lazyFile struct {
 
 func (l *lazyFile) Write(b []byte) (int, error) {
 	if l.f == nil && l.err == nil {
-		l.f, l.err = os.Create(l.path)
+		l.f, l.err = trace.CreateFile(l.path)
 	}
 	if l.err != nil {
 		return 0, l.err

@@ -2,6 +2,8 @@ package runtime
 
 import (
 	"os"
+
+	"github.com/divergo/divergo/internal/trace"
 )
 
 // createTrace creates the trace file at path. A regular file already there
@@ -18,7 +20,13 @@ import (
 // is ever left behind. removed is closed when the old file is closed (nil
 // if there was none); finish waits for it. The goroutine that closes it is
 // hidden from the program (hidden.go).
+//
+// A symbolic link at path is refused (trace.CreateFile): the trace would
+// be written over whatever it points to.
 func createTrace(path string) (f *os.File, removed chan struct{}, err error) {
+	if err := trace.NotLink(path); err != nil {
+		return nil, nil, err
+	}
 	if st, err := os.Lstat(path); err == nil && st.Mode().IsRegular() {
 		if old, err := os.Open(path); err == nil {
 			if os.Remove(path) == nil {
@@ -30,7 +38,7 @@ func createTrace(path string) (f *os.File, removed chan struct{}, err error) {
 			}
 		}
 	}
-	f, err = os.Create(path)
+	f, err = trace.CreateFile(path)
 	return f, removed, err
 }
 

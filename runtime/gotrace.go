@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/divergo/divergo/internal/trace"
 )
 
 // Go's execution tracer, on request. DIVERGO_RUNTIME_TRACE=PATH records it
@@ -49,7 +51,7 @@ func startRuntimeTrace() {
 	if p == "" {
 		return
 	}
-	f, err := os.Create(p)
+	f, err := trace.CreateFile(p)
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "divergo: no execution trace: %v\n", err)
 		return

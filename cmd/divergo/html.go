@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/divergo/divergo/internal/htmlpage"
+	"github.com/divergo/divergo/internal/trace"
 )
 
 // htmlTarget reads -html: like go tool cover, a page with no file named
@@ -28,7 +29,7 @@ func htmlTarget(page *string, pos []string) (rest []string, open bool) {
 
 // isTrace reports whether path is a file that starts like a trace.
 func isTrace(path string) bool {
-	f, err := os.Open(path)
+	f, _, err := trace.OpenRegular(path)
 	if err != nil {
 		return false
 	}

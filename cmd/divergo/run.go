@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/divergo/divergo/instrument"
+	"github.com/divergo/divergo/internal/trace"
 )
 
 func init() {
@@ -72,6 +73,13 @@ func runRun(args []string, stdout, stderr io.Writer) (int, error) {
 	pkg, err := onePackage(pos)
 	if err != nil {
 		return 2, err
+	}
+	// Said before building: the recorder refuses too, but only once the
+	// program runs, and would run it without a trace.
+	for k := 1; k <= *n; k++ {
+		if err := trace.NotLink(filepath.Join(*dir, fmt.Sprintf("run-%d.dvt", k))); err != nil {
+			return 2, err
+		}
 	}
 	bin, cleanup, err := buildInstrumented(pkg, stderr)
 	if err != nil {

@@ -109,7 +109,7 @@ func writeSchedule(path, test, out string) error {
 	if err != nil {
 		return fmt.Errorf("the schedule of %s: %w", filepath.Base(path), err)
 	}
-	f, err := os.Create(out)
+	f, err := trace.CreateFile(out)
 	if err != nil {
 		return fmt.Errorf("writing the schedule: %w", err)
 	}
@@ -219,7 +219,7 @@ func copyFile(from, to string) error {
 		return fmt.Errorf("keeping a run: %w", err)
 	}
 	defer in.Close()
-	out, err := os.Create(to)
+	out, err := trace.CreateFile(to)
 	if err != nil {
 		return fmt.Errorf("keeping a run: %w", err)
 	}

@@ -273,7 +273,7 @@ func analyzeTrace(file string, opts waittime.Options, stderr io.Writer) (*waitti
 // without DIVERGO_CPUPROFILE=on, a trace from before) is nil; one that cannot
 // be read (the program exited without completing it) is said and nil.
 func cpuProfileBeside(file string, stderr io.Writer) *profile.Profile {
-	f, err := os.Open(trace.CPUProfileBeside(file))
+	f, _, err := trace.OpenRegular(trace.CPUProfileBeside(file))
 	if err != nil {
 		return nil
 	}

@@ -19,7 +19,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"sort"
 	"strconv"
 	"strings"
@@ -94,7 +93,7 @@ func Beside(dvt string) string {
 
 // Open reads the execution trace at path.
 func Open(path string) (*Trace, error) {
-	f, err := os.Open(path)
+	f, _, err := trace.OpenRegular(path)
 	if err != nil {
 		return nil, err
 	}

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"sort"
 	"sync/atomic"
 	"time"
@@ -49,23 +48,18 @@ type Reader struct {
 // died and left what it had not written beside it (SetRecovery). Errors
 // name the path and where in the file the problem is.
 func Open(path string) (*Reader, error) {
+	// Refused before recovery looks beside it: a FIFO would block.
+	if err := CheckRegular(path); err != nil {
+		return nil, err
+	}
 	if recovery != nil {
 		if err := recovery(path); err != nil {
 			return nil, err
 		}
 	}
-	f, err := os.Open(path)
+	f, st, err := OpenRegular(path)
 	if err != nil {
 		return nil, err
-	}
-	st, err := f.Stat()
-	if err != nil {
-		f.Close()
-		return nil, err
-	}
-	if st.IsDir() {
-		f.Close()
-		return nil, fmt.Errorf("%s: is a directory, not a trace", path)
 	}
 	r, err := NewReader(f, st.Size())
 	if err != nil {
