@@ -236,8 +236,8 @@ func (c *pairCmp) rawRun() bool {
 	if events == 0 {
 		return false
 	}
-	a.raw.Skip(i, uint64(events))
-	b.raw.Skip(i, uint64(events))
+	a.raw.Skip(i, uint64(events), uint64(int64(events)-outcomes))
+	b.raw.Skip(i, uint64(events), uint64(int64(events)-outcomes))
 	end := a.rp.Cur()
 	if prev != nil {
 		end = prev.end

@@ -165,7 +165,7 @@ func newStream(p *program, c *cache, side int, r EventReader, raw bool) *stream 
 // as trace.EventReader's Raw and Skip do.
 type rawEvents interface {
 	Raw() ([]byte, uint64)
-	Skip(n int, events uint64)
+	Skip(n int, events, blocks uint64)
 }
 
 // rawGap is how many events a stream that has raw bytes decodes at first:

@@ -38,5 +38,5 @@ type batchReader struct{ er *trace.EventReader }
 func (r batchReader) Read(buf []trace.Event) (int, error) { return r.er.ReadEvents(buf) }
 
 // Raw and Skip hand out the undecoded events (trace.EventReader.Raw).
-func (r batchReader) Raw() ([]byte, uint64)     { return r.er.Raw() }
-func (r batchReader) Skip(n int, events uint64) { r.er.Skip(n, events) }
+func (r batchReader) Raw() ([]byte, uint64)             { return r.er.Raw() }
+func (r batchReader) Skip(n int, events, blocks uint64) { r.er.Skip(n, events, blocks) }

@@ -35,7 +35,9 @@ func (er *EventReader) ReadEvents(buf []Event) (int, error) {
 			return n, er.err
 		}
 		if er.u.n > 0 {
-			n += er.u.fill(buf[n:])
+			k := er.u.fill(buf[n:])
+			n += k
+			er.blocksGot += uint64(k)
 			continue
 		}
 		if !er.more() {
@@ -50,15 +52,19 @@ func (er *EventReader) ReadEvents(buf []Event) (int, error) {
 			// never reads past the chunk's events.
 			want = want[:er.left]
 		}
-		k, used, extra, err := decodeEvents(want, er.body, er.r.siteBlock, &er.u)
+		k, used, extra, others, err := decodeEvents(want, er.body, er.r.siteBlock, er.r.nblocks, &er.u)
 		n += k
 		er.body = er.body[used:]
 		er.left -= uint64(k - extra)
+		er.blocksGot += uint64(k - others)
 		if err != nil {
 			er.fail(err)
 		}
 	}
 	if er.left == 0 && er.u.n == 0 && len(er.body) == 0 && er.next == len(er.e.offsets) && er.err == nil {
+		if !er.checkCounts() {
+			return n, er.err
+		}
 		return n, io.EOF
 	}
 	return n, nil
@@ -74,7 +80,10 @@ func (er *EventReader) ReadEvents(buf []Event) (int, error) {
 // it took with [EventReader.Skip] instead of decoding it. At the end of
 // the stream, or after an error, it returns nil and 0; ReadEvents then
 // says which. While the block events of a pack event are being given it
-// returns nil and 0 too: those are read with ReadEvents.
+// returns nil and 0 too: those are read with ReadEvents. The bytes are
+// not checked: a consumer takes only block ids the graph has (compare
+// takes only the moves between its blocks) and leaves the rest to
+// ReadEvents, which refuses them.
 func (er *EventReader) Raw() ([]byte, uint64) {
 	if er.err != nil || er.u.n > 0 || !er.more() {
 		return nil, 0
@@ -84,54 +93,66 @@ func (er *EventReader) Raw() ([]byte, uint64) {
 
 // Skip consumes the first events of what Raw returned, which take its
 // first n bytes: ReadEvents and Raw go on after them. events must be at
-// most what Raw said and n the bytes those events take.
-func (er *EventReader) Skip(n int, events uint64) {
-	if events > er.left || n > len(er.body) {
+// most what Raw said and n the bytes those events take, blocks how many
+// of them are block events (the chunk's count of blocks is checked).
+func (er *EventReader) Skip(n int, events, blocks uint64) {
+	if events > er.left || n > len(er.body) || blocks > events {
 		panic("trace: Skip past what Raw returned")
 	}
 	er.body = er.body[n:]
 	er.left -= events
+	er.blocksGot += blocks
 }
 
 // decodeEvents decodes len(dst) events from the start of b and returns how
-// many it gave, the bytes they used, and how many of them came from pack
+// many it gave, the bytes they used, how many of them came from pack
 // events beyond one each (a pack event gives the block events it stands
-// for, as many as dst has room for, and u keeps the rest), stopping at the
-// first error. Block events whose id fits one or two bytes (ids below 64
-// and 8192: every block of most programs) are decoded inline; every other
-// event goes through decodeEvent, which makes every check. sites maps a
+// for, as many as dst has room for, and u keeps the rest) and how many are
+// not block events, stopping at the first error. Block events whose id
+// fits one or two bytes (ids below 64 and 8192: every block of most
+// programs) are decoded inline; every other event goes through
+// decodeEvent, which makes every check. sites maps a
 // site to the block holding it (from the graph): spawn and sync events get
-// their Block from it, and a site out of its range is an error.
-func decodeEvents(dst []Event, b []byte, sites []uint32, u *unpacker) (n, off, extra int, err error) {
+// their Block from it, and a site out of its range is an error; so is a
+// block or exit event at a block the graph does not have (nblocks), so
+// that no reader is handed one: each would otherwise decide on its own what
+// to do with it, and they did not agree.
+func decodeEvents(dst []Event, b []byte, sites []uint32, nblocks uint32, u *unpacker) (n, off, extra, others int, err error) {
 	for n < len(dst) {
 		if off+1 < len(b) {
 			c0, c1 := b[off], b[off+1]
 			switch {
-			case c0&0x81 == 0: // one byte, even: a block
+			case c0&0x81 == 0 && uint32(c0>>1) < nblocks: // one byte, even: a block
 				dst[n] = Event{Kind: EvBlock, Block: uint32(c0 >> 1)}
 				n++
 				off++
 				continue
 			case c0&0x81 == 0x80 && c1 < 0x80: // two bytes, even: a block
-				dst[n] = Event{Kind: EvBlock, Block: uint32(c0&0x7f)>>1 | uint32(c1)<<6}
-				n++
-				off += 2
-				continue
+				if id := uint32(c0&0x7f)>>1 | uint32(c1)<<6; id < nblocks {
+					dst[n] = Event{Kind: EvBlock, Block: id}
+					n++
+					off += 2
+					continue
+				}
 			}
 		}
 		e, k, err := decodeEvent(b[off:])
 		if err != nil {
-			return n, off, extra, err
+			return n, off, extra, others, err
 		}
 		switch e.Kind {
+		case EvBlock, EvExit:
+			if e.Block >= nblocks {
+				return n, off, extra, others, fmt.Errorf("%s event: block %d is not in the graph (%d blocks)", e.Kind, e.Block, nblocks)
+			}
 		case EvSync, EvSpawn:
 			if int64(e.Site) >= int64(len(sites)) {
-				return n, off, extra, fmt.Errorf("%s event: site %d out of range (the graph has %d sites)", e.Kind, e.Site, len(sites))
+				return n, off, extra, others, fmt.Errorf("%s event: site %d out of range (the graph has %d sites)", e.Kind, e.Site, len(sites))
 			}
 			e.Block = sites[e.Site]
 		case EvPack:
 			if err := u.start(e); err != nil {
-				return n, off, extra, err
+				return n, off, extra, others, err
 			}
 			off += k
 			given := u.fill(dst[n:])
@@ -139,9 +160,12 @@ func decodeEvents(dst []Event, b []byte, sites []uint32, u *unpacker) (n, off, e
 			extra += given - 1
 			continue
 		}
+		if e.Kind != EvBlock {
+			others++
+		}
 		dst[n] = e
 		n++
 		off += k
 	}
-	return n, off, extra, nil
+	return n, off, extra, others, nil
 }

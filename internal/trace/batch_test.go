@@ -18,7 +18,7 @@ import (
 // them.
 func wideEvents() []Event {
 	evs := []Event{{Kind: EvClock, Time: 5}}
-	for _, id := range []uint32{0, 1, 63, 64, 65, 127, 128, 4095, 8191, 8192, 8193, 1 << 20, 1<<32 - 1} {
+	for _, id := range []uint32{0, 1, 63, 64, 65, 127, 128, 4095, 8191, 8192, 8193, wideBlocks - 1} {
 		evs = append(evs,
 			Event{Kind: EvBlock, Block: id},
 			Event{Kind: EvOutcome, Value: uint64(id) * 3},
@@ -32,6 +32,24 @@ func wideEvents() []Event {
 		evs = append(evs, Event{Kind: EvBlock, Block: uint32(i * 7 % 9000)})
 	}
 	return append(evs, Event{Kind: EvClock, Time: 50})
+}
+
+// wideBlocks is how many blocks wideGraph has: enough for block ids of
+// three varint bytes (from 8192). Wider ids are checked by the encoding's
+// own tests: a reader refuses a block the graph does not have.
+const wideBlocks = 9000
+
+// wideGraph is testGraph with blocks up to wideBlocks, for wideEvents.
+func wideGraph(t testing.TB) *tbb.Graph {
+	g := testGraph(t)
+	for id := len(g.Blocks); id < wideBlocks; id++ {
+		g.Blocks = append(g.Blocks, &tbb.Block{ID: id, Func: 1, Kind: "if.then", Pos: tbb.Pos{File: "main.go", Line: 14}, Probe: true, Instrs: 1, Succs: []int{}, Exit: true})
+		g.Funcs[1].Blocks = append(g.Funcs[1].Blocks, id)
+	}
+	if _, err := tbb.Marshal(g); err != nil {
+		t.Fatal(err)
+	}
+	return g
 }
 
 // readBatches reads a whole stream with ReadEvents and a buffer of size n.
@@ -76,13 +94,16 @@ func readMixed(r *Reader, id uint64, n int, seed uint64) ([]Event, error) {
 			b, left := er.Raw()
 			want := int(seed>>40) % 50
 			off, k := 0, uint64(0)
+			// The raw bytes are not checked: as compare's lockstep does,
+			// a block the graph does not have is left to ReadEvents.
+			nblocks := uint32(len(r.Graph().Blocks))
 			for k < left && want > 0 && off < len(b) {
 				c0 := b[off]
 				switch {
-				case c0&0x81 == 0:
+				case c0&0x81 == 0 && uint32(c0>>1) < nblocks:
 					out = append(out, Event{Kind: EvBlock, Block: uint32(c0 >> 1)})
 					off++
-				case c0&0x81 == 0x80 && off+1 < len(b) && b[off+1] < 0x80:
+				case c0&0x81 == 0x80 && off+1 < len(b) && b[off+1] < 0x80 && (uint32(c0&0x7f)>>1|uint32(b[off+1])<<6) < nblocks:
 					out = append(out, Event{Kind: EvBlock, Block: uint32(c0&0x7f)>>1 | uint32(b[off+1])<<6})
 					off += 2
 				default:
@@ -92,7 +113,7 @@ func readMixed(r *Reader, id uint64, n int, seed uint64) ([]Event, error) {
 				k++
 				want--
 			}
-			er.Skip(off, k)
+			er.Skip(off, k, k)
 			if k > 0 {
 				continue
 			}
@@ -124,7 +145,7 @@ func readIter(r *Reader, id uint64) ([]Event, error) {
 func TestEventReaderReadsWhatWasWritten(t *testing.T) {
 	gs := append(sample(), GoroutineEvents{ID: 4, Parent: 1, Site: 1, Ordinal: 3, Events: wideEvents()})
 	var file bytes.Buffer
-	if err := Encode(&file, "wide", testGraph(t), gs); err != nil {
+	if err := Encode(&file, "wide", wideGraph(t), gs); err != nil {
 		t.Fatal(err)
 	}
 	r, err := NewReader(bytes.NewReader(file.Bytes()), int64(file.Len()))
@@ -178,7 +199,7 @@ func TestEventReaderEOFWithLastEvents(t *testing.T) {
 // TestEventReaderErrors: a corrupt event stops the stream after the good
 // events before it, with the error EventIter gives, and the error sticks.
 func TestEventReaderErrors(t *testing.T) {
-	good := []Event{{Kind: EvBlock, Block: 1}, {Kind: EvBlock, Block: 100}, {Kind: EvOutcome, Value: 3}}
+	good := []Event{{Kind: EvBlock, Block: 1}, {Kind: EvBlock, Block: 4}, {Kind: EvOutcome, Value: 3}}
 	var body []byte
 	for _, e := range good {
 		body = AppendEvent(body, e)
@@ -192,6 +213,12 @@ func TestEventReaderErrors(t *testing.T) {
 		{"cut short", append(body[:len(body):len(body)], 0x80), 4},
 		{"bytes after the last event", append(body[:len(body):len(body)], 2), 3},
 		{"bad sync op", append(body[:len(body):len(body)], byte(EvSync)<<1|1, 0, 0, 2, 3, 4), 4},
+		// Blocks the graph does not have, at each width of the inline
+		// decoding and past it, and an exit at one.
+		{"block of one byte not in the graph", AppendEvent(body[:len(body):len(body)], Event{Kind: EvBlock, Block: 5}), 4},
+		{"block of two bytes not in the graph", AppendEvent(body[:len(body):len(body)], Event{Kind: EvBlock, Block: 200}), 4},
+		{"block of three bytes not in the graph", AppendEvent(body[:len(body):len(body)], Event{Kind: EvBlock, Block: 9000}), 4},
+		{"exit not in the graph", AppendEvent(body[:len(body):len(body)], Event{Kind: EvExit, Block: 5}), 4},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			path := filepath.Join(t.TempDir(), "bad.dvt")
@@ -306,7 +333,7 @@ func BenchmarkReadEvents(b *testing.B) {
 		}
 	}
 	var file bytes.Buffer
-	if err := Encode(&file, "bench", testGraph(b), []GoroutineEvents{{ID: 1, Events: evs}}); err != nil {
+	if err := Encode(&file, "bench", wideGraph(b), []GoroutineEvents{{ID: 1, Events: evs}}); err != nil {
 		b.Fatal(err)
 	}
 	r, err := NewReader(bytes.NewReader(file.Bytes()), int64(file.Len()))

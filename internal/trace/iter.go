@@ -1,6 +1,9 @@
 package trace
 
-import "fmt"
+import (
+	"fmt"
+	"math"
+)
 
 // EventIter streams the events of one goroutine, one chunk in memory at a
 // time.
@@ -36,6 +39,14 @@ type chunks struct {
 	u     unpacker
 	err   error
 	chunk int64 // offset of the current chunk, for errors
+
+	// The block executions the current chunk's header counts, those its
+	// events gave so far, and the counts of the chunks loaded, added up:
+	// each is checked against what the events hold once they are all
+	// read (checkCounts), so that no reader reports a count the events do
+	// not have.
+	blocksWant, blocksGot, blocksTotal uint64
+	counted                            bool // the current chunk was checked
 }
 
 func (r *Reader) chunks(e *indexEntry) chunks {
@@ -49,6 +60,9 @@ func (c *chunks) more() bool {
 	for c.left == 0 {
 		if len(c.body) > 0 {
 			c.fail(fmt.Errorf("%d bytes after the last event", len(c.body)))
+			return false
+		}
+		if !c.checkCounts() {
 			return false
 		}
 		if c.next == len(c.e.offsets) {
@@ -75,6 +89,33 @@ func (c *chunks) load() bool {
 	}
 	c.next++
 	c.body, c.left = ch.Body, ch.Events
+	c.blocksWant, c.blocksGot, c.counted = ch.Blocks, 0, false
+	if c.blocksTotal+ch.Blocks < c.blocksTotal {
+		c.fail(fmt.Errorf("the chunks count more than %d block executions", uint64(math.MaxUint64)))
+		return false
+	}
+	c.blocksTotal += ch.Blocks
+	return true
+}
+
+// checkCounts checks, once the current chunk's events are all read, that
+// they held the block executions its header counts, and after the last
+// chunk that the chunks' counts add up to the goroutine's in the index. A
+// count is what show reports without reading events (RECORDED), so a
+// corrupt one was shown as it was: 18446744073709551615.
+func (c *chunks) checkCounts() bool {
+	if c.next == 0 || c.counted || c.err != nil {
+		return c.err == nil
+	}
+	c.counted = true
+	if c.blocksGot != c.blocksWant {
+		c.fail(fmt.Errorf("the chunk counts %d block executions, its events hold %d", c.blocksWant, c.blocksGot))
+		return false
+	}
+	if c.next == len(c.e.offsets) && c.blocksTotal != c.e.Blocks {
+		c.err = fmt.Errorf("goroutine %d: the index counts %d block executions, its chunks %d", c.e.ID, c.e.Blocks, c.blocksTotal)
+		return false
+	}
 	return true
 }
 
@@ -95,18 +136,20 @@ func (it *chunkIter) Next() bool {
 	}
 	if it.u.n > 0 {
 		it.u.fill(it.ev[:])
+		it.blocksGot++
 		return true
 	}
 	if it.left == 0 && !it.more() {
 		return false
 	}
-	_, n, _, err := decodeEvents(it.ev[:], it.body, it.r.siteBlock, &it.u)
+	_, n, _, others, err := decodeEvents(it.ev[:], it.body, it.r.siteBlock, it.r.nblocks, &it.u)
 	if err != nil {
 		it.fail(err)
 		return false
 	}
 	it.body = it.body[n:]
 	it.left--
+	it.blocksGot += uint64(1 - others)
 	return true
 }
 

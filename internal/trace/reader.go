@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"sort"
 	"sync/atomic"
 	"time"
@@ -31,6 +32,9 @@ type Reader struct {
 	// siteBlock maps a site to the block holding it, so that events keep
 	// Block meaning the block while the file names the site.
 	siteBlock []uint32
+	// nblocks is the graph's number of blocks: an event at a block from
+	// there on is refused.
+	nblocks uint32
 	// packs are the graph's packed loops, by head (pack.go).
 	packs map[uint32]packLoop
 
@@ -94,16 +98,19 @@ func NewReader(ra io.ReaderAt, size int64) (*Reader, error) {
 }
 
 // checkSites checks that every goroutine started by a go statement names a
-// site of the graph, and sets the block holding it.
+// site of the graph, and sets the block holding it, and that the first
+// block a goroutine's index names is one of the graph's.
 func (r *Reader) checkSites() error {
 	for _, e := range r.gs {
-		if e.Parent == 0 {
-			continue
+		if e.Parent != 0 {
+			if int64(e.Site) >= int64(len(r.siteBlock)) {
+				return fmt.Errorf("goroutine %d: spawn site %d out of range (the graph has %d sites)", e.ID, e.Site, len(r.siteBlock))
+			}
+			e.SiteBlock = r.siteBlock[e.Site]
 		}
-		if int64(e.Site) >= int64(len(r.siteBlock)) {
-			return fmt.Errorf("goroutine %d: spawn site %d out of range (the graph has %d sites)", e.ID, e.Site, len(r.siteBlock))
+		if e.HasFirst && e.FirstBlock >= r.nblocks {
+			return fmt.Errorf("goroutine %d: first block %d is not in the graph (%d blocks)", e.ID, e.FirstBlock, r.nblocks)
 		}
-		e.SiteBlock = r.siteBlock[e.Site]
 	}
 	return nil
 }
@@ -287,6 +294,7 @@ func (r *Reader) readHeader() error {
 		return fmt.Errorf("header names graph hash %q but the embedded graph is %q", hash, rg.g.Hash)
 	}
 	r.graph, r.packs, r.siteBlock = rg.g, rg.packs, rg.siteBlock
+	r.nblocks = uint32(min(len(rg.g.Blocks), math.MaxUint32))
 	return nil
 }
 
