@@ -31,6 +31,10 @@ type InputDiff struct {
 	// Env names the environment variables with different values or set in
 	// one run only, sorted.
 	Env []string `json:"env,omitempty"`
+	// EnvUncompared says why the runs' values could not be compared
+	// (hashed under different users' keys, or not recorded): Env then
+	// names the variables set in one run only. "" when they were.
+	EnvUncompared string `json:"env_uncompared,omitempty"`
 }
 
 // DiffInputs compares what a and b recorded of their inputs; nil when
@@ -64,13 +68,16 @@ func InputsDiffer(a, b trace.Inputs) *InputDiff {
 	if a.NumCPU != b.NumCPU {
 		d.NumCPU = []int{a.NumCPU, b.NumCPU}
 	}
+	// Values are told apart by their hashes only when both runs hashed
+	// them alike, under one key (trace.EnvComparable).
+	d.EnvUncompared = envUncompared(a, b)
 	hb := map[string]uint64{}
 	for _, e := range b.Env {
 		hb[e.Name] = e.Hash
 	}
 	for _, e := range a.Env {
 		h, ok := hb[e.Name]
-		if !ok || h != e.Hash {
+		if !ok || d.EnvUncompared == "" && h != e.Hash {
 			d.Env = append(d.Env, e.Name)
 		}
 		delete(hb, e.Name)
@@ -79,10 +86,25 @@ func InputsDiffer(a, b trace.Inputs) *InputDiff {
 		d.Env = append(d.Env, name)
 	}
 	slices.Sort(d.Env)
-	if d.ArgsA == nil && d.GOMAXPROCS == nil && d.NumCPU == nil && d.Env == nil {
+	if d.ArgsA == nil && d.GOMAXPROCS == nil && d.NumCPU == nil && d.Env == nil && d.EnvUncompared == "" {
 		return nil
 	}
 	return d
+}
+
+// envUncompared says why the values of a's and b's environments cannot
+// be compared, "" when they can: a report says so among the differences,
+// so that no report takes values nobody could compare for the same.
+func envUncompared(a, b trace.Inputs) string {
+	switch {
+	case trace.EnvComparable(a, b):
+		return ""
+	case a.EnvScheme == trace.EnvNames || b.EnvScheme == trace.EnvNames:
+		return "a run recorded no environment values (it had no key)"
+	case a.EnvScheme != b.EnvScheme:
+		return "the runs hashed environment values differently (one trace is from an older divergo)"
+	}
+	return "the runs hashed environment values under different keys (other users or machines)"
 }
 
 func orEmpty(s []string) []string {
@@ -114,7 +136,17 @@ func (d *InputDiff) Line(na, nb string) string {
 		if len(names) > maxEnvNamed {
 			names, more = names[:maxEnvNamed], fmt.Sprintf(" and %d more", len(d.Env)-maxEnvNamed)
 		}
-		parts = append(parts, fmt.Sprintf("environment variables set differently: %s%s", strings.Join(names, ", "), more))
+		what := "environment variables set differently"
+		if d.EnvUncompared != "" {
+			what = "environment variables set in one run only"
+		}
+		parts = append(parts, fmt.Sprintf("%s: %s%s", what, strings.Join(names, ", "), more))
+	}
+	if d.EnvUncompared != "" {
+		parts = append(parts, "environment values not compared: "+d.EnvUncompared)
+	}
+	if d.ArgsA == nil && d.GOMAXPROCS == nil && d.NumCPU == nil && d.Env == nil {
+		return "inputs: " + strings.Join(parts, "; ")
 	}
 	return "inputs differ: " + strings.Join(parts, "; ")
 }

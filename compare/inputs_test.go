@@ -48,6 +48,53 @@ func TestInputsDiffer(t *testing.T) {
 	}
 }
 
+// TestInputsEnvUncompared: values hashed under one key are compared by
+// their hashes; under two keys (two users), with names only, or by two
+// schemes (a trace from an older divergo), only which variables are set
+// is, and the line says the values were not compared rather than let the
+// runs pass for having the same.
+func TestInputsEnvUncompared(t *testing.T) {
+	keyed := func(id uint64, hashes ...uint64) trace.Inputs {
+		in := trace.Inputs{GOMAXPROCS: 1, NumCPU: 1, EnvScheme: trace.EnvKeyed, EnvKeyID: id}
+		for i, h := range hashes {
+			in.Env = append(in.Env, trace.EnvVar{Name: string(rune('A' + i)), Hash: h})
+		}
+		return in
+	}
+	if d := InputsDiffer(keyed(1, 5, 6), keyed(1, 5, 6)); d != nil {
+		t.Errorf("same key, same values: %+v", d)
+	}
+	if d := InputsDiffer(keyed(1, 5, 6), keyed(1, 5, 7)); d == nil || d.EnvUncompared != "" || !reflect.DeepEqual(d.Env, []string{"B"}) {
+		t.Errorf("same key, B changed: %+v", d)
+	}
+	names := keyed(0, 0, 0)
+	names.EnvScheme, names.EnvKeyID = trace.EnvNames, 0
+	legacy := keyed(0, 5, 6)
+	legacy.EnvScheme = trace.EnvFNV
+	for _, tc := range []struct {
+		name string
+		a, b trace.Inputs
+		want string
+	}{
+		{"two keys", keyed(1, 5, 6), keyed(2, 8, 9), "inputs: environment values not compared: the runs hashed environment values under different keys (other users or machines)"},
+		{"names only", keyed(1, 5, 6), names, "inputs: environment values not compared: a run recorded no environment values (it had no key)"},
+		{"older divergo", legacy, keyed(1, 5, 6), "inputs: environment values not compared: the runs hashed environment values differently (one trace is from an older divergo)"},
+		{"two keys, C in one", keyed(1, 5, 6), keyed(2, 8, 9, 10), "inputs differ: environment variables set in one run only: C; environment values not compared: the runs hashed environment values under different keys (other users or machines)"},
+	} {
+		d := InputsDiffer(tc.a, tc.b)
+		if d == nil {
+			t.Errorf("%s: no difference said", tc.name)
+			continue
+		}
+		if got := d.Line("a", "b"); got != tc.want {
+			t.Errorf("%s: line\n %s\nwant\n %s", tc.name, got, tc.want)
+		}
+	}
+	if d := InputsDiffer(legacy, legacy); d != nil {
+		t.Errorf("two traces of an older divergo, same values: %+v", d)
+	}
+}
+
 // TestInputsReport compares two trace files whose headers recorded other
 // command lines: the report still compares them, and its text and JSON say
 // first that the inputs differed. Traces that do not say (written before

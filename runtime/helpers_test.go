@@ -59,6 +59,9 @@ func startSession(t testing.TB) string {
 	resetSession()
 	path := filepath.Join(t.TempDir(), "t.dvt")
 	t.Setenv("DIVERGO_TRACE", path)
+	// The key of environment hashes is made here, not in the configuration
+	// directory of whoever runs the tests.
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
 	t.Cleanup(resetSession)
 	return path
 }

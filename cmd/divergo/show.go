@@ -133,7 +133,7 @@ func showText(w io.Writer, r *trace.Reader, events bool) error {
 	if in, ok := r.Inputs(); ok {
 		fmt.Fprintf(w, "args:       %s\n", compare.CommandLine(in.Args))
 		fmt.Fprintf(w, "processors: GOMAXPROCS %d, NumCPU %d\n", in.GOMAXPROCS, in.NumCPU)
-		fmt.Fprintf(w, "environ:    %d variables (values recorded as hashes)\n", len(in.Env))
+		fmt.Fprintf(w, "environ:    %d variables (%s)\n", len(in.Env), envSchemeText(in))
 	}
 	if r.Truncated() {
 		fmt.Fprintf(w, "trace:      truncated (no index: read up to the last whole chunk)\n")
@@ -437,11 +437,38 @@ type showInputs struct {
 	GOMAXPROCS int       `json:"gomaxprocs"`
 	NumCPU     int       `json:"numcpu"`
 	Env        []showEnv `json:"env"`
+	// EnvScheme is how the values were hashed: "keyed" (under the key
+	// EnvKey names), "names" (not at all), "fnv" (unkeyed, by an older
+	// divergo).
+	EnvScheme string `json:"env_scheme"`
+	EnvKey    string `json:"env_key,omitempty"`
 }
 
 type showEnv struct {
 	Name string `json:"name"`
-	Hash string `json:"hash"` // trace.HashEnv of the value, hexadecimal
+	Hash string `json:"hash"` // of the value as env_scheme says, hexadecimal
+}
+
+// envSchemeText says how a run recorded its environment's values.
+func envSchemeText(in trace.Inputs) string {
+	switch in.EnvScheme {
+	case trace.EnvKeyed:
+		return fmt.Sprintf("values recorded as hashes under the recording user's key %016x", in.EnvKeyID)
+	case trace.EnvNames:
+		return "names only: the run had no key to hash values with"
+	}
+	return "values recorded as unkeyed FNV-1a hashes, by an older divergo"
+}
+
+// envSchemeName is the scheme's name in show -json.
+func envSchemeName(s trace.EnvScheme) string {
+	switch s {
+	case trace.EnvKeyed:
+		return "keyed"
+	case trace.EnvNames:
+		return "names"
+	}
+	return "fnv"
 }
 
 // inputsOf is the run's inputs, nil when the trace does not record them.
@@ -450,7 +477,10 @@ func inputsOf(r *trace.Reader) *showInputs {
 	if !ok {
 		return nil
 	}
-	out := &showInputs{Args: append([]string{}, in.Args...), GOMAXPROCS: in.GOMAXPROCS, NumCPU: in.NumCPU, Env: []showEnv{}}
+	out := &showInputs{Args: append([]string{}, in.Args...), GOMAXPROCS: in.GOMAXPROCS, NumCPU: in.NumCPU, Env: []showEnv{}, EnvScheme: envSchemeName(in.EnvScheme)}
+	if in.EnvScheme == trace.EnvKeyed {
+		out.EnvKey = fmt.Sprintf("%016x", in.EnvKeyID)
+	}
 	for _, e := range in.Env {
 		out.Env = append(out.Env, showEnv{e.Name, fmt.Sprintf("%016x", e.Hash)})
 	}

@@ -89,13 +89,13 @@ func writeShowTrace(t *testing.T, path string, g *tbb.Graph, in *trace.Inputs, s
 // TestShowInputs: show prints the inputs a trace recorded, and says
 // nothing of them for a trace that did not record them.
 func TestShowInputs(t *testing.T) {
-	in := &trace.Inputs{Args: []string{"-n", "10", "a b"}, GOMAXPROCS: 2, NumCPU: 8, Env: []trace.EnvVar{{Name: "HOME", Hash: 0xabc}}}
+	in := &trace.Inputs{Args: []string{"-n", "10", "a b"}, GOMAXPROCS: 2, NumCPU: 8, Env: []trace.EnvVar{{Name: "HOME", Hash: 0xabc}}, EnvScheme: trace.EnvKeyed, EnvKeyID: 0x1234}
 	path := showTraceOf(t, in)
 	status, out, errs := runCmd(t, "show", path)
 	if status != 0 {
 		t.Fatalf("status %d: %s", status, errs)
 	}
-	for _, want := range []string{`args:       [-n 10 "a b"]`, "processors: GOMAXPROCS 2, NumCPU 8", "environ:    1 variables (values recorded as hashes)"} {
+	for _, want := range []string{`args:       [-n 10 "a b"]`, "processors: GOMAXPROCS 2, NumCPU 8", "environ:    1 variables (values recorded as hashes under the recording user's key 0000000000001234)"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
@@ -104,7 +104,7 @@ func TestShowInputs(t *testing.T) {
 	if status != 0 {
 		t.Fatalf("status %d: %s", status, errs)
 	}
-	if !strings.Contains(out, `"inputs":{"args":["-n","10","a b"],"gomaxprocs":2,"numcpu":8,"env":[{"name":"HOME","hash":"0000000000000abc"}]}`) {
+	if !strings.Contains(out, `"inputs":{"args":["-n","10","a b"],"gomaxprocs":2,"numcpu":8,"env":[{"name":"HOME","hash":"0000000000000abc"}],"env_scheme":"keyed","env_key":"0000000000001234"}`) {
 		t.Errorf("-json lacks the inputs:\n%.400s", out)
 	}
 	_, out, _ = runCmd(t, "show", showTrace(t))

@@ -18,19 +18,32 @@ type Inputs struct {
 	NumCPU     int
 	// Env is the environment by name, sorted, without divergo's own
 	// variables (DIVERGO_*, which divergo sets differently for every run);
-	// each value is kept as a hash only, since environments hold secrets
-	// and a trace is a file people send.
+	// each value is kept as a keyed hash only, since environments hold
+	// secrets and a trace is a file people send (envkey.go).
 	Env []EnvVar
+	// EnvScheme says how the values were hashed, EnvKeyID under which key
+	// (EnvKeyed): two runs' hashes say whether a value was the same only
+	// when both are equal.
+	EnvScheme EnvScheme
+	EnvKeyID  uint64
+}
+
+// EnvComparable reports whether the values of a's and b's environments
+// can be compared by their hashes: hashed the same way, under the same
+// key.
+func EnvComparable(a, b Inputs) bool {
+	return a.EnvScheme == b.EnvScheme && a.EnvScheme != EnvNames && (a.EnvScheme != EnvKeyed || a.EnvKeyID == b.EnvKeyID)
 }
 
 // EnvVar is one variable of the environment.
 type EnvVar struct {
 	Name string
-	Hash uint64 // HashEnv of the value
+	Hash uint64 // of the value, as Inputs.EnvScheme says; 0 for EnvNames
 }
 
-// HashEnv is the hash an environment variable's value is recorded by:
-// 64-bit FNV-1a, the same in every run and on every platform.
+// HashEnv is the hash environment values were recorded by before keyed
+// hashes (EnvFNV): 64-bit FNV-1a, the same in every run, on every
+// platform and for everyone.
 func HashEnv(value string) uint64 {
 	h := uint64(14695981039346656037)
 	for i := 0; i < len(value); i++ {
@@ -54,6 +67,12 @@ func appendInputs(b []byte, in *Inputs) []byte {
 		b = binary.AppendUvarint(b, uint64(len(e.Name)))
 		b = append(b, e.Name...)
 		b = binary.LittleEndian.AppendUint64(b, e.Hash)
+	}
+	// After the list, so that a reader from before keyed hashes, which
+	// stops at its end, still reads the header.
+	b = append(b, byte(in.EnvScheme))
+	if in.EnvScheme == EnvKeyed {
+		b = binary.LittleEndian.AppendUint64(b, in.EnvKeyID)
 	}
 	return b
 }
@@ -81,6 +100,20 @@ func readInputs(d *decoder) (*Inputs, error) {
 		h := d.fixed(8, 8, "variable hash")
 		if d.err == nil {
 			in.Env = append(in.Env, EnvVar{Name: name, Hash: binary.LittleEndian.Uint64(h)})
+		}
+	}
+	// The scheme and key id; absent in traces from before them, whose
+	// hashes are FNV-1a.
+	if d.err == nil && len(d.rest()) > 0 {
+		in.EnvScheme = EnvScheme(d.byte())
+		switch in.EnvScheme {
+		case EnvFNV, EnvNames:
+		case EnvKeyed:
+			if id := d.fixed(8, 8, "environment key id"); d.err == nil {
+				in.EnvKeyID = binary.LittleEndian.Uint64(id)
+			}
+		default:
+			return nil, fmt.Errorf("unknown environment hash scheme %d", in.EnvScheme)
 		}
 	}
 	if d.err != nil {

@@ -86,16 +86,47 @@ func TestInputsCompatible(t *testing.T) {
 }
 
 // TestInputsCorrupt cuts the inputs at every byte: each cut is an error
-// that says so, never a panic or a wrong reading.
+// that says so, never a panic or a wrong reading, but the cut just before
+// the environment's hash scheme, which is a header from before keyed
+// hashes (FNV-1a) and read as one.
 func TestInputsCorrupt(t *testing.T) {
-	data := encodeWith(t, &Inputs{Args: []string{"-n", "10"}, GOMAXPROCS: 2, NumCPU: 4, Env: []EnvVar{{"A", 1}}})
+	data := encodeWith(t, &Inputs{Args: []string{"-n", "10"}, GOMAXPROCS: 2, NumCPU: 4, Env: []EnvVar{{"A", 1}}, EnvScheme: EnvKeyed, EnvKeyID: 7})
 	with := header(t, data)
 	base := len(header(t, encodeWith(t, nil)))
+	legacy := len(with) - 9 // before the scheme byte and the key id
 	for n := base + 1; n < len(with); n++ {
 		cut := rewriteHeader(with[:n])
-		_, err := NewReader(bytes.NewReader(cut), int64(len(cut)))
+		r, err := NewReader(bytes.NewReader(cut), int64(len(cut)))
+		if n == legacy {
+			if in, ok := r.Inputs(); err != nil || !ok || in.EnvScheme != EnvFNV || len(in.Env) != 1 {
+				t.Errorf("inputs without a hash scheme: %+v, %v; want them read as FNV-1a hashes", in, err)
+			}
+			continue
+		}
 		if err == nil || !strings.Contains(err.Error(), "inputs") {
 			t.Errorf("inputs cut after %d of %d bytes: %v", n-base, len(with)-base, err)
+		}
+	}
+	bad := rewriteHeader(append(with[:legacy:legacy], 9))
+	if _, err := NewReader(bytes.NewReader(bad), int64(len(bad))); err == nil || !strings.Contains(err.Error(), "unknown environment hash scheme 9") {
+		t.Errorf("an unknown hash scheme: %v", err)
+	}
+}
+
+// TestInputsEnvScheme: the scheme and key id are read back as written.
+func TestInputsEnvScheme(t *testing.T) {
+	for _, in := range []Inputs{
+		{GOMAXPROCS: 1, NumCPU: 1, Env: []EnvVar{{"A", 5}}, EnvScheme: EnvKeyed, EnvKeyID: 1<<64 - 1},
+		{GOMAXPROCS: 1, NumCPU: 1, Env: []EnvVar{{"A", 0}}, EnvScheme: EnvNames},
+		{GOMAXPROCS: 1, NumCPU: 1, Env: []EnvVar{{"A", HashEnv("x")}}, EnvScheme: EnvFNV},
+	} {
+		data := encodeWith(t, &in)
+		r, err := NewReader(bytes.NewReader(data), int64(len(data)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, ok := r.Inputs(); !ok || got.EnvScheme != in.EnvScheme || got.EnvKeyID != in.EnvKeyID || len(got.Env) != 1 || got.Env[0] != in.Env[0] {
+			t.Errorf("wrote %+v, read %+v", in, got)
 		}
 	}
 }
