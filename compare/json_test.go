@@ -1,8 +1,12 @@
 package compare
 
 import (
+	"bytes"
 	"encoding/json"
+	"path/filepath"
 	"testing"
+
+	"github.com/divergo/divergo/internal/trace"
 )
 
 // TestJSONFields checks the fields the issue promises to scripts.
@@ -42,5 +46,53 @@ func TestJSONFields(t *testing.T) {
 	}
 	if cp := s["cp"].(map[string]any); cp["pos"] != "branchy/f.go:16" {
 		t.Errorf("sections[0].cp = %v", cp)
+	}
+}
+
+// TestWriteJSON: the streamed report is json.Marshal's (HTML unescaped), compact, with an
+// element of each list per line, for reports with and without sections,
+// with inputs that differ and with empty and nil lists.
+func TestWriteJSON(t *testing.T) {
+	x := newBranchy(t, false)
+	f := newFig1(t)
+	dir := t.TempDir()
+	ten := &trace.Inputs{Args: []string{"-n", "10"}, GOMAXPROCS: 2, NumCPU: 2}
+	twelve := &trace.Inputs{Args: []string{"-n", "12"}, GOMAXPROCS: 2, NumCPU: 2}
+	reports := map[string]*Report{
+		"sections":      mustCompare(t, x.run(true, 3), x.run(false, 2)),
+		"same":          mustCompare(t, x.run(true, 1), x.run(true, 1)),
+		"inputs differ": mustCompare(t, fileTrace(t, filepath.Join(dir, "a.dvt"), f.g, f.run(1, 0, 1000), ten), fileTrace(t, filepath.Join(dir, "b.dvt"), f.g, f.run(0, 0, 2000), twelve)),
+		"nil lists":     {},
+	}
+	for name, rep := range reports {
+		// As diff -json wrote it before: HTML characters (the ">" of spawn
+		// paths) as they are.
+		var marshal bytes.Buffer
+		enc := json.NewEncoder(&marshal)
+		enc.SetEscapeHTML(false)
+		if err := enc.Encode(rep); err != nil {
+			t.Fatal(err)
+		}
+		want := bytes.TrimSuffix(marshal.Bytes(), []byte("\n"))
+		var out bytes.Buffer
+		if err := rep.WriteJSON(&out); err != nil {
+			t.Fatal(err)
+		}
+		if !json.Valid(out.Bytes()) {
+			t.Fatalf("%s: not JSON:\n%s", name, out.Bytes())
+		}
+		var got bytes.Buffer
+		if err := json.Compact(&got, out.Bytes()); err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got.Bytes(), want) {
+			t.Errorf("%s: WriteJSON gives\n%s\njson.Marshal\n%s", name, got.Bytes(), want)
+		}
+		if lines := bytes.Count(out.Bytes(), []byte("\n")); lines < len(rep.Sections)+len(rep.Goroutines.Matched) {
+			t.Errorf("%s: %d lines for %d sections and %d pairs, want one each at least", name, lines, len(rep.Sections), len(rep.Goroutines.Matched))
+		}
+		if bytes.Contains(out.Bytes(), []byte("\n ")) {
+			t.Errorf("%s: indented", name)
+		}
 	}
 }

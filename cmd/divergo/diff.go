@@ -200,10 +200,7 @@ func runDiff(args []string, stdout, stderr io.Writer) (int, error) {
 		}
 	}
 	if *asJSON {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		enc.SetEscapeHTML(false)
-		if err := enc.Encode(rep); err != nil {
+		if err := rep.WriteJSON(stdout); err != nil {
 			return 2, err
 		}
 	} else if err := rep.WriteText(stdout, topts); err != nil {
@@ -256,7 +253,6 @@ func diffMany(names []string, traces []compare.Trace, opts compare.Options, asJS
 	}
 	if asJSON {
 		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
 		enc.SetEscapeHTML(false)
 		return status, enc.Encode(struct {
 			Traces []string `json:"traces"`
