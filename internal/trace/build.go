@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"fmt"
 	"io"
-	"os"
 	"time"
 
 	"github.com/divergo/divergo/internal/tbb"
@@ -31,7 +30,7 @@ const ChunkEvents = 1000
 // WriteFile writes a complete trace of g and gs to path: the way tests of
 // other packages build real trace files from synthetic event lists.
 func WriteFile(path string, g *tbb.Graph, gs []GoroutineEvents) error {
-	f, err := os.Create(path)
+	f, err := CreateFile(path)
 	if err != nil {
 		return err
 	}
