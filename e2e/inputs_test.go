@@ -1,6 +1,8 @@
 package e2e
 
 import (
+	"bytes"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -62,5 +64,40 @@ func TestInputsDiffer(t *testing.T) {
 	code, out, errs = divergo(t, dir, "show", b)
 	if code != 0 || !strings.Contains(out, "args:       [-n 12]\n") || !strings.Contains(out, "processors: GOMAXPROCS ") {
 		t.Errorf("show of the run with -n 12: status %d\n%s%s", code, out, errs)
+	}
+}
+
+// TestEnvironmentDiffers runs a program three times with a variable set
+// to 4821, 4821 and 1234: diff of the first two says nothing of inputs,
+// of the first and third that the variable was set differently, and
+// neither the value nor anything that gives it back is in the trace (the
+// values are hashed under the user's key: docs/FORMAT.md, "Inputs").
+func TestEnvironmentDiffers(t *testing.T) {
+	t.Parallel()
+	p := prepare(t, "cpuloop", false)
+	dir := t.TempDir()
+	record := func(name, pin string) string {
+		tr := filepath.Join(dir, name)
+		execProg(t, p.dir, p.bin, []string{"-n", "10"}, "DIVERGO_TRACE="+tr, "E2E_PIN="+pin)
+		return tr
+	}
+	a, b, c := record("run-1.dvt", "4821"), record("run-2.dvt", "4821"), record("run-3.dvt", "1234")
+	if code, out, errs := divergo(t, dir, "diff", a, b); code != 0 || strings.Contains(out, "inputs") {
+		t.Errorf("diff of two runs with E2E_PIN=4821: status %d\n%s%s", code, out, errs)
+	}
+	code, out, errs := divergo(t, dir, "diff", a, c)
+	if first, _, _ := strings.Cut(out, "\n"); code > 1 || first != "inputs differ: environment variables set differently: E2E_PIN" {
+		t.Errorf("diff of runs with E2E_PIN=4821 and 1234: status %d, first line %q\n%s%s", code, first, out, errs)
+	}
+	code, out, errs = divergo(t, dir, "show", "-json", a)
+	if code != 0 || !strings.Contains(out, `"env_scheme":"keyed"`) || strings.Contains(out, "4821") {
+		t.Errorf("show -json: status %d, want keyed hashes and no value\n%.600s%s", code, out, errs)
+	}
+	data, err := os.ReadFile(a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if bytes.Contains(data, []byte("4821")) {
+		t.Error("the trace holds the value")
 	}
 }
