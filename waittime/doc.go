@@ -106,7 +106,12 @@
 // synchronization is the difference. Steps of finished goroutines that have
 // not changed since the oldest snapshot a goroutine holds are dropped from
 // its path (they are in no difference), so memory is bounded by live
-// goroutines × path size, not by the length of the trace. Because waits are expanded in time
+// goroutines × path size, not by the length of the trace. A path holds a
+// step per goroutine whose work reached it, so past the first 32
+// goroutines of one go statement their steps share one key, the go
+// statement's (groups.go): paths are then bounded by the program's go
+// statements and blocks, and memory and time grow linearly with the
+// goroutines rather than with their square. Because waits are expanded in time
 // order, a circular wait cannot be looped on: its waits never end, and waits
 // that had not ended when the trace stopped are reported as unfinished.
 //

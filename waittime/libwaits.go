@@ -203,7 +203,7 @@ func (a *analysis) libFlush(g *gstate, s *stretchLib, until int64) {
 		if r.begin > until || until != math.MaxInt64 && !a.callRan(r.call) {
 			return
 		}
-		g.path.add(stepKey{g.info.ID, r.call, r.state}, r.ns)
+		a.own(g, stepKey{g.key, r.call, r.state}, r.ns)
 		s.at += r.ns
 		s.next++
 	}

@@ -107,7 +107,7 @@ type Step struct {
 	Func       string `json:"func"`
 	State      string `json:"state"`
 	Goroutine  string `json:"goroutine"`  // its spawn path, or a pattern when several
-	Goroutines int    `json:"goroutines"` // how many goroutines contributed
+	Goroutines int    `json:"goroutines"` // how many goroutines contributed; past the first 32 of a go statement, all of its goroutines (groups.go)
 	Ns         int64  `json:"ns"`         // signed
 }
 
@@ -204,7 +204,7 @@ func (a *analysis) classReport(c *class) *Class {
 	}
 	type row struct {
 		step Step
-		gs   map[uint64]struct{}
+		gs   map[uint64]int // step key → the goroutines it stands for
 	}
 	rows := map[rowKey]*row{}
 	var parts []linePart
@@ -214,7 +214,7 @@ func (a *analysis) classReport(c *class) *Class {
 		}
 		block, site, p := a.stepPlace(k)
 		gs := slices.Sorted(maps.Keys(gr.gs))
-		group := a.groupName(gs)
+		group := a.groupName(gs, k)
 		parts = parts[:0]
 		noLine := k.state == Perturb || k.state == Outside
 		if k.state == Running {
@@ -234,13 +234,13 @@ func (a *analysis) classReport(c *class) *Class {
 			r := rows[rk]
 			if r == nil {
 				r = &row{step: Step{Pos: pos, Block: block, Site: site, Func: a.funcName(a.graph.Block(block)), State: k.state.String(), Goroutine: rk.goroutine},
-					gs: make(map[uint64]struct{}, len(gs))}
+					gs: make(map[uint64]int, len(gs))}
 				rows[rk] = r
 			}
 			r.step.Ns += part.ns
 			r.step.Blocks = append(r.step.Blocks, block)
 			for _, id := range gs {
-				r.gs[id] = struct{}{}
+				r.gs[id] = max(r.gs[id], a.ranBy(id, k))
 			}
 		}
 	}
@@ -253,7 +253,9 @@ func (a *analysis) classReport(c *class) *Class {
 		if len(st.Blocks) == 1 {
 			st.Blocks = nil
 		}
-		st.Goroutines = len(r.gs)
+		for _, n := range r.gs {
+			st.Goroutines += n
+		}
 		if st.Ns != 0 {
 			out.Steps = append(out.Steps, st)
 		}
@@ -330,6 +332,9 @@ func (a *analysis) funcName(b *tbb.Block) string {
 // name is a goroutine's spawn path: "main/worker@pool.go:23#2" is the
 // second goroutine main started at pool.go:23, running worker.
 func (a *analysis) name(id uint64) string {
+	if gr := a.groups[id]; gr != nil {
+		return a.groupLabel(gr)
+	}
 	gi := a.infos[id]
 	if gi == nil {
 		return fmt.Sprintf("g%d", id)
@@ -365,16 +370,16 @@ func (a *analysis) name(id uint64) string {
 // groupName names the goroutines behind one step: the goroutine itself, or
 // its spawn path with "#*" when all were started at the same go statement
 // by the same parent, or a count.
-func (a *analysis) groupName(ids []uint64) string {
+func (a *analysis) groupName(ids []uint64, k kind) string {
 	if len(ids) == 1 {
 		return a.name(ids[0])
 	}
-	first := a.infos[ids[0]]
-	for _, id := range ids[1:] {
-		gi := a.infos[id]
-		if first == nil || gi == nil || gi.Parent != first.Parent || gi.Site != first.Site || first.Parent == 0 {
-			return fmt.Sprintf("%d goroutines", len(ids))
+	if !a.sameSpawn(ids) {
+		n := 0
+		for _, id := range ids {
+			n += a.ranBy(id, k)
 		}
+		return countLabel(n)
 	}
 	n := a.name(ids[0])
 	if i := strings.LastIndexByte(n, '#'); i >= 0 {
