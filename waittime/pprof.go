@@ -88,8 +88,8 @@ func (r *Report) Profile() (*profile.Profile, error) {
 	// line of the block its samples put it at, lines.go) or a statement's
 	// own line (a site: the sync statement, or a step in another state).
 	type locKey struct {
-		block, site, line int
-		state             string
+		block, site, line, fn int
+		state                 string
 	}
 	locs := map[locKey]*profile.Location{}
 	newLoc := func(l *profile.Location) *profile.Location {
@@ -97,8 +97,10 @@ func (r *Report) Profile() (*profile.Profile, error) {
 		p.Location = append(p.Location, l)
 		return l
 	}
-	loc := func(block, site, line int, state string) *profile.Location {
-		k := locKey{block, site, line, state}
+	// fn is the function holding line plus 1 when it is not the block's
+	// (Step.lineFn).
+	loc := func(block, site, line, fn1 int, state string) *profile.Location {
+		k := locKey{block, site, line, fn1, state}
 		if l, ok := locs[k]; ok {
 			return l
 		}
@@ -110,7 +112,11 @@ func (r *Report) Profile() (*profile.Profile, error) {
 			} else if line > 0 {
 				pos.Line = line
 			}
-			l.Line = []profile.Line{{Function: fn(b.Func, state), Line: int64(pos.Line)}}
+			f := b.Func
+			if fn1 > 0 {
+				f = fn1 - 1
+			}
+			l.Line = []profile.Line{{Function: fn(f, state), Line: int64(pos.Line)}}
 		}
 		locs[k] = newLoc(l)
 		return locs[k]
@@ -131,7 +137,7 @@ func (r *Report) Profile() (*profile.Profile, error) {
 	}
 	add := func(leaf *profile.Location, site *Site, ns int64, goroutine, state string) {
 		stack := []*profile.Location{leaf}
-		if at := loc(site.Block, site.Site, siteLine(site), ""); leaf != at {
+		if at := loc(site.Block, site.Site, siteLine(site), 0, ""); leaf != at {
 			stack = append(stack, at)
 		}
 		lb := map[string][]string{"state": {state}, "site": {site.Pos + " " + site.Op}}
@@ -142,7 +148,7 @@ func (r *Report) Profile() (*profile.Profile, error) {
 	}
 	for _, s := range r.Sites {
 		if s.UnmatchedNs != 0 {
-			add(loc(s.Block, s.Site, siteLine(s), ""), s, s.UnmatchedNs, "", "no releaser")
+			add(loc(s.Block, s.Site, siteLine(s), 0, ""), s, s.UnmatchedNs, "", "no releaser")
 		}
 		for _, c := range s.Classes {
 			for _, st := range c.Steps {
@@ -151,7 +157,7 @@ func (r *Report) Profile() (*profile.Profile, error) {
 				case Outside.String():
 					leaf = lineless(profOutside)
 				default:
-					leaf = loc(st.Block, st.Site, lineOf(st.Pos), st.State)
+					leaf = loc(st.Block, st.Site, lineOf(st.Pos), st.lineFn, st.State)
 				}
 				add(leaf, s, st.Ns, st.Goroutine, st.State)
 			}

@@ -104,11 +104,14 @@ type Step struct {
 	Block      int    `json:"block"`            // the block, or the block holding the statement
 	Site       int    `json:"site"`             // the statement's site; -1 for running steps
 	Blocks     []int  `json:"blocks,omitempty"` // when several blocks were merged: all of them, Block first
-	Func       string `json:"func"`
+	Func       string `json:"func"` // the function holding Pos: a function its block called that records nothing, when its samples put the step there (lines.go)
 	State      string `json:"state"`
 	Goroutine  string `json:"goroutine"`  // its spawn path, or a pattern when several
 	Goroutines int    `json:"goroutines"` // how many goroutines contributed; past the first 32 of a go statement, all of its goroutines (groups.go)
 	Ns         int64  `json:"ns"`         // signed
+	// lineFn is the graph's function holding Pos plus 1, when it is not
+	// Block's: for the profile's locations.
+	lineFn int
 }
 
 // Wait is one instance of waiting.
@@ -220,7 +223,7 @@ func (a *analysis) classReport(c *class) *Class {
 		if k.state == Running {
 			parts = a.splitLines(k.at, p, gr.ns, parts)
 		} else {
-			parts = append(parts, linePart{p, gr.ns})
+			parts = append(parts, linePart{pos: p, ns: gr.ns})
 		}
 		for _, part := range parts {
 			pos := ""
@@ -238,6 +241,7 @@ func (a *analysis) classReport(c *class) *Class {
 				rows[rk] = r
 			}
 			r.step.Ns += part.ns
+			r.step.lineFn = max(r.step.lineFn, part.fn)
 			r.step.Blocks = append(r.step.Blocks, block)
 			for _, id := range gs {
 				r.gs[id] = max(r.gs[id], a.ranBy(id, k))
@@ -250,6 +254,9 @@ func (a *analysis) classReport(c *class) *Class {
 		st.Blocks = slices.Compact(st.Blocks)
 		st.Block = st.Blocks[0]
 		st.Func = a.funcName(a.graph.Block(st.Block))
+		if f := a.graph.Func(st.lineFn - 1); st.lineFn > 0 && f != nil {
+			st.Func = f.Name
+		}
 		if len(st.Blocks) == 1 {
 			st.Blocks = nil
 		}
