@@ -104,7 +104,7 @@ type Step struct {
 	Block      int    `json:"block"`            // the block, or the block holding the statement
 	Site       int    `json:"site"`             // the statement's site; -1 for running steps
 	Blocks     []int  `json:"blocks,omitempty"` // when several blocks were merged: all of them, Block first
-	Func       string `json:"func"` // the function holding Pos: a function its block called that records nothing, when its samples put the step there (lines.go)
+	Func       string `json:"func"`             // the function holding Pos: a function its block called that records nothing, when its samples put the step there (lines.go)
 	State      string `json:"state"`
 	Goroutine  string `json:"goroutine"`  // its spawn path, or a pattern when several
 	Goroutines int    `json:"goroutines"` // how many goroutines contributed; past the first 32 of a go statement, all of its goroutines (groups.go)
