@@ -21,9 +21,9 @@ import (
 // ("example.com/m.worker (runnable)"), so that pprof, which sums a line's
 // samples whatever their labels, keeps them apart as the text does; steps
 // with no line are functions of their own, "(outside instrumented code)",
-// and so is divergo's share of a class's waits under DIVERGO_PERTURB,
-// "(divergo perturbation)", which no step holds. Labels name the
-// goroutine, the state and the site.
+// and divergo's share of a class's waits under DIVERGO_PERTURB is in no
+// sample, as it is in no total of the report. Labels name the goroutine,
+// the state and the site.
 //
 // pprof's header ("... of N total") sums absolute values; the sum of the
 // values, the waiting time, is what "Showing nodes accounting for" says
@@ -41,7 +41,6 @@ func (r *Report) WriteProfile(w io.Writer) error {
 
 // Names of the profile's functions for time spent in no line.
 const (
-	profPerturb     = "(divergo perturbation)"
 	profOutside     = "(outside instrumented code)"
 	profUnexplained = "(not explained)"
 )
@@ -163,9 +162,6 @@ func (r *Report) Profile() (*profile.Profile, error) {
 			}
 			if c.UnexplainedNs != 0 {
 				add(lineless(profUnexplained), s, c.UnexplainedNs, "", "unexplained")
-			}
-			if c.PerturbNs != 0 {
-				add(lineless(profPerturb), s, c.PerturbNs, "", Perturb.String())
 			}
 		}
 	}

@@ -71,7 +71,10 @@ type Site struct {
 // explain it: positive on the releasers' paths, negative on the waiters'.
 // The steps and UnexplainedNs add up to TotalNs.
 type Class struct {
-	Waits   int   `json:"waits"`
+	Waits int `json:"waits"`
+	// TotalNs is the program's waiting: the waits' time less PerturbNs,
+	// divergo's share of it. Sites' and the report's totals are sums of
+	// it, so no figure a user reads holds divergo's delays.
 	TotalNs int64 `json:"total_ns"`
 	// Explained is the share of the waiting time the steps account for,
 	// in [0, 1]: 1 - Σ|w - s| / Σw over the class's waits, w a wait's
@@ -80,15 +83,15 @@ type Class struct {
 	// overshoot it, by d loses d; a wait missed by more than itself
 	// loses the whole of it (the share is clamped at 0).
 	Explained float64 `json:"explained"`
-	// UnexplainedNs is TotalNs minus PerturbNs and the sum of the steps,
-	// signed: what redundant step removal (within the tolerance) and the
-	// limits of the trace left unexplained.
+	// UnexplainedNs is TotalNs minus the sum of the steps, signed: what
+	// redundant step removal (within the tolerance) and the limits of the
+	// trace left unexplained.
 	UnexplainedNs int64 `json:"unexplained_ns"`
-	// PerturbNs is the part of TotalNs that divergo's own delays made
-	// (DIVERGO_PERTURB): the releasers' delays since their last common
-	// synchronization with the waiters, less the waiters'. It is taken
-	// out before the waits are explained, and Explained is a share of
-	// TotalNs - PerturbNs, the program's waiting.
+	// PerturbNs is the part of the waits' time that divergo's own delays
+	// made (DIVERGO_PERTURB): the releasers' delays since their last
+	// common synchronization with the waiters, less the waiters' (so
+	// negative when the waiters' delays shortened the waits). It is taken
+	// out of TotalNs and out of the paths before the waits are explained.
 	PerturbNs int64  `json:"perturb_ns,omitempty"`
 	Steps     []Step `json:"steps"` // largest first
 }
@@ -174,6 +177,9 @@ func (a *analysis) siteReport(s *site) *Site {
 		Waits: s.waits, Unmatched: s.unmatched, UnmatchedNs: s.unmatchedNs, TotalNs: s.total, Why: whyCounts(s.why),
 		WokenBy: a.wakersOf(s.wakers),
 	}
+	for _, c := range s.classes {
+		out.TotalNs -= c.perturb // divergo's share is no waiting of the program's
+	}
 	order := make([]int, len(s.classes))
 	for i := range order {
 		order[i] = i
@@ -194,8 +200,8 @@ func (a *analysis) siteReport(s *site) *Site {
 }
 
 func (a *analysis) classReport(c *class) *Class {
-	out := &Class{Waits: c.waits, TotalNs: c.total, UnexplainedNs: c.residual, PerturbNs: c.perturb}
-	if own := c.total - c.perturb; own > 0 {
+	out := &Class{Waits: c.waits, TotalNs: c.total - c.perturb, UnexplainedNs: c.residual, PerturbNs: c.perturb}
+	if own := out.TotalNs; own > 0 {
 		out.Explained = max(0, 1-float64(c.missed)/float64(own))
 	} else if c.missed == 0 {
 		out.Explained = 1 // divergo's delays were the whole wait, and nothing else is claimed

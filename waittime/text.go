@@ -161,17 +161,12 @@ func perturbShare(ns int64) string {
 	if ns < 0 {
 		how = "shorter"
 	}
-	return fmt.Sprintf("which made the waits below %s %s; taken out of every explanation", FormatNs(abs(ns)), how)
+	return fmt.Sprintf("which made the waits %s %s; taken out of every figure", FormatNs(abs(ns)), how)
 }
 
-// classSummary is the j-th class's line: its waits, their time and how
-// much of it the steps explain. When divergo's delays are 1% of the time
-// or more it says how much was theirs, and the share is of the rest, or
-// the steps would seem to add up to far less than the class.
+// classSummary is the j-th class's line: its waits, the program's time in
+// them (divergo's delays are out of it, said once in the header) and how
+// much of it the steps explain.
 func classSummary(j int, c *Class) string {
-	if u := c.PerturbNs; u != 0 && 100*abs(u) >= c.TotalNs {
-		return fmt.Sprintf("class %d: %s, %s, %s of it divergo's delays, %.0f%% of the rest explained",
-			j+1, plural(c.Waits, "wait"), FormatNs(c.TotalNs), FormatNs(u), 100*c.Explained)
-	}
 	return fmt.Sprintf("class %d: %s, %s, %.0f%% explained", j+1, plural(c.Waits, "wait"), FormatNs(c.TotalNs), 100*c.Explained)
 }
