@@ -53,6 +53,8 @@ type analysis struct {
 	// lines are the sampled lines of blocks (lines.go), from
 	// Options.CPUProfile: reports split a block's running time over them.
 	lines map[int32][]lineCount
+	// defers finds the defer statements of deferred calls' frames.
+	defers *deferLines
 
 	blocked   int    // waits still blocked when the trace ended (FindBlocked lists them)
 	perturbNs int64  // divergo's perturbation delays, all goroutines
@@ -99,8 +101,9 @@ func Analyze(t Trace, opts Options) (*Report, error) {
 		sites:  make(map[siteKey]*site),
 		runIdx: make(map[int32]int32),
 		seen:   make(map[int32]struct{}),
-		lines:  lineShares(g, opts.CPUProfile),
+		defers: newDeferLines(opts.SourceRoot),
 	}
+	a.lines = lineShares(g, opts.CPUProfile, a.defers)
 	// Releasers by causality (trace.Releasers: the rule the Perfetto
 	// export and every other reader use), paired over the sync events in a
 	// second merge the timeline keeps ahead of its own.

@@ -42,7 +42,7 @@ type lineCount struct {
 // called it; its samples go there too, at their own lines: a slow loop in
 // a helper with no change point is a step at the loop's line, not at the
 // call.
-func lineShares(g *tbb.Graph, p *profile.Profile) map[int32][]lineCount {
+func lineShares(g *tbb.Graph, p *profile.Profile, defers *deferLines) map[int32][]lineCount {
 	if p == nil || len(p.Sample) == 0 {
 		return nil
 	}
@@ -61,7 +61,8 @@ func lineShares(g *tbb.Graph, p *profile.Profile) map[int32][]lineCount {
 		if v >= len(s.Value) {
 			continue
 		}
-		frames = programFrames(s, fs, frames[:0])
+		var callee string
+		frames, callee = programFrames(s, fs, frames[:0])
 		if len(frames) == 0 {
 			continue
 		}
@@ -89,6 +90,9 @@ func lineShares(g *tbb.Graph, p *profile.Profile) map[int32][]lineCount {
 			counts[int32(b.ID)] = m
 		}
 		k := at{file: fs.of(frames[0].File), line: frames[0].Line}
+		if callee != "" {
+			k.line = cmp.Or(defers.line(k.file, k.line, callee), k.line)
+		}
 		if inner != nil && inner.Func != b.Func {
 			k.fn = inner.Func + 1
 		}
@@ -135,19 +139,25 @@ func cpuValue(p *profile.Profile) int {
 
 // programFrames appends to out a sample's frames in the program's files,
 // innermost first (a location's first line is the innermost of the calls
-// inlined there).
-func programFrames(s *profile.Sample, fs fileSet, out []gotrace.Frame) []gotrace.Frame {
+// inlined there), and returns the function the first of them called, ""
+// when it is the innermost frame.
+func programFrames(s *profile.Sample, fs fileSet, out []gotrace.Frame) ([]gotrace.Frame, string) {
+	var callee, last string
 	for _, loc := range s.Location {
 		for _, ln := range loc.Line {
 			if ln.Function == nil {
 				continue
 			}
 			if fs.of(ln.Function.Filename) != "" {
+				if len(out) == 0 {
+					callee = last
+				}
 				out = append(out, gotrace.Frame{Func: ln.Function.Name, File: ln.Function.Filename, Line: int(ln.Line)})
 			}
+			last = ln.Function.Name
 		}
 	}
-	return out
+	return out, callee
 }
 
 // splitLines splits ns, a running step's time in block b at position pos,

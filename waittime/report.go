@@ -110,7 +110,7 @@ type Step struct {
 	Func       string `json:"func"`             // the function holding Pos: a function its block called that records nothing, when its samples put the step there (lines.go)
 	State      string `json:"state"`
 	Goroutine  string `json:"goroutine"`  // its spawn path, or a pattern when several
-	Goroutines int    `json:"goroutines"` // how many goroutines contributed; past the first 32 of a go statement, all of its goroutines (groups.go)
+	Goroutines int    `json:"goroutines"` // how many goroutines contributed; past the first 32 of a go statement, those of its goroutines that ran the step (groups.go)
 	Ns         int64  `json:"ns"`         // signed
 	// lineFn is the graph's function holding Pos plus 1, when it is not
 	// Block's: for the profile's locations.

@@ -198,6 +198,8 @@ func runWait(args []string, stdout, stderr io.Writer) (int, error) {
 		if err != nil {
 			return 2, err
 		}
+		// The sources put a deferred call's wait at its defer statement.
+		opts.SourceRoot = sourceRoot(*src, file)
 		rep, err := analyzeTrace(file, opts, stderr)
 		if err != nil {
 			return 2, err
