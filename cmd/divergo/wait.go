@@ -294,7 +294,7 @@ func cpuProfileBeside(file string, stderr io.Writer) *profile.Profile {
 		return nil
 	}
 	defer f.Close()
-	p, err := profile.Parse(f)
+	p, err := readCPUProfile(f)
 	if err != nil {
 		fmt.Fprintf(stderr, "divergo wait: CPU samples %s: %v; each block's time stays at its first line\n", f.Name(), err)
 		return nil
