@@ -28,9 +28,10 @@ import (
 // that starts its own outside its instrumented code (go test -cpuprofile,
 // net/http/pprof's /debug/pprof/profile) would get "cpu profiling already
 // in use" (its instrumented calls share it: StartCPUProfile below), and the
-// profiler's goroutine keeps a deadlocked program from being reported
-// (TestDeadlockReported hung). Never in a child process of a recorded one,
-// nor for a trace that goes to a device.
+// profiler's goroutine is one more goroutine for runtime.NumGoroutine; it
+// would keep a deadlocked program from being reported, but pauses while
+// every recorded goroutine is blocked (pauseCPUProfile). Never in a child
+// process of a recorded one, nor for a trace that goes to a device.
 //
 // The file is created when the profiler writes it, when recording ends:
 // a program that leaves by an os.Exit the recorder does not see leaves
@@ -42,10 +43,19 @@ var cpuProf struct {
 	// user is set while the program's own profile runs (StartCPUProfile):
 	// its samples are teed into ours, a segment of its own.
 	user *bytes.Buffer
+	// paused: ours is stopped while every recorded goroutine is blocked
+	// (pauseCPUProfile).
+	paused bool
 }
 
-// cpuProfilePath is where the CPU samples go, "" for none.
+// cpuProfilePath is where the CPU samples go, "" for none. A test binary
+// run with -test.cpuprofile starts Go's profiler from package testing,
+// which is not instrumented, after the recorder starts: the test's profile
+// is the one it asked for, so divergo records none.
 func cpuProfilePath() string {
+	if testCPUProfile(os.Args[1:]) {
+		return ""
+	}
 	switch v := os.Getenv("DIVERGO_CPUPROFILE"); v {
 	case "", "off", "0":
 		return ""
@@ -89,7 +99,7 @@ func stopCPUProfile() {
 		return
 	}
 	cpuProf.w = nil
-	if cpuProf.user != nil {
+	if cpuProf.user != nil || cpuProf.paused {
 		// The program's profile runs: stopping it would write its file,
 		// which the plain program never does if it does not stop it.
 		// Ours keeps the segments before it.
@@ -150,7 +160,8 @@ func StartCPUProfile(w io.Writer) error {
 	if cpuProf.w == nil || cpuProf.user != nil {
 		return pprof.StartCPUProfile(w)
 	}
-	pprof.StopCPUProfile() // our segment so far, into our file
+	pprof.StopCPUProfile() // our segment so far, into our file (none when paused)
+	cpuProf.paused = false
 	buf := &bytes.Buffer{}
 	if err := pprof.StartCPUProfile(teeWriter{w, buf}); err != nil {
 		pprof.StartCPUProfile(cpuProf.w)
@@ -184,4 +195,52 @@ type teeWriter struct {
 func (t teeWriter) Write(b []byte) (int, error) {
 	t.copy.Write(b)
 	return t.w.Write(b)
+}
+
+// The profiler's writer is a goroutine that waits for samples in a way Go
+// counts as running, so while it runs Go never finds every goroutine
+// asleep: a deadlocked program recorded with samples hung instead of
+// dying of Go's deadlock report. The checkpointer (blocked.go) knows when
+// every recorded goroutine is blocked; before it waits for one to resume
+// it pauses the profiler, which writes the samples so far as a segment and
+// lets its goroutine end, so that Go reports a deadlock as it does plain,
+// and when one resumes it starts the profiler again. The program's own
+// profile, when it runs one, is left alone: it would hang plain too.
+
+// pauseCPUProfile stops divergo's profiler, and reports whether it did.
+func pauseCPUProfile() bool {
+	cpuProf.mu.Lock()
+	defer cpuProf.mu.Unlock()
+	if cpuProf.w == nil || cpuProf.user != nil || cpuProf.paused {
+		return false
+	}
+	pprof.StopCPUProfile()
+	cpuProf.paused = true
+	return true
+}
+
+// resumeCPUProfile starts divergo's profiler again after a pause.
+func resumeCPUProfile() {
+	cpuProf.mu.Lock()
+	defer cpuProf.mu.Unlock()
+	if !cpuProf.paused || cpuProf.w == nil {
+		return
+	}
+	cpuProf.paused = false
+	pprof.StartCPUProfile(cpuProf.w)
+}
+
+// testCPUProfile reports whether args ask a test binary for a CPU profile
+// (go test -cpuprofile passes -test.cpuprofile=FILE).
+func testCPUProfile(args []string) bool {
+	for _, a := range args {
+		if a == "--" {
+			return false
+		}
+		a = strings.TrimPrefix(strings.TrimPrefix(a, "-"), "-")
+		if name, _, _ := strings.Cut(a, "="); name == "test.cpuprofile" {
+			return true
+		}
+	}
+	return false
 }
