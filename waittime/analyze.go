@@ -209,6 +209,9 @@ func (a *analysis) Apply(l *replay.Lane) (bool, error) {
 		case ev.Waited:
 			a.wait(g, ev, rel)
 		}
+		if ev.Op == trace.OpLock || ev.Op == trace.OpRLock {
+			g.acq, g.acqAt, g.acqObj = g.path.snapshot(g.acq), ev.End, ev.Object
+		}
 		a.recordRelease(g, ev, n)
 	}
 	return true, nil
@@ -427,7 +430,19 @@ func (a *analysis) unrelated(g, r *gstate, ev trace.Event, rel *release) {
 		}
 		return
 	}
-	// a.short is g's whole path to the wait; r's path since s is unknown.
+	// a.short is g's whole path to the wait; r's path since s is unknown,
+	// but when r released a lock it had acquired, its path since the
+	// acquisition is known: the lines it ran holding the lock (an RLock in
+	// a net/http handler waiting for a writer's critical section), with
+	// r's time between s and the acquisition outside, negative when r
+	// acquired before g existed.
+	if r.acq != nil && r.acqObj == ev.Object && ev.Object != 0 && r.acqAt <= rel.time && r.acq.epoch <= rel.snap.epoch {
+		a.long = r.path.diff(rel.snap, r.acq, a.long[:0])
+		if d := r.acqAt - s; d != 0 {
+			a.long = append(a.long, entry{stepKey{r.key, rel.block, Outside}, d})
+		}
+		return
+	}
 	a.long = append(a.long[:0], entry{stepKey{r.key, rel.block, Outside}, rel.time - s})
 }
 
@@ -472,5 +487,5 @@ func (a *analysis) maybeFree(g *gstate) {
 		p.kids--
 		a.maybeFree(p)
 	}
-	g.path, g.snaps, g.spawnSnaps, g.holders, g.recs, g.ran = nil, nil, nil, nil, nil, nil
+	g.path, g.snaps, g.spawnSnaps, g.holders, g.recs, g.ran, g.acq = nil, nil, nil, nil, nil, nil, nil
 }

@@ -32,7 +32,12 @@
 // start; the other's path since then cannot be told apart from its path
 // before, so its time since that start enters as one step in state outside,
 // which names no line. The waiter's with the opposite sign; positive when
-// it was already waiting before the releaser existed.
+// it was already waiting before the releaser existed. A lock is the
+// exception: its releaser's path since it acquired the lock is known (the
+// lines it ran holding it), so an RLock in a handler net/http started is
+// explained by the writer's critical section, with the writer's time
+// between the waiter's start and the acquisition outside, negative when
+// it acquired first.
 //
 // The waiter's snapshot at a wait stands for the moment of the release, as
 // the releaser's does: it is taken before the wake-up latency enters the

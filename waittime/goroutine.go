@@ -30,6 +30,12 @@ type gstate struct {
 	// directly are compared from there.
 	spawnSnaps map[uint64]*snap
 	recs       []*release // this goroutine's releases still needed by a wait
+	// acq is its path when it last acquired a lock, acqAt when, acqObj
+	// which: where an unrelated waiter's explanation of that lock starts
+	// (analysis.unrelated).
+	acq    *snap
+	acqAt  int64
+	acqObj uint64
 	// pruneAt is the path size at which prune next looks for slots to drop.
 	pruneAt int
 	// holders are the goroutines whose snaps hold an entry for this one:
@@ -249,6 +255,10 @@ func (a *analysis) prune(g *gstate) {
 	for _, r := range g.recs {
 		oldest = min(oldest, r.snap.epoch)
 		snaps = append(snaps, r.snap)
+	}
+	if g.acq != nil {
+		oldest = min(oldest, g.acq.epoch)
+		snaps = append(snaps, g.acq)
 	}
 	p.compact(func(i int) bool {
 		k := p.keys[i]

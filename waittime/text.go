@@ -177,8 +177,7 @@ func writeSteps(w io.Writer, c *Class, maxSteps int, blocks bool) {
 		largest = max(largest, abs(st.Ns))
 	}
 	if largest > c.TotalNs && plus != 0 && minus != 0 {
-		fmt.Fprintf(w, "     (steps larger than the wait cancel out: +%s on the releasers' paths, -%s on the waiters')\n",
-			FormatNs(plus), FormatNs(-minus))
+		fmt.Fprintf(w, "     (steps larger than the wait cancel out: +%s, -%s)\n", FormatNs(plus), FormatNs(-minus))
 	}
 	for k, st := range c.Steps {
 		if maxSteps > 0 && k == maxSteps {
