@@ -217,6 +217,11 @@ func (r *rewriter) call(call *ast.CallExpr) {
 	case "os.Exit":
 		r.buf.replace(r.off(sel.Pos()), r.off(sel.End()), "_dvg.OsExit")
 		r.trailers["var _ = "+pn.Name()+".Exit"] = true
+	case "runtime/pprof.StartCPUProfile", "runtime/pprof.StopCPUProfile":
+		// One CPU profiler per process: the program's shares divergo's
+		// (runtime/cpuprofile.go).
+		r.buf.replace(r.off(sel.Pos()), r.off(sel.End()), "_dvg."+fn.Name())
+		r.trailers["var _ = "+pn.Name()+"."+fn.Name()] = true
 	case "testing/synctest.Test":
 		// Goroutines of a bubble must not wait on divergo's own (its
 		// writer, its mutexes): nothing starts recording while it runs.

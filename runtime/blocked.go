@@ -164,7 +164,11 @@ func checkpointer() {
 			if !allBlocked() {
 				resumed() // one resumed before the flag was up: nobody else will
 			}
+			paused := pauseCPUProfile() // or Go cannot report a deadlock
 			<-ckptWake
+			if paused {
+				resumeCPUProfile()
+			}
 			time.Sleep(20 * d)
 			continue
 		}

@@ -1,10 +1,13 @@
 package runtime
 
 import (
+	"bytes"
 	"fmt"
+	"io"
 	"os"
 	"runtime/pprof"
 	"strings"
+	"sync"
 
 	"github.com/divergo/divergo/internal/trace"
 )
@@ -22,20 +25,37 @@ import (
 // DIVERGO_CPUPROFILE=on (or 1) records them beside the trace (run-1.dvt →
 // run-1.cpu.pprof), a path records there; unset or off, none, because the
 // program would notice: Go has one CPU profiler per process, so a program
-// that starts its own (pprof.StartCPUProfile, net/http/pprof's
-// /debug/pprof/profile) would get "cpu profiling already in use", and the
-// profiler's goroutine keeps a deadlocked program from being reported
-// (TestDeadlockReported hung). Never in a child process of a recorded one,
-// nor for a trace that goes to a device.
+// that starts its own outside its instrumented code (go test -cpuprofile,
+// net/http/pprof's /debug/pprof/profile) would get "cpu profiling already
+// in use" (its instrumented calls share it: StartCPUProfile below), and the
+// profiler's goroutine is one more goroutine for runtime.NumGoroutine; it
+// would keep a deadlocked program from being reported, but pauses while
+// every recorded goroutine is blocked (pauseCPUProfile). Never in a child
+// process of a recorded one, nor for a trace that goes to a device.
 //
 // The file is created when the profiler writes it, when recording ends:
 // a program that leaves by an os.Exit the recorder does not see leaves
 // no empty file beside its trace.
 
-var cpuProf struct{ w *lazyFile }
+var cpuProf struct {
+	mu sync.Mutex
+	w  *lazyFile
+	// user is set while the program's own profile runs (StartCPUProfile):
+	// its samples are teed into ours, a segment of its own.
+	user *bytes.Buffer
+	// paused: ours is stopped while every recorded goroutine is blocked
+	// (pauseCPUProfile).
+	paused bool
+}
 
-// cpuProfilePath is where the CPU samples go, "" for none.
+// cpuProfilePath is where the CPU samples go, "" for none. A test binary
+// run with -test.cpuprofile starts Go's profiler from package testing,
+// which is not instrumented, after the recorder starts: the test's profile
+// is the one it asked for, so divergo records none.
 func cpuProfilePath() string {
+	if testCPUProfile(os.Args[1:]) {
+		return ""
+	}
 	switch v := os.Getenv("DIVERGO_CPUPROFILE"); v {
 	case "", "off", "0":
 		return ""
@@ -64,17 +84,30 @@ func startCPUProfile() {
 	if err := pprof.StartCPUProfile(w); err != nil {
 		return
 	}
+	cpuProf.mu.Lock()
 	cpuProf.w = w
+	cpuProf.mu.Unlock()
 }
 
 // stopCPUProfile stops the profiler, which writes the samples out, when
 // the trace is completed (under sess.mu, once).
 func stopCPUProfile() {
+	cpuProf.mu.Lock()
+	defer cpuProf.mu.Unlock()
 	w := cpuProf.w
 	if w == nil {
 		return
 	}
 	cpuProf.w = nil
+	if cpuProf.user != nil || cpuProf.paused {
+		// The program's profile runs: stopping it would write its file,
+		// which the plain program never does if it does not stop it.
+		// Ours keeps the segments before it.
+		if err := w.close(); err != nil {
+			fmt.Fprintf(os.Stderr, "divergo: no CPU samples: %v\n", err)
+		}
+		return
+	}
 	pprof.StopCPUProfile()
 	if err := w.close(); err != nil {
 		fmt.Fprintf(os.Stderr, "divergo: no CPU samples: %v\n", err)
@@ -106,4 +139,108 @@ func (l *lazyFile) close() error {
 		return err
 	}
 	return l.err
+}
+
+// Go has one CPU profiler per process, so a program that starts its own
+// while divergo's runs would be refused ("cpu profiling already in use").
+// The instrumenter sends the program's pprof.StartCPUProfile and
+// StopCPUProfile here (instrument/ops.go). With divergo's profile running,
+// StartCPUProfile ends divergo's segment and starts the program's profile
+// with a writer that gives the program every byte, as plain, and keeps a
+// copy; StopCPUProfile stops it, which writes the program's profile, adds
+// the copy to divergo's file as a segment of its own and starts divergo's
+// again. The file beside the trace is then a sequence of gzipped profiles,
+// which divergo wait merges. Without divergo's profile both are
+// pprof's.
+
+// StartCPUProfile replaces the program's pprof.StartCPUProfile.
+func StartCPUProfile(w io.Writer) error {
+	cpuProf.mu.Lock()
+	defer cpuProf.mu.Unlock()
+	if cpuProf.w == nil || cpuProf.user != nil {
+		return pprof.StartCPUProfile(w)
+	}
+	pprof.StopCPUProfile() // our segment so far, into our file (none when paused)
+	cpuProf.paused = false
+	buf := &bytes.Buffer{}
+	if err := pprof.StartCPUProfile(teeWriter{w, buf}); err != nil {
+		pprof.StartCPUProfile(cpuProf.w)
+		return err
+	}
+	cpuProf.user = buf
+	return nil
+}
+
+// StopCPUProfile replaces the program's pprof.StopCPUProfile.
+func StopCPUProfile() {
+	cpuProf.mu.Lock()
+	defer cpuProf.mu.Unlock()
+	pprof.StopCPUProfile()
+	buf := cpuProf.user
+	cpuProf.user = nil
+	if buf == nil || cpuProf.w == nil {
+		return
+	}
+	cpuProf.w.Write(buf.Bytes())
+	pprof.StartCPUProfile(cpuProf.w)
+}
+
+// teeWriter writes to the program's writer, as pprof would, and to a copy;
+// the program sees its writer's own results.
+type teeWriter struct {
+	w    io.Writer
+	copy *bytes.Buffer
+}
+
+func (t teeWriter) Write(b []byte) (int, error) {
+	t.copy.Write(b)
+	return t.w.Write(b)
+}
+
+// The profiler's writer is a goroutine that waits for samples in a way Go
+// counts as running, so while it runs Go never finds every goroutine
+// asleep: a deadlocked program recorded with samples hung instead of
+// dying of Go's deadlock report. The checkpointer (blocked.go) knows when
+// every recorded goroutine is blocked; before it waits for one to resume
+// it pauses the profiler, which writes the samples so far as a segment and
+// lets its goroutine end, so that Go reports a deadlock as it does plain,
+// and when one resumes it starts the profiler again. The program's own
+// profile, when it runs one, is left alone: it would hang plain too.
+
+// pauseCPUProfile stops divergo's profiler, and reports whether it did.
+func pauseCPUProfile() bool {
+	cpuProf.mu.Lock()
+	defer cpuProf.mu.Unlock()
+	if cpuProf.w == nil || cpuProf.user != nil || cpuProf.paused {
+		return false
+	}
+	pprof.StopCPUProfile()
+	cpuProf.paused = true
+	return true
+}
+
+// resumeCPUProfile starts divergo's profiler again after a pause.
+func resumeCPUProfile() {
+	cpuProf.mu.Lock()
+	defer cpuProf.mu.Unlock()
+	if !cpuProf.paused || cpuProf.w == nil {
+		return
+	}
+	cpuProf.paused = false
+	pprof.StartCPUProfile(cpuProf.w)
+}
+
+// testCPUProfile reports whether args ask a test binary for a CPU profile
+// (go test -cpuprofile passes -test.cpuprofile=FILE).
+func testCPUProfile(args []string) bool {
+	for _, a := range args {
+		if a == "--" {
+			return false
+		}
+		a = strings.TrimPrefix(strings.TrimPrefix(a, "-"), "-")
+		if name, _, _ := strings.Cut(a, "="); name == "test.cpuprofile" {
+			return true
+		}
+	}
+	return false
 }

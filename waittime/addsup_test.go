@@ -125,12 +125,12 @@ func checkAddsUp(t *testing.T, rep *Report) {
 	t.Helper()
 	for _, s := range rep.Sites {
 		for i, c := range s.Classes {
-			sum := c.UnexplainedNs + c.PerturbNs
+			sum := c.UnexplainedNs
 			for _, st := range c.Steps {
 				sum += st.Ns
 			}
 			if sum != c.TotalNs {
-				t.Errorf("%s %s class %d: steps, unexplained and divergo's delays add up to %d, waiting time %d", s.Pos, s.Op, i+1, sum, c.TotalNs)
+				t.Errorf("%s %s class %d: steps and unexplained add up to %d, waiting time %d", s.Pos, s.Op, i+1, sum, c.TotalNs)
 			}
 			if c.Explained < DefaultTolerance || c.Explained > 1 {
 				t.Errorf("%s %s class %d: %.1f%% explained, want 95..100%%", s.Pos, s.Op, i+1, 100*c.Explained)

@@ -20,6 +20,11 @@ type analysis struct {
 
 	gs    map[uint64]*gstate // live goroutines and dead ones still referenced
 	infos map[uint64]*ginfo  // every goroutine, for names
+	// groups are the goroutines whose steps share a key (groups.go).
+	groups map[uint64]*group
+	// groupRan counts per group and kind of step the goroutines that ran
+	// it: a report's goroutine count for a group's step.
+	groupRan map[stepKey]int
 	// pairs names every wait's releaser (trace.Releasers, run ahead of
 	// the merge by the timeline); rels are the releases still needed,
 	// with the releaser's path at the release.
@@ -48,6 +53,8 @@ type analysis struct {
 	// lines are the sampled lines of blocks (lines.go), from
 	// Options.CPUProfile: reports split a block's running time over them.
 	lines map[int32][]lineCount
+	// defers finds the defer statements of deferred calls' frames.
+	defers *deferLines
 
 	blocked   int    // waits still blocked when the trace ended (FindBlocked lists them)
 	perturbNs int64  // divergo's perturbation delays, all goroutines
@@ -94,8 +101,9 @@ func Analyze(t Trace, opts Options) (*Report, error) {
 		sites:  make(map[siteKey]*site),
 		runIdx: make(map[int32]int32),
 		seen:   make(map[int32]struct{}),
-		lines:  lineShares(g, opts.CPUProfile),
+		defers: newDeferLines(opts.SourceRoot),
 	}
+	a.lines = lineShares(g, opts.CPUProfile, a.defers)
 	// Releasers by causality (trace.Releasers: the rule the Perfetto
 	// export and every other reader use), paired over the sync events in a
 	// second merge the timeline keeps ahead of its own.
@@ -115,6 +123,7 @@ func Analyze(t Trace, opts Options) (*Report, error) {
 			a.byGoID[info.GoID] = a.infos[info.ID]
 		}
 	}
+	a.assignKeys(trace.ByID(t.Goroutines()))
 	for _, info := range t.Goroutines() {
 		if p := a.gs[info.Parent]; p != nil && info.Parent != info.ID {
 			p.kids++
@@ -185,7 +194,7 @@ func (a *analysis) Apply(l *replay.Lane) (bool, error) {
 	switch ev.Kind {
 	case trace.EvPerturb:
 		if d := ev.End - ev.Begin; d > 0 {
-			g.path.add(stepKey{g.info.ID, g.here(), Perturb}, d)
+			a.own(g, stepKey{g.key, g.here(), Perturb}, d)
 			a.perturbNs += d
 		}
 	case trace.EvSync:
@@ -200,6 +209,9 @@ func (a *analysis) Apply(l *replay.Lane) (bool, error) {
 		case ev.Waited:
 			a.wait(g, ev, rel)
 		}
+		if ev.Op == trace.OpLock || ev.Op == trace.OpRLock {
+			g.acq, g.acqAt, g.acqObj = g.path.snapshot(g.acq), ev.End, ev.Object
+		}
 		a.recordRelease(g, ev, n)
 	}
 	return true, nil
@@ -210,7 +222,7 @@ func (a *analysis) Apply(l *replay.Lane) (bool, error) {
 func (a *analysis) wait(g *gstate, ev trace.Event, rel *release) {
 	w := ev.End - ev.Begin
 	if ev.Op == trace.OpSleep {
-		g.path.add(stepKey{g.info.ID, int32(ev.Site), Sleep}, w)
+		a.own(g, stepKey{g.key, int32(ev.Site), Sleep}, w)
 		return
 	}
 	s := a.site(ev)
@@ -234,7 +246,7 @@ func (a *analysis) wait(g *gstate, ev trace.Event, rel *release) {
 			s.why = make(map[trace.Why]int)
 		}
 		s.why[why]++
-		g.path.add(stepKey{g.info.ID, int32(ev.Site), stateOf(ev.Op)}, w)
+		a.own(g, stepKey{g.key, int32(ev.Site), stateOf(ev.Op)}, w)
 		wokenBy := a.woken(s, g, ev, w)
 		if a.opts.KeepWaits {
 			in := Wait{GID: g.info.ID, Block: int(ev.Block), Site: int(ev.Site), Op: ev.Op.String(),
@@ -260,7 +272,7 @@ func (a *analysis) wait(g *gstate, ev trace.Event, rel *release) {
 	// the slack after the wait): the releaser's path then runs past the
 	// end of the wait by that much.
 	lat := ev.End - rel.time
-	latency := entry{stepKey{g.info.ID, int32(ev.Site), Runnable}, lat}
+	latency := entry{stepKey{g.key, int32(ev.Site), Runnable}, lat}
 
 	// Expansion: the waiter's path gets the characterization instead of a
 	// waiting step, so later waits that include this one see computation.
@@ -279,7 +291,7 @@ func (a *analysis) wait(g *gstate, ev trace.Event, rel *release) {
 	// latency of the pair once more (mutex waits of a few microseconds
 	// were explained at 0%).
 	g.snaps[r.info.ID] = g.path.snapshot(g.snaps[r.info.ID])
-	g.path.add(latency.key, latency.ns)
+	a.own(g, latency.key, latency.ns)
 	if lat != 0 {
 		a.long = append(a.long, latency)
 	}
@@ -408,18 +420,30 @@ func (a *analysis) unrelated(g, r *gstate, ev trace.Event, rel *release) {
 		// unknown.
 		a.short = a.short[:0]
 		if d := s - ev.Begin; d < 0 { // the waiter ran since s
-			a.long = append(a.long, entry{stepKey{g.info.ID, int32(ev.Block), Outside}, d})
+			a.long = append(a.long, entry{stepKey{g.key, int32(ev.Block), Outside}, d})
 		} else { // the waiter waited while the releaser did not exist
 			blk := rel.block
 			if r.info.HasFirst {
 				blk = int32(r.info.FirstBlock)
 			}
-			a.long = append(a.long, entry{stepKey{r.info.ID, blk, Outside}, d})
+			a.long = append(a.long, entry{stepKey{r.key, blk, Outside}, d})
 		}
 		return
 	}
-	// a.short is g's whole path to the wait; r's path since s is unknown.
-	a.long = append(a.long[:0], entry{stepKey{r.info.ID, rel.block, Outside}, rel.time - s})
+	// a.short is g's whole path to the wait; r's path since s is unknown,
+	// but when r released a lock it had acquired, its path since the
+	// acquisition is known: the lines it ran holding the lock (an RLock in
+	// a net/http handler waiting for a writer's critical section), with
+	// r's time between s and the acquisition outside, negative when r
+	// acquired before g existed.
+	if r.acq != nil && r.acqObj == ev.Object && ev.Object != 0 && r.acqAt <= rel.time && r.acq.epoch <= rel.snap.epoch {
+		a.long = r.path.diff(rel.snap, r.acq, a.long[:0])
+		if d := r.acqAt - s; d != 0 {
+			a.long = append(a.long, entry{stepKey{r.key, rel.block, Outside}, d})
+		}
+		return
+	}
+	a.long = append(a.long[:0], entry{stepKey{r.key, rel.block, Outside}, rel.time - s})
 }
 
 // chain is a goroutine's id and its ancestors' up to the root.
@@ -463,5 +487,5 @@ func (a *analysis) maybeFree(g *gstate) {
 		p.kids--
 		a.maybeFree(p)
 	}
-	g.path, g.snaps, g.spawnSnaps, g.holders, g.recs = nil, nil, nil, nil, nil
+	g.path, g.snaps, g.spawnSnaps, g.holders, g.recs, g.ran, g.acq = nil, nil, nil, nil, nil, nil, nil
 }

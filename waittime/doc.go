@@ -32,7 +32,12 @@
 // start; the other's path since then cannot be told apart from its path
 // before, so its time since that start enters as one step in state outside,
 // which names no line. The waiter's with the opposite sign; positive when
-// it was already waiting before the releaser existed.
+// it was already waiting before the releaser existed. A lock is the
+// exception: its releaser's path since it acquired the lock is known (the
+// lines it ran holding it), so an RLock in a handler net/http started is
+// explained by the writer's critical section, with the writer's time
+// between the waiter's start and the acquisition outside, negative when
+// it acquired first.
 //
 // The waiter's snapshot at a wait stands for the moment of the release, as
 // the releaser's does: it is taken before the wake-up latency enters the
@@ -106,7 +111,12 @@
 // synchronization is the difference. Steps of finished goroutines that have
 // not changed since the oldest snapshot a goroutine holds are dropped from
 // its path (they are in no difference), so memory is bounded by live
-// goroutines × path size, not by the length of the trace. Because waits are expanded in time
+// goroutines × path size, not by the length of the trace. A path holds a
+// step per goroutine whose work reached it, so past the first 32
+// goroutines of one go statement their steps share one key, the go
+// statement's (groups.go): paths are then bounded by the program's go
+// statements and blocks, and memory and time grow linearly with the
+// goroutines rather than with their square. Because waits are expanded in time
 // order, a circular wait cannot be looped on: its waits never end, and waits
 // that had not ended when the trace stopped are reported as unfinished.
 //

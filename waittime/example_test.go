@@ -42,6 +42,7 @@ func ExampleDiff() {
 	//
 	// 2. fig4.go:21  recv (chan)  A 60.0 ms (1)  B 60.0 ms (1)  0 ns
 	//    same     A 60.0 ms (1)  B 60.0 ms (1)
+	//      (steps larger than the wait cancel out: +100 ms, -40.0 ms)
 	//      + fig4.go:10 in main/a@fig4.go:3#1  100 ms
 	//      ... 1 more
 	//

@@ -11,6 +11,10 @@ import (
 // gstate is the analysis state of one goroutine.
 type gstate struct {
 	info trace.GoroutineInfo
+	key  uint64 // of its steps: its id, or its group's (groups.go)
+	// ran are the kinds of step a goroutine of a group ran, counted once
+	// per goroutine in analysis.groupRan.
+	ran map[kind]struct{}
 	// lane is the goroutine in the merge (replay.Timeline), from the
 	// merge's reaching its start to the end of its events: its head, the
 	// number of its sync events and the block it is in.
@@ -26,6 +30,12 @@ type gstate struct {
 	// directly are compared from there.
 	spawnSnaps map[uint64]*snap
 	recs       []*release // this goroutine's releases still needed by a wait
+	// acq is its path when it last acquired a lock, acqAt when, acqObj
+	// which: where an unrelated waiter's explanation of that lock starts
+	// (analysis.unrelated).
+	acq    *snap
+	acqAt  int64
+	acqObj uint64
 	// pruneAt is the path size at which prune next looks for slots to drop.
 	pruneAt int
 	// holders are the goroutines whose snaps hold an entry for this one:
@@ -187,7 +197,7 @@ func (a *analysis) pullBack(d int64, moved []run) []run {
 // ran, and empties them.
 func (a *analysis) flushRuns(g *gstate) {
 	for _, r := range a.runs {
-		g.path.add(stepKey{g.info.ID, r.block, Running}, r.ns)
+		a.own(g, stepKey{g.key, r.block, Running}, r.ns)
 		if a.opts.OnRunning != nil {
 			a.opts.OnRunning(g.info.ID, int(r.block), r.ns)
 		}
@@ -210,7 +220,7 @@ func (a *analysis) spawned(parent *gstate, child uint64, at int64) {
 	parent.spawnSnaps[child] = parent.path.snapshot(parent.spawnSnaps[child])
 	c.holders[parent.info.ID] = struct{}{}
 	if c.info.Start > at && a.graph.Block(int(c.info.SiteBlock)) != nil {
-		c.path.add(stepKey{child, int32(c.info.Site), Runnable}, c.info.Start-at)
+		a.own(c, stepKey{c.key, int32(c.info.Site), Runnable}, c.info.Start-at)
 	}
 }
 
@@ -246,9 +256,13 @@ func (a *analysis) prune(g *gstate) {
 		oldest = min(oldest, r.snap.epoch)
 		snaps = append(snaps, r.snap)
 	}
+	if g.acq != nil {
+		oldest = min(oldest, g.acq.epoch)
+		snaps = append(snaps, g.acq)
+	}
 	p.compact(func(i int) bool {
 		k := p.keys[i]
-		return p.mod[i] >= oldest || k.g == g.info.ID || a.gs[k.g] != nil
+		return p.mod[i] >= oldest || k.g == g.key || a.gs[k.g] != nil
 	}, snaps)
 	g.pruneAt = max(minPrune, 2*len(p.keys))
 }

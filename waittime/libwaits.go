@@ -203,7 +203,7 @@ func (a *analysis) libFlush(g *gstate, s *stretchLib, until int64) {
 		if r.begin > until || until != math.MaxInt64 && !a.callRan(r.call) {
 			return
 		}
-		g.path.add(stepKey{g.info.ID, r.call, r.state}, r.ns)
+		a.own(g, stepKey{g.key, r.call, r.state}, r.ns)
 		s.at += r.ns
 		s.next++
 	}
@@ -233,7 +233,8 @@ func (a *analysis) libWait(g *gstate, w gotrace.Wake) (int32, State, bool) {
 		return 0, 0, false
 	}
 	f := w.WaitStack[i]
-	pos := tbb.Pos{File: a.files.of(f.File), Line: f.Line}
+	pos := a.atDefer(tbb.Pos{File: a.files.of(f.File), Line: f.Line}, w.WaitStack[i-1].Func)
+	f.Line = pos.Line // a defer statement's block, not the closing brace's
 	c := libCall{block: a.blockAt(f), pos: pos}
 	idx, ok := a.libIdx[c]
 	if !ok {

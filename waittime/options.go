@@ -39,6 +39,11 @@ type Options struct {
 	// block's running time is then split over the lines its samples were
 	// taken at, instead of all at its first line (lines.go).
 	CPUProfile *profile.Profile
+	// SourceRoot is the directory the graph's file paths are relative to
+	// (the program's module), "" for none: with it a wait or a sample in a
+	// deferred call is at the defer statement's line rather than at the
+	// function's closing brace (deferline.go).
+	SourceRoot string
 	// OnRunning, when not nil, is told every running time the analysis
 	// gives a block of a goroutine (summed per block between two go
 	// statements of one stretch between timestamps): the times

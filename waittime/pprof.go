@@ -21,9 +21,9 @@ import (
 // ("example.com/m.worker (runnable)"), so that pprof, which sums a line's
 // samples whatever their labels, keeps them apart as the text does; steps
 // with no line are functions of their own, "(outside instrumented code)",
-// and so is divergo's share of a class's waits under DIVERGO_PERTURB,
-// "(divergo perturbation)", which no step holds. Labels name the
-// goroutine, the state and the site.
+// and divergo's share of a class's waits under DIVERGO_PERTURB is in no
+// sample, as it is in no total of the report. Labels name the goroutine,
+// the state and the site.
 //
 // pprof's header ("... of N total") sums absolute values; the sum of the
 // values, the waiting time, is what "Showing nodes accounting for" says
@@ -41,7 +41,6 @@ func (r *Report) WriteProfile(w io.Writer) error {
 
 // Names of the profile's functions for time spent in no line.
 const (
-	profPerturb     = "(divergo perturbation)"
 	profOutside     = "(outside instrumented code)"
 	profUnexplained = "(not explained)"
 )
@@ -88,8 +87,8 @@ func (r *Report) Profile() (*profile.Profile, error) {
 	// line of the block its samples put it at, lines.go) or a statement's
 	// own line (a site: the sync statement, or a step in another state).
 	type locKey struct {
-		block, site, line int
-		state             string
+		block, site, line, fn int
+		state                 string
 	}
 	locs := map[locKey]*profile.Location{}
 	newLoc := func(l *profile.Location) *profile.Location {
@@ -97,8 +96,10 @@ func (r *Report) Profile() (*profile.Profile, error) {
 		p.Location = append(p.Location, l)
 		return l
 	}
-	loc := func(block, site, line int, state string) *profile.Location {
-		k := locKey{block, site, line, state}
+	// fn is the function holding line plus 1 when it is not the block's
+	// (Step.lineFn).
+	loc := func(block, site, line, fn1 int, state string) *profile.Location {
+		k := locKey{block, site, line, fn1, state}
 		if l, ok := locs[k]; ok {
 			return l
 		}
@@ -110,7 +111,11 @@ func (r *Report) Profile() (*profile.Profile, error) {
 			} else if line > 0 {
 				pos.Line = line
 			}
-			l.Line = []profile.Line{{Function: fn(b.Func, state), Line: int64(pos.Line)}}
+			f := b.Func
+			if fn1 > 0 {
+				f = fn1 - 1
+			}
+			l.Line = []profile.Line{{Function: fn(f, state), Line: int64(pos.Line)}}
 		}
 		locs[k] = newLoc(l)
 		return locs[k]
@@ -131,7 +136,7 @@ func (r *Report) Profile() (*profile.Profile, error) {
 	}
 	add := func(leaf *profile.Location, site *Site, ns int64, goroutine, state string) {
 		stack := []*profile.Location{leaf}
-		if at := loc(site.Block, site.Site, siteLine(site), ""); leaf != at {
+		if at := loc(site.Block, site.Site, siteLine(site), 0, ""); leaf != at {
 			stack = append(stack, at)
 		}
 		lb := map[string][]string{"state": {state}, "site": {site.Pos + " " + site.Op}}
@@ -142,7 +147,7 @@ func (r *Report) Profile() (*profile.Profile, error) {
 	}
 	for _, s := range r.Sites {
 		if s.UnmatchedNs != 0 {
-			add(loc(s.Block, s.Site, siteLine(s), ""), s, s.UnmatchedNs, "", "no releaser")
+			add(loc(s.Block, s.Site, siteLine(s), 0, ""), s, s.UnmatchedNs, "", "no releaser")
 		}
 		for _, c := range s.Classes {
 			for _, st := range c.Steps {
@@ -151,15 +156,12 @@ func (r *Report) Profile() (*profile.Profile, error) {
 				case Outside.String():
 					leaf = lineless(profOutside)
 				default:
-					leaf = loc(st.Block, st.Site, lineOf(st.Pos), st.State)
+					leaf = loc(st.Block, st.Site, lineOf(st.Pos), st.lineFn, st.State)
 				}
 				add(leaf, s, st.Ns, st.Goroutine, st.State)
 			}
 			if c.UnexplainedNs != 0 {
 				add(lineless(profUnexplained), s, c.UnexplainedNs, "", "unexplained")
-			}
-			if c.PerturbNs != 0 {
-				add(lineless(profPerturb), s, c.PerturbNs, "", Perturb.String())
 			}
 		}
 	}

@@ -71,7 +71,10 @@ type Site struct {
 // explain it: positive on the releasers' paths, negative on the waiters'.
 // The steps and UnexplainedNs add up to TotalNs.
 type Class struct {
-	Waits   int   `json:"waits"`
+	Waits int `json:"waits"`
+	// TotalNs is the program's waiting: the waits' time less PerturbNs,
+	// divergo's share of it. Sites' and the report's totals are sums of
+	// it, so no figure a user reads holds divergo's delays.
 	TotalNs int64 `json:"total_ns"`
 	// Explained is the share of the waiting time the steps account for,
 	// in [0, 1]: 1 - Σ|w - s| / Σw over the class's waits, w a wait's
@@ -80,15 +83,15 @@ type Class struct {
 	// overshoot it, by d loses d; a wait missed by more than itself
 	// loses the whole of it (the share is clamped at 0).
 	Explained float64 `json:"explained"`
-	// UnexplainedNs is TotalNs minus PerturbNs and the sum of the steps,
-	// signed: what redundant step removal (within the tolerance) and the
-	// limits of the trace left unexplained.
+	// UnexplainedNs is TotalNs minus the sum of the steps, signed: what
+	// redundant step removal (within the tolerance) and the limits of the
+	// trace left unexplained.
 	UnexplainedNs int64 `json:"unexplained_ns"`
-	// PerturbNs is the part of TotalNs that divergo's own delays made
-	// (DIVERGO_PERTURB): the releasers' delays since their last common
-	// synchronization with the waiters, less the waiters'. It is taken
-	// out before the waits are explained, and Explained is a share of
-	// TotalNs - PerturbNs, the program's waiting.
+	// PerturbNs is the part of the waits' time that divergo's own delays
+	// made (DIVERGO_PERTURB): the releasers' delays since their last
+	// common synchronization with the waiters, less the waiters' (so
+	// negative when the waiters' delays shortened the waits). It is taken
+	// out of TotalNs and out of the paths before the waits are explained.
 	PerturbNs int64  `json:"perturb_ns,omitempty"`
 	Steps     []Step `json:"steps"` // largest first
 }
@@ -104,11 +107,14 @@ type Step struct {
 	Block      int    `json:"block"`            // the block, or the block holding the statement
 	Site       int    `json:"site"`             // the statement's site; -1 for running steps
 	Blocks     []int  `json:"blocks,omitempty"` // when several blocks were merged: all of them, Block first
-	Func       string `json:"func"`
+	Func       string `json:"func"`             // the function holding Pos: a function its block called that records nothing, when its samples put the step there (lines.go)
 	State      string `json:"state"`
 	Goroutine  string `json:"goroutine"`  // its spawn path, or a pattern when several
-	Goroutines int    `json:"goroutines"` // how many goroutines contributed
+	Goroutines int    `json:"goroutines"` // how many goroutines contributed; past the first 32 of a go statement, those of its goroutines that ran the step (groups.go)
 	Ns         int64  `json:"ns"`         // signed
+	// lineFn is the graph's function holding Pos plus 1, when it is not
+	// Block's: for the profile's locations.
+	lineFn int
 }
 
 // Wait is one instance of waiting.
@@ -171,6 +177,9 @@ func (a *analysis) siteReport(s *site) *Site {
 		Waits: s.waits, Unmatched: s.unmatched, UnmatchedNs: s.unmatchedNs, TotalNs: s.total, Why: whyCounts(s.why),
 		WokenBy: a.wakersOf(s.wakers),
 	}
+	for _, c := range s.classes {
+		out.TotalNs -= c.perturb // divergo's share is no waiting of the program's
+	}
 	order := make([]int, len(s.classes))
 	for i := range order {
 		order[i] = i
@@ -191,8 +200,8 @@ func (a *analysis) siteReport(s *site) *Site {
 }
 
 func (a *analysis) classReport(c *class) *Class {
-	out := &Class{Waits: c.waits, TotalNs: c.total, UnexplainedNs: c.residual, PerturbNs: c.perturb}
-	if own := c.total - c.perturb; own > 0 {
+	out := &Class{Waits: c.waits, TotalNs: c.total - c.perturb, UnexplainedNs: c.residual, PerturbNs: c.perturb}
+	if own := out.TotalNs; own > 0 {
 		out.Explained = max(0, 1-float64(c.missed)/float64(own))
 	} else if c.missed == 0 {
 		out.Explained = 1 // divergo's delays were the whole wait, and nothing else is claimed
@@ -204,7 +213,7 @@ func (a *analysis) classReport(c *class) *Class {
 	}
 	type row struct {
 		step Step
-		gs   map[uint64]struct{}
+		gs   map[uint64]int // step key → the goroutines it stands for
 	}
 	rows := map[rowKey]*row{}
 	var parts []linePart
@@ -214,13 +223,13 @@ func (a *analysis) classReport(c *class) *Class {
 		}
 		block, site, p := a.stepPlace(k)
 		gs := slices.Sorted(maps.Keys(gr.gs))
-		group := a.groupName(gs)
+		group := a.groupName(gs, k)
 		parts = parts[:0]
 		noLine := k.state == Perturb || k.state == Outside
 		if k.state == Running {
 			parts = a.splitLines(k.at, p, gr.ns, parts)
 		} else {
-			parts = append(parts, linePart{p, gr.ns})
+			parts = append(parts, linePart{pos: p, ns: gr.ns})
 		}
 		for _, part := range parts {
 			pos := ""
@@ -234,13 +243,14 @@ func (a *analysis) classReport(c *class) *Class {
 			r := rows[rk]
 			if r == nil {
 				r = &row{step: Step{Pos: pos, Block: block, Site: site, Func: a.funcName(a.graph.Block(block)), State: k.state.String(), Goroutine: rk.goroutine},
-					gs: make(map[uint64]struct{}, len(gs))}
+					gs: make(map[uint64]int, len(gs))}
 				rows[rk] = r
 			}
 			r.step.Ns += part.ns
+			r.step.lineFn = max(r.step.lineFn, part.fn)
 			r.step.Blocks = append(r.step.Blocks, block)
 			for _, id := range gs {
-				r.gs[id] = struct{}{}
+				r.gs[id] = max(r.gs[id], a.ranBy(id, k))
 			}
 		}
 	}
@@ -250,10 +260,15 @@ func (a *analysis) classReport(c *class) *Class {
 		st.Blocks = slices.Compact(st.Blocks)
 		st.Block = st.Blocks[0]
 		st.Func = a.funcName(a.graph.Block(st.Block))
+		if f := a.graph.Func(st.lineFn - 1); st.lineFn > 0 && f != nil {
+			st.Func = f.Name
+		}
 		if len(st.Blocks) == 1 {
 			st.Blocks = nil
 		}
-		st.Goroutines = len(r.gs)
+		for _, n := range r.gs {
+			st.Goroutines += n
+		}
 		if st.Ns != 0 {
 			out.Steps = append(out.Steps, st)
 		}
@@ -330,6 +345,9 @@ func (a *analysis) funcName(b *tbb.Block) string {
 // name is a goroutine's spawn path: "main/worker@pool.go:23#2" is the
 // second goroutine main started at pool.go:23, running worker.
 func (a *analysis) name(id uint64) string {
+	if gr := a.groups[id]; gr != nil {
+		return a.groupLabel(gr)
+	}
 	gi := a.infos[id]
 	if gi == nil {
 		return fmt.Sprintf("g%d", id)
@@ -365,16 +383,16 @@ func (a *analysis) name(id uint64) string {
 // groupName names the goroutines behind one step: the goroutine itself, or
 // its spawn path with "#*" when all were started at the same go statement
 // by the same parent, or a count.
-func (a *analysis) groupName(ids []uint64) string {
+func (a *analysis) groupName(ids []uint64, k kind) string {
 	if len(ids) == 1 {
 		return a.name(ids[0])
 	}
-	first := a.infos[ids[0]]
-	for _, id := range ids[1:] {
-		gi := a.infos[id]
-		if first == nil || gi == nil || gi.Parent != first.Parent || gi.Site != first.Site || first.Parent == 0 {
-			return fmt.Sprintf("%d goroutines", len(ids))
+	if !a.sameSpawn(ids) {
+		n := 0
+		for _, id := range ids {
+			n += a.ranBy(id, k)
 		}
+		return countLabel(n)
 	}
 	n := a.name(ids[0])
 	if i := strings.LastIndexByte(n, '#'); i >= 0 {

@@ -16,6 +16,29 @@ import (
 // (all when maxSteps <= 0), signed: + for time on the releasers' paths, -
 // for time on the waiters'.
 func (r *Report) WriteText(w io.Writer, maxSteps int) error {
+	return r.writeText(w, textLimits{steps: maxSteps})
+}
+
+// First screen: the sites and classes WriteTop shows.
+const (
+	topSites   = 5
+	topClasses = 3
+)
+
+// WriteTop writes the first screen of the report: WriteText's, with the
+// topSites sites that waited longest and the topClasses largest classes
+// of each, then one line saying how much is left out. It answers "where
+// did the program wait, and for what" without the tail of small sites
+// and classes that made a 120-line program's report 170 lines long.
+func (r *Report) WriteTop(w io.Writer, maxSteps int) error {
+	return r.writeText(w, textLimits{sites: topSites, classes: topClasses, steps: maxSteps})
+}
+
+// textLimits bounds what the text shows; 0 is no bound.
+type textLimits struct{ sites, classes, steps int }
+
+func (r *Report) writeText(w io.Writer, lim textLimits) error {
+	maxSteps := lim.steps
 	bw := bufio.NewWriter(w)
 	if r.Blocked != nil {
 		// First: a deadlock or a leak is what a reader must see at once.
@@ -33,7 +56,14 @@ func (r *Report) WriteText(w io.Writer, maxSteps int) error {
 	if r.Perturbed || r.PerturbNs > 0 {
 		fmt.Fprintf(bw, "%s; divergo delayed goroutines %s in all, %s\n", perturbedRun(r), FormatNs(r.PerturbNs), perturbShare(r.WaitPerturbNs))
 	}
+	var moreSites, moreClasses int
+	var moreNs int64
 	for i, s := range r.Sites {
+		if lim.sites > 0 && i >= lim.sites {
+			moreSites++
+			moreNs += s.TotalNs
+			continue
+		}
 		fmt.Fprintf(bw, "\n%d. %s  %s (%s) in %s  %s in %s\n", i+1, s.Pos, s.Op, s.Kind, s.Func, FormatNs(s.TotalNs), plural(s.Waits, "wait"))
 		if s.Unmatched > 0 {
 			fmt.Fprintf(bw, "   %d without a releaser, %s", s.Unmatched, FormatNs(s.UnmatchedNs))
@@ -52,8 +82,24 @@ func (r *Report) WriteText(w io.Writer, maxSteps int) error {
 			writeWakers(bw, s.WokenBy)
 		}
 		for j, c := range s.Classes {
+			if lim.classes > 0 && j >= lim.classes {
+				moreClasses++
+				continue
+			}
 			fmt.Fprintf(bw, "   %s\n", classSummary(j, c))
 			writeSteps(bw, c, maxSteps, r.blocks)
+		}
+		if lim.classes > 0 && len(s.Classes) > lim.classes {
+			var ns int64
+			for _, c := range s.Classes[lim.classes:] {
+				ns += c.TotalNs
+			}
+			n := len(s.Classes) - lim.classes
+			what := "classes"
+			if n == 1 {
+				what = "class"
+			}
+			fmt.Fprintf(bw, "   ... %d more %s, %s\n", n, what, FormatNs(ns))
 		}
 		for _, in := range s.Instances {
 			fmt.Fprintf(bw, "   wait %s %s..%s", shortPath(in.Goroutine, in.GID), FormatNs(in.Begin), FormatNs(in.End))
@@ -70,6 +116,13 @@ func (r *Report) WriteText(w io.Writer, maxSteps int) error {
 			}
 			fmt.Fprintln(bw)
 		}
+	}
+	if moreSites > 0 || moreClasses > 0 {
+		fmt.Fprintf(bw, "\n")
+		if moreSites > 0 {
+			fmt.Fprintf(bw, "%s more, %s of waiting; ", plural(moreSites, "sync site"), FormatNs(moreNs))
+		}
+		fmt.Fprintf(bw, "every site and class: divergo wait -all\n")
 	}
 	return bw.Flush()
 }
@@ -107,7 +160,25 @@ func plural(n int, what string) string {
 // writeSteps writes a class's steps, at most maxSteps of them (all when
 // maxSteps <= 0), and what they leave unexplained when that is 1% of the
 // class's waiting time or more.
+//
+// A step can be larger than the wait: the releasers' path since the last
+// common synchronization ran 4.29 ms where the waiter's ran 4.06 ms, and
+// the wait was the 235 µs between. Then the two sides' sums come first,
+// so the reader sees the steps cancel rather than a step that explains
+// more than the wait.
 func writeSteps(w io.Writer, c *Class, maxSteps int, blocks bool) {
+	var plus, minus, largest int64
+	for _, st := range c.Steps {
+		if st.Ns > 0 {
+			plus += st.Ns
+		} else {
+			minus += st.Ns
+		}
+		largest = max(largest, abs(st.Ns))
+	}
+	if largest > c.TotalNs && plus != 0 && minus != 0 {
+		fmt.Fprintf(w, "     (steps larger than the wait cancel out: +%s, -%s)\n", FormatNs(plus), FormatNs(-minus))
+	}
 	for k, st := range c.Steps {
 		if maxSteps > 0 && k == maxSteps {
 			fmt.Fprintf(w, "     ... %d more\n", len(c.Steps)-k)
@@ -161,17 +232,12 @@ func perturbShare(ns int64) string {
 	if ns < 0 {
 		how = "shorter"
 	}
-	return fmt.Sprintf("which made the waits below %s %s; taken out of every explanation", FormatNs(abs(ns)), how)
+	return fmt.Sprintf("which made the waits %s %s; taken out of every figure", FormatNs(abs(ns)), how)
 }
 
-// classSummary is the j-th class's line: its waits, their time and how
-// much of it the steps explain. When divergo's delays are 1% of the time
-// or more it says how much was theirs, and the share is of the rest, or
-// the steps would seem to add up to far less than the class.
+// classSummary is the j-th class's line: its waits, the program's time in
+// them (divergo's delays are out of it, said once in the header) and how
+// much of it the steps explain.
 func classSummary(j int, c *Class) string {
-	if u := c.PerturbNs; u != 0 && 100*abs(u) >= c.TotalNs {
-		return fmt.Sprintf("class %d: %s, %s, %s of it divergo's delays, %.0f%% of the rest explained",
-			j+1, plural(c.Waits, "wait"), FormatNs(c.TotalNs), FormatNs(u), 100*c.Explained)
-	}
 	return fmt.Sprintf("class %d: %s, %s, %.0f%% explained", j+1, plural(c.Waits, "wait"), FormatNs(c.TotalNs), 100*c.Explained)
 }

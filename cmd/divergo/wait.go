@@ -18,7 +18,7 @@ import (
 func init() {
 	register(&command{
 		name:    "wait",
-		usage:   "divergo wait [-json] [-html [OUT.html]] [-src DIR] [-pprof FILE] [-tolerance 0.95] [-threshold 0.5] [-steps 8] [-waits] [-blocks] TRACE [TRACE2]",
+		usage:   "divergo wait [-json] [-html [OUT.html]] [-src DIR] [-pprof FILE] [-tolerance 0.95] [-threshold 0.5] [-steps 8] [-all] [-waits] [-blocks] TRACE [TRACE2]",
 		summary: "explain why goroutines waited at sync points (waiting-time analysis)",
 		help: `Wait reads one trace and explains the time goroutines spent waiting at
 mutexes, channels, selects, WaitGroups, Conds and Onces (Meira's waiting-time
@@ -27,7 +27,10 @@ goroutine that released it and the path of the waiter since their last common
 synchronization, with earlier waits on those paths expanded into their own
 explanations and the steps both paths share removed.
 
-Sites are ranked by total waiting time. For each, the waits fall into classes
+Sites are ranked by total waiting time; the first five are shown with their
+three largest classes, and a last line says how much is left out: -all shows
+every site and class (-waits, which lists every wait, does too). For each
+site, the waits fall into classes
 of equivalent explanations; each class lists its steps as signed durations:
 + for time on the releasers' paths (what the waiter waited for), - for time
 on the waiter's own path:
@@ -58,8 +61,13 @@ Steps in a state other than running carry it in their function's name.
 
 A perturbed run (DIVERGO_PERTURB, divergo run -perturb) says so, with its
 seed and what divergo's delays did to the waits, at the top of the report;
-the delays are taken out of the paths before the waits are explained, and no
-step is ever divergo's.
+the delays are taken out of every waiting time the report gives and of the
+paths before the waits are explained, and no step is ever divergo's.
+
+A step can be larger than the wait it explains: the releaser's path ran
+4.29 ms since the last common synchronization, the waiter's 4.06 ms, and the
+wait was the 235 µs between. The class then says first how much the two
+sides add up to, so that the steps are seen to cancel.
 
 A running step is a block's time. With Go's CPU samples of the run, which an
 instrumented program run with DIVERGO_CPUPROFILE=on writes beside its trace
@@ -124,7 +132,9 @@ Flags:
 	-threshold D	relative distance below which explanations of a site merge
 			into one class, in [0, 2] (default 0.5)
 	-steps N	steps shown per class, 0 for all (default 8)
-	-waits		also list every wait with its releaser
+	-all		every site and class, not the first screen's five sites
+			and three classes each
+	-waits		also list every wait with its releaser (and every site)
 	-blocks		one step per block, even when blocks share a line
 	-gotrace FILE	Go's execution trace of the same run, recorded with
 			DIVERGO_RUNTIME_TRACE (default: TRACE's .gotrace beside it,
@@ -157,6 +167,7 @@ func runWait(args []string, stdout, stderr io.Writer) (int, error) {
 	threshold := fs.Float64("threshold", waittime.DefaultThreshold, "class merge distance")
 	steps := fs.Int("steps", 8, "steps shown per class")
 	waits := fs.Bool("waits", false, "list every wait")
+	all := fs.Bool("all", false, "every site and class, not the first screen")
 	blocks := fs.Bool("blocks", false, "one step per block")
 	goTrace := fs.String("gotrace", "", "Go's execution trace of the run (default: the trace's .gotrace beside it, when there; off: none)")
 	page := fs.String("html", "", "write the report as an HTML page of the source to this file")
@@ -187,6 +198,8 @@ func runWait(args []string, stdout, stderr io.Writer) (int, error) {
 		if err != nil {
 			return 2, err
 		}
+		// The sources put a deferred call's wait at its defer statement.
+		opts.SourceRoot = sourceRoot(*src, file)
 		rep, err := analyzeTrace(file, opts, stderr)
 		if err != nil {
 			return 2, err
@@ -222,6 +235,9 @@ func runWait(args []string, stdout, stderr io.Writer) (int, error) {
 		if line := inputsLine(pos[0], pos[1]); line != "" {
 			fmt.Fprintf(stdout, "%s\n\n", line)
 		}
+	}
+	if rep, ok := out.(*waittime.Report); ok && !*all && !*waits {
+		return 0, rep.WriteTop(stdout, *steps)
 	}
 	return 0, out.WriteText(stdout, *steps)
 }
@@ -278,7 +294,7 @@ func cpuProfileBeside(file string, stderr io.Writer) *profile.Profile {
 		return nil
 	}
 	defer f.Close()
-	p, err := profile.Parse(f)
+	p, err := readCPUProfile(f)
 	if err != nil {
 		fmt.Fprintf(stderr, "divergo wait: CPU samples %s: %v; each block's time stays at its first line\n", f.Name(), err)
 		return nil
