@@ -36,6 +36,9 @@ type Writer struct {
 	// tentative is set while chunks written by WriteTentative end the
 	// file: the next WriteChunk or Close cuts them off first.
 	tentative bool
+	// graphOf is the trace a Resume writer goes on: what CheckChunk
+	// checks against. nil for a new trace.
+	graphOf *Reader
 }
 
 // NewWriter writes h to w and returns a writer for the chunks.
