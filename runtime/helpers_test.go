@@ -77,6 +77,7 @@ func resetSession() {
 	}
 	sess.live = nil
 	sess.mainTaken = false
+	sess.exiting = false
 	sess.regMu.Unlock()
 	sess.mu.Lock()
 	for sess.writing || sess.watching {

@@ -121,6 +121,8 @@ func childMain(mode string) {
 		os.Exit(1)
 	case "small": // a few goroutines record a little each and block: everything is in the arena (TestCorruptArena)
 		smallChild(g)
+	case "exitgo", "panicgo": // a goroutine ends the program while others start (TestEveryGoroutineOnEveryEnding)
+		endingsChild(g, mode)
 	case "mainpanic":
 		g.B(bDone)
 		panic("boom in main")

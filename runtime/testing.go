@@ -119,8 +119,7 @@ func TestEnter(t TB, entry uint32) *G {
 // that it sees a panic. When the function is the test's own, it records
 // the test's result and ends the goroutine's stream: pass, fail or skip as
 // the test says at its return, or panic, in which case it completes the
-// whole trace (testing then ends the process) and panics again with the
-// same value.
+// whole trace (testing then ends the process) and lets the panic go on.
 func (g *G) TestExit(entry uint32) {
 	if g.off {
 		return
@@ -130,11 +129,13 @@ func (g *G) TestExit(entry uint32) {
 		return
 	}
 	g.testDone.Store(true)
-	if r := recover(); r != nil {
+	if panicking() {
+		// Not recovered: testing reports the panic as it does for the
+		// plain test (ending.go).
 		g.result = trace.TestPanic
 		finish(g, true)
 		unregister(g)
-		panic(r)
+		return
 	}
 	switch {
 	case g.testT.Skipped():
