@@ -8,40 +8,11 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
-	"sync"
 	"syscall"
 	"testing"
 
 	"github.com/divergo/divergo/internal/trace"
 )
-
-// smallChild is the child of TestCorruptArena and FuzzRecoverArena: three
-// workers record blocks, outcomes and a lock each, then block on a
-// receive, and main says "ready"; nothing is written to the trace but its
-// header, so a kill leaves every event in the arena.
-func smallChild(g *G) {
-	var mu sync.Mutex
-	never := make(chan int)
-	started := make(chan bool)
-	for range 3 {
-		goWorker(g, func(w *G) {
-			for i := range 40 {
-				w.B(bWorkerL)
-				w.Outcome(uint64(i))
-			}
-			w.Lock(bWorkerL, &mu)
-			w.Unlock(bWorkerL, &mu)
-			started <- true
-			Recv(w, bWorkerL, never)
-		})
-	}
-	for range 3 {
-		<-started
-	}
-	g.B(bDone)
-	os.Stdout.WriteString("ready\n")
-	Recv(g, bDone, never)
-}
 
 // killedSmall runs smallChild, kills it, and returns its trace and arena.
 func killedSmall(t testing.TB) (dvt, live []byte) {

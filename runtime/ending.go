@@ -34,11 +34,15 @@ import goruntime "runtime"
 // called by the Go runtime's gopanic, one run at a return by the function
 // that returns, and one run by runtime.Goexit by Goexit. It costs a
 // stack walk of two frames, at a goroutine's end only.
-func panicking() bool {
+func panicking() bool { return panickingBelow(1) }
+
+// panickingBelow is panicking for a deferred call n frames above its
+// caller (inlined frames count): 1 when the deferred call calls it.
+func panickingBelow(n int) bool {
 	var pcs [1]uintptr
-	// Skip runtime.Callers, panicking, and the deferred call: the frame
-	// that called the deferred call.
-	if goruntime.Callers(3, pcs[:]) == 0 {
+	// Skip runtime.Callers, panickingBelow, and the n frames up to the
+	// deferred call: the frame that called the deferred call.
+	if goruntime.Callers(2+n+1, pcs[:]) == 0 {
 		return false
 	}
 	f, _ := goruntime.CallersFrames(pcs[:]).Next()

@@ -1,11 +1,15 @@
+//go:build unix
+
 package runtime
 
 import (
 	"bufio"
 	"fmt"
+	"os"
 	"os/exec"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -85,4 +89,32 @@ func startedLines(t *testing.T, cmd *exec.Cmd) map[uint64]bool {
 	}
 	cmd.Wait()
 	return started
+}
+
+// smallChild is the child of TestCorruptArena and FuzzRecoverArena: three
+// workers record blocks, outcomes and a lock each, then block on a
+// receive, and main says "ready"; nothing is written to the trace but its
+// header, so a kill leaves every event in the arena.
+func smallChild(g *G) {
+	var mu sync.Mutex
+	never := make(chan int)
+	started := make(chan bool)
+	for range 3 {
+		goWorker(g, func(w *G) {
+			for i := range 40 {
+				w.B(bWorkerL)
+				w.Outcome(uint64(i))
+			}
+			w.Lock(bWorkerL, &mu)
+			w.Unlock(bWorkerL, &mu)
+			started <- true
+			Recv(w, bWorkerL, never)
+		})
+	}
+	for range 3 {
+		<-started
+	}
+	g.B(bDone)
+	os.Stdout.WriteString("ready\n")
+	Recv(g, bDone, never)
 }

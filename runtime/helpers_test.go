@@ -67,7 +67,7 @@ func startSession(t testing.TB) string {
 // again. Tests only.
 func resetSession() {
 	if sess.state.Load() == stateRunning {
-		finish(nil, false)
+		finish(nil, false, trace.Ending{})
 	}
 	sess.startMu.Lock()
 	defer sess.startMu.Unlock()

@@ -123,6 +123,8 @@ func childMain(mode string) {
 		smallChild(g)
 	case "exitgo", "panicgo": // a goroutine ends the program while others start (TestEveryGoroutineOnEveryEnding)
 		endingsChild(g, mode)
+	case "returns": // main returns
+		g.B(bDone)
 	case "mainpanic":
 		g.B(bDone)
 		panic("boom in main")

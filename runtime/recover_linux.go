@@ -151,6 +151,9 @@ func completeCopy(path, tmp string, data []byte, head *arenaHeader) error {
 			return err
 		}
 	}
+	// The process died without writing its end: had it seen its end, it
+	// would have completed the trace and removed the arena.
+	w.SetEnding(trace.Ending{Kind: trace.EndKilled})
 	if err := w.Close(); err != nil {
 		return err
 	}

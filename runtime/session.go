@@ -439,13 +439,15 @@ func (g *G) flush(final bool) {
 // finishExit is finish for an ending that kills the process at once
 // (OsExit, a goroutine's panic): goroutines that would start after the cut
 // never run (ending.go).
-func finishExit(caller *G) { finishing(caller, true, true) }
+func finishExit(caller *G, e trace.Ending) { finishing(caller, true, true, e) }
 
 // finish completes the trace: the caller's buffer (its goroutine ended when
-// final), every other live buffer, the index. Later events are dropped.
-func finish(caller *G, final bool) { finishing(caller, final, false) }
+// final), every other live buffer, the index, which ends with e, how the
+// run ended (docs/FORMAT.md, "The run's ending"). Later events are
+// dropped.
+func finish(caller *G, final bool, e trace.Ending) { finishing(caller, final, false, e) }
 
-func finishing(caller *G, final, exiting bool) {
+func finishing(caller *G, final, exiting bool, e trace.Ending) {
 	if sess.state.Load() != stateRunning {
 		return
 	}
@@ -516,6 +518,7 @@ func finishing(caller *G, final, exiting bool) {
 		writeChunk(g, &c, ws, timedOut, end, &cv)
 	}
 	if sess.w != nil && !sess.failed {
+		sess.w.SetEnding(e)
 		if err := sess.w.Close(); err != nil {
 			failLocked(err)
 		}
@@ -570,7 +573,12 @@ func snapshot(buf []uint32, n int) []uint32 {
 // OsExit replaces os.Exit: it completes the trace, then exits.
 func OsExit(code int) {
 	if sess.state.Load() == stateRunning {
-		finishExit(lookup(curGoid()))
+		g := lookup(curGoid())
+		e := trace.Ending{Kind: trace.EndExit, Code: code}
+		if g != nil {
+			e.G = g.id
+		}
+		finishExit(g, e)
 	}
 	os.Exit(code)
 }

@@ -1,5 +1,7 @@
 package runtime
 
+import "github.com/divergo/divergo/internal/trace"
+
 // Child carries a spawn from the parent's go statement into the new
 // goroutine.
 type Child struct {
@@ -61,7 +63,7 @@ func (c *Child) Done() {
 		return
 	}
 	if panicking() {
-		finishExit(g)
+		finishExit(g, trace.Ending{Kind: trace.EndPanic, Code: 2, G: g.id})
 		unregister(g)
 		return
 	}

@@ -71,7 +71,7 @@ func timeUp() {
 		}
 	}
 	sess.regMu.Unlock()
-	finish(nil, true)
+	finish(nil, true, trace.Ending{Kind: trace.EndTimeout, Code: 2})
 }
 
 // EnterTestMain is Enter for the TestMain of a test binary: like main.main,
@@ -133,7 +133,7 @@ func (g *G) TestExit(entry uint32) {
 		// Not recovered: testing reports the panic as it does for the
 		// plain test (ending.go).
 		g.result = trace.TestPanic
-		finish(g, true)
+		finish(g, true, trace.Ending{Kind: trace.EndPanic, Code: 2, G: g.id})
 		unregister(g)
 		return
 	}
