@@ -130,3 +130,63 @@ func panicOutput(t *testing.T, dir, bin, mode string, extra ...string) string {
 	s = literalNum.ReplaceAllString(s, ".funcN")
 	return codeOffset.ReplaceAllString(s, "")
 }
+
+// TestEveryGoroutineOnTimeout runs testdata/endings' TestHang, which
+// starts goroutines that say "started N" until the binary's -test.timeout
+// kills it, 20 times: every goroutine that said it started must be in the
+// trace, completed from its arena, which says the run ended by a timeout
+// and the test's result is one.
+func TestEveryGoroutineOnTimeout(t *testing.T) {
+	t.Parallel()
+	p := prepare(t, "endings", false)
+	bin := filepath.Join(p.dir, "endings.test")
+	goCmd(t, p.dir, "test", "-c", "-overlay="+filepath.Join(p.dir, ".divergo", "overlay.json"), "-o", bin, ".")
+	for run := range 20 {
+		tr := filepath.Join(t.TempDir(), "run.dvt")
+		cmd := exec.Command(bin, "-test.run", "^TestHang$", "-test.timeout", "1s")
+		cmd.Dir, cmd.Env = p.dir, env("DIVERGO_TRACE="+tr)
+		var stdout bytes.Buffer
+		cmd.Stdout = &stdout
+		if err := cmd.Run(); err == nil {
+			t.Fatalf("run %d: the test binary did not time out", run)
+		}
+		var started []int
+		for l := range strings.Lines(stdout.String()) {
+			if s, ok := strings.CutPrefix(strings.TrimSpace(l), "started "); ok {
+				n, _ := strconv.Atoi(s)
+				started = append(started, n)
+			}
+		}
+		r, err := trace.Open(tr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if e := r.Ending(); e.Kind != trace.EndTimeout || r.Truncated() {
+			t.Errorf("run %d: ending %v, truncated %v; want a timeout, complete", run, e, r.Truncated())
+		}
+		in := map[uint32]bool{}
+		var root trace.GoroutineInfo
+		for _, gi := range r.Goroutines() {
+			if gi.Test == "TestHang" {
+				root = gi
+			}
+		}
+		for _, gi := range r.Goroutines() {
+			if gi.Parent == root.ID && root.ID != 0 {
+				in[gi.Ordinal] = true
+			}
+		}
+		r.Close()
+		if root.Result != trace.TestTimeout {
+			t.Errorf("run %d: TestHang's result %v, want timeout", run, root.Result)
+		}
+		if len(started) == 0 {
+			t.Errorf("run %d: no goroutine said it started", run)
+		}
+		for _, n := range started {
+			if !in[uint32(n)] {
+				t.Errorf("run %d: goroutine %d said it started and is not in the trace", run, n)
+			}
+		}
+	}
+}

@@ -152,8 +152,13 @@ func completeCopy(path, tmp string, data []byte, head *arenaHeader) error {
 		}
 	}
 	// The process died without writing its end: had it seen its end, it
-	// would have completed the trace and removed the arena.
-	w.SetEnding(trace.Ending{Kind: trace.EndKilled})
+	// would have completed the trace and removed the arena. Unless it
+	// knew what it would die of.
+	end := trace.Ending{Kind: trace.EndKilled}
+	if head.ending == uint32(trace.EndTimeout) {
+		end = trace.Ending{Kind: trace.EndTimeout, Code: 2}
+	}
+	w.SetEnding(end)
 	if err := w.Close(); err != nil {
 		return err
 	}
@@ -275,6 +280,11 @@ func recoverGoroutine(w *trace.Writer, head *arenaHeader, s slotRec, bs []arenaB
 		}
 		final := f.b.h.state == bufFinal
 		c, saved := recoveredChunk(&s, seq, ws, final, f.b.h.end, cv)
+		if !final && !more && s.timedOut == 1 {
+			// A test the timeout caught: its stream ends here, with the
+			// trace, as finish ends it without an arena.
+			c.Final, c.Result, c.End, final = true, trace.TestTimeout, saved.floor, true
+		}
 		if err := w.CheckChunk(c); err != nil {
 			// The longest readable part, found by halving: a prefix of
 			// a buffer is what its goroutine had recorded at some moment.
