@@ -18,8 +18,8 @@ type readability struct {
 }
 
 // readabilityOf reads the trace at path as the commands do, every stream
-// to its end, without completing it first (trace.Open would). An error is
-// the file system's.
+// to its end (trace.Reader.CheckStream), without completing it first
+// (trace.Open would). An error is the file system's.
 func readabilityOf(path string) (readability, error) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -35,21 +35,10 @@ func readabilityOf(path string) (readability, error) {
 		return readability{}, nil
 	}
 	rd := readability{opens: true, complete: !r.Truncated()}
-	blocks := uint32(len(r.Graph().Blocks))
 	for _, gi := range r.Goroutines() {
-		it, err := r.Events(gi.ID)
+		n, err := r.CheckStream(gi.ID)
+		rd.events += n
 		if err != nil {
-			rd.broken++
-			continue
-		}
-		for it.Next() {
-			if e := it.Event(); (e.Kind == trace.EvBlock || e.Kind == trace.EvExit) && e.Block >= blocks {
-				rd.broken++
-				break
-			}
-			rd.events++
-		}
-		if it.Err() != nil {
 			rd.broken++
 		}
 	}

@@ -37,13 +37,42 @@ func (w *Writer) CheckChunk(c *Chunk) error {
 	it := &chunkIter{chunks: chunks{r: r, e: &indexEntry{}, u: unpacker{loops: r.packs}, next: 1}}
 	it.e.ID, it.e.offsets = c.G, make([]int64, 1) // one chunk, loaded
 	it.body, it.left = pc.Body, pc.Events
+	_, err = r.checkEvents(it)
+	return err
+}
+
+// CheckStream reads goroutine id's stream as CheckChunk reads a chunk,
+// and returns how many events it read before the first error, and the
+// error. Like CheckChunk, it reads of a packed loop's repeated word only
+// the first few executions: the rest repeat them, and a count of 2^40
+// iterations, which a corrupt chunk may claim, takes no time to check.
+func (r *Reader) CheckStream(id uint64) (uint64, error) {
+	e, ok := r.byID[id]
+	if !ok {
+		return 0, fmt.Errorf("no goroutine %d in the trace", id)
+	}
+	return r.checkEvents(&chunkIter{chunks: r.chunks(e)})
+}
+
+// checkedPacked is how many executions of one packed loop's words
+// checkEvents reads: more than a word holds (64).
+const checkedPacked = 128
+
+// checkEvents reads it to its end and checks that every block is in the
+// graph; it returns the events read before the first error.
+func (r *Reader) checkEvents(it *chunkIter) (uint64, error) {
+	var n uint64
+	packed := 0
 	for it.Next() {
+		n++
 		if e := it.Event(); (e.Kind == EvBlock || e.Kind == EvExit) && int64(e.Block) >= int64(len(r.graph.Blocks)) {
-			return fmt.Errorf("chunk %d of goroutine %d: block %d is not in the graph (%d blocks)", c.Seq, c.G, e.Block, len(r.graph.Blocks))
+			return n - 1, fmt.Errorf("goroutine %d: block %d is not in the graph (%d blocks)", it.e.ID, e.Block, len(r.graph.Blocks))
+		}
+		if it.u.n == 0 {
+			packed = 0
+		} else if packed++; packed > checkedPacked {
+			it.u.n, packed = 0, 0 // the rest of the loop repeats what was read
 		}
 	}
-	if err := it.Err(); err != nil {
-		return err
-	}
-	return nil
+	return n, it.Err()
 }
