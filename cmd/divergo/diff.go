@@ -173,6 +173,7 @@ func runDiff(args []string, stdout, stderr io.Writer) (int, error) {
 			return 2, err
 		}
 		defer r.Close()
+		noteArenaSetAside(stderr, "diff", p)
 		if r.Truncated() {
 			fmt.Fprintf(stderr, "divergo diff: %s has no index (the program did not finish); using every whole chunk\n", p)
 		}

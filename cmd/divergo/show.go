@@ -84,6 +84,7 @@ func runShow(args []string, stdout, stderr io.Writer) (int, error) {
 		return 2, err
 	}
 	defer r.Close()
+	noteArenaSetAside(stderr, "show", pos[0])
 	// show writes as it reads: on a terminal its output is its progress,
 	// and a progress line there would cut into it.
 	if !progress.IsTerminal(stdout) {
