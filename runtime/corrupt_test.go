@@ -5,11 +5,13 @@ package runtime
 import (
 	"bytes"
 	"encoding/binary"
+	"io"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/divergo/divergo/internal/trace"
 )
@@ -79,7 +81,7 @@ func TestCorruptArena(t *testing.T) {
 	if err := os.WriteFile(base, dvt, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	before, err := readabilityOf(base)
+	before, err := readAll(t, base)
 	if err != nil || !before.opens {
 		t.Fatalf("the killed run's trace does not read without its arena: %+v %v", before, err)
 	}
@@ -89,7 +91,7 @@ func TestCorruptArena(t *testing.T) {
 	if _, err := trace.Open(path); err != nil {
 		t.Fatal(err)
 	}
-	whole, _ := readabilityOf(path)
+	whole, _ := readAll(t, path)
 	if !whole.complete || whole.events <= before.events || whole.broken > 0 {
 		t.Fatalf("recovery of the intact arena: %+v, without it %+v", whole, before)
 	}
@@ -107,7 +109,7 @@ func TestCorruptArena(t *testing.T) {
 		if _, err := os.Stat(arenaPath(path)); !os.IsNotExist(err) {
 			t.Fatalf("variant %d: the arena is still there after a read", v)
 		}
-		after, err := readabilityOf(path)
+		after, err := readAll(t, path)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -171,7 +173,7 @@ func FuzzRecoverArena(f *testing.F) {
 		if err := os.WriteFile(base, dvt, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		before, err := readabilityOf(base)
+		before, err := readAll(t, base)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -180,7 +182,7 @@ func FuzzRecoverArena(f *testing.F) {
 		if err := RecoverTrace(path); err != nil {
 			t.Fatal(err)
 		}
-		after, err := readabilityOf(path)
+		after, err := readAll(t, path)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -188,4 +190,78 @@ func FuzzRecoverArena(f *testing.F) {
 			t.Fatalf("the trace reads less after recovery (%+v) than before (%+v)", after, before)
 		}
 	})
+}
+
+// BenchmarkRecover completes the trace of a run killed after 2 s of
+// TestKilledAnytime's work from its arena, a fresh copy of both each
+// time: the cost of reading such a trace the first time, checks included.
+// It reports the trace's size before.
+//
+//	go test -run '^$' -bench BenchmarkRecover -benchtime 5x ./runtime/
+func BenchmarkRecover(b *testing.B) {
+	cmd, path := childTB(b, "work")
+	pipe, err := cmd.StdoutPipe()
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		b.Fatal(err)
+	}
+	go io.Copy(io.Discard, pipe)
+	time.Sleep(2 * time.Second)
+	cmd.Process.Signal(syscall.SIGKILL)
+	cmd.Wait()
+	dvt, err := os.ReadFile(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	live, err := os.ReadFile(arenaPath(path))
+	if err != nil {
+		b.Fatal(err)
+	}
+	dir := b.TempDir()
+	b.ResetTimer()
+	for range b.N {
+		b.StopTimer()
+		p := filepath.Join(dir, "r.dvt")
+		writeArena(b, p, dvt, trimZeros(live))
+		b.StartTimer()
+		if err := RecoverTrace(p); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(len(dvt))/1e6, "trace-MB")
+}
+
+// fullRead is how much of a trace file reads, every stream decoded to its
+// end: the tests' measure of what a recovery must not lower.
+type fullRead struct {
+	opens, complete bool
+	events          uint64 // events read before any stream's error
+	broken          int    // streams that end in an error
+}
+
+// readAll reads the trace at path without completing it.
+func readAll(t testing.TB, path string) (fullRead, error) {
+	t.Helper()
+	r, f, err := openRaw(path)
+	if err != nil || r == nil {
+		return fullRead{}, err
+	}
+	defer f.Close()
+	rd := fullRead{opens: true, complete: !r.Truncated()}
+	for _, gi := range r.Goroutines() {
+		n, err := r.CheckStream(gi.ID)
+		rd.events += n
+		if err != nil {
+			rd.broken++
+		}
+	}
+	return rd, nil
+}
+
+// worse reports whether rd reads less than before: it does not open where
+// before did, has more broken streams, or fewer events.
+func (rd fullRead) worse(before fullRead) bool {
+	return before.opens && !rd.opens || rd.broken > before.broken || rd.events < before.events
 }

@@ -32,8 +32,8 @@ import (
 // the trace, not the trace; each chunk it adds must read as every command
 // will read it (trace.Writer.CheckChunk), and of a goroutine whose buffer
 // does not, it keeps the longest part that does; and the copy replaces the
-// trace only once it reads whole, with at least every event the trace
-// had. An arena that adds nothing readable is kept aside, as
+// trace only once it reads at least what the trace did, every stream
+// it added to reading to its end. An arena that adds nothing readable is kept aside, as
 // <trace>.live.bad, and the trace is read as it is.
 func RecoverTrace(path string) error {
 	ap := arenaPath(path)
@@ -105,10 +105,9 @@ func recoverFrom(path string, f *os.File) (bool, error) {
 		}
 		return false, err
 	}
-	after, err := readabilityOf(tmp)
-	if err != nil || !after.opens || after.worse(before) {
+	if ok, err := readsAtLeast(tmp, before); err != nil || !ok {
 		os.Remove(tmp)
-		return false, nil
+		return false, err
 	}
 	if err := os.Rename(tmp, path); err != nil {
 		os.Remove(tmp)
