@@ -274,7 +274,9 @@ func recoverGoroutine(w *trace.Writer, head *arenaHeader, s slotRec, bs []arenaB
 			wait := pendingWait{trace.Op(s.waitOp), s.waitSite, s.waitObj, s.waitBegin}
 			ws = appendBlocked(ws, wait, s.waitBegin)
 		}
-		if !ok || (len(ws) == 0 && seq > 0) {
+		// An empty buffer is no chunk, but the last of a test the timeout
+		// caught: its final chunk carries the result.
+		if !ok || (len(ws) == 0 && seq > 0 && (s.timedOut != 1 || more)) {
 			return nil
 		}
 		final := f.b.h.state == bufFinal
