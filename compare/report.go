@@ -43,6 +43,9 @@ type Report struct {
 	// Inputs is how the runs' inputs differed, nil when they did not or
 	// a trace does not say ([InputDiff]).
 	Inputs *InputDiff `json:"inputs,omitempty"`
+	// Endings is how each run ended; nil when the caller did not say
+	// (the command sets it from the traces).
+	Endings *Endings `json:"endings,omitempty"`
 }
 
 // Summary is the report in a few numbers.

@@ -69,6 +69,11 @@ func (r *Report) WriteText(w io.Writer, o TextOptions) error {
 		}
 		fmt.Fprintln(bw)
 	}
+	if e := r.Endings; e != nil && !e.ordinary() {
+		// How a run ended explains much of what follows: a goroutine
+		// cut off by an exit, a run killed half way.
+		fmt.Fprintf(bw, "%s\n\n", e.Line(na, nb))
+	}
 	if s.Same {
 		fmt.Fprintf(bw, "%s and %s took the same paths: %d goroutines matched, none only in one run.\n", na, nb, s.Matched)
 	} else {

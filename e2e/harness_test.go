@@ -15,6 +15,11 @@ import (
 	"github.com/divergo/divergo/internal/tbb"
 	"github.com/divergo/divergo/internal/trace"
 	"github.com/divergo/divergo/waittime"
+
+	// trace.Open completes a trace whose run died (a test binary's
+	// timeout, a kill) from its arena, as divergo's commands do: the
+	// runtime package sets the recovery (cmd/divergo/recover.go).
+	_ "github.com/divergo/divergo/runtime"
 )
 
 var (

@@ -62,6 +62,10 @@ type arenaHeader struct {
 	base  int64  // nanotime at the trace's time 0
 	k     uint64 // float64 bits: ns per stamp unit, 0 until measured
 	tsc   int64  // 1: stamps are the TSC's, else nanotime's
+	// ending is a trace.EndKind the process knew it would die of before
+	// it did: trace.EndTimeout once a test binary's timeout is near
+	// (testing.go). 0: none.
+	ending uint32
 }
 
 // blockHdr precedes each block's payload: 16 words, so that a payload
@@ -91,8 +95,12 @@ type slotRec struct {
 	waitBegin        int64
 	nameLen          uint32 // of the name: a test's root goroutine's test, or an orphan's creator
 	nameIsCreator    uint32 // 1: name is the creator's
+	timedOut         uint32 // 1: a test's root, running when the binary's timeout came (testing.go)
 	name             [160]byte
 }
+
+// A slot's payload holds a slotRec.
+var _ [slotWords*4 - unsafe.Sizeof(slotRec{})]byte
 
 type arena struct {
 	mu   sync.Mutex

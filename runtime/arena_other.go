@@ -12,6 +12,7 @@ type arenaHeader struct {
 	calT, calN, base int64
 	k                uint64
 	tsc              int64
+	ending           uint32
 }
 
 type blockHdr struct {
@@ -29,6 +30,7 @@ type slotRec struct {
 	waitBegin        int64
 	nameLen, ended   uint32
 	nameIsCreator    uint32
+	timedOut         uint32
 	name             [160]byte
 }
 

@@ -66,6 +66,14 @@ func (g *G) unblock(prev pendingWait) {
 	}
 }
 
+// markTimedOut marks a test's root goroutine as running when the test
+// binary's timeout came, in its slot, where the recovery finds it
+// (testing.go). Another goroutine writes it, the timer's: a field of its
+// own, which the goroutine never writes.
+//
+//go:norace
+func markTimedOut(s *slotRec) { s.timedOut = 1 }
+
 // publishWait copies g's wait into its slot, where a reader finds it after
 // any death (arena_linux.go).
 func (g *G) publishWait() {

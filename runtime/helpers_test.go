@@ -70,7 +70,7 @@ func startSession(t testing.TB) string {
 // again. Tests only.
 func resetSession() {
 	if sess.state.Load() == stateRunning {
-		finish(nil, false)
+		finish(nil, false, trace.Ending{})
 	}
 	sess.startMu.Lock()
 	defer sess.startMu.Unlock()
@@ -80,6 +80,7 @@ func resetSession() {
 	}
 	sess.live = nil
 	sess.mainTaken = false
+	sess.exiting = false
 	sess.regMu.Unlock()
 	sess.mu.Lock()
 	for sess.writing || sess.watching {

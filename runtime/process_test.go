@@ -119,6 +119,12 @@ func childMain(mode string) {
 		}
 	case "uninstrumented-exit": // os.Exit from code the instrumenter did not rewrite (log.Fatal, flag)
 		os.Exit(1)
+	case "small": // a few goroutines record a little each and block: everything is in the arena (TestCorruptArena)
+		smallChild(g)
+	case "exitgo", "panicgo": // a goroutine ends the program while others start (TestEveryGoroutineOnEveryEnding)
+		endingsChild(g, mode)
+	case "returns": // main returns
+		g.B(bDone)
 	case "mainpanic":
 		g.B(bDone)
 		panic("boom in main")
@@ -186,6 +192,12 @@ func workerBlocked() bool {
 func graphForChild() string { return testGraphJSON(&testing.T{}) }
 
 func child(t *testing.T, mode string) (*exec.Cmd, string) {
+	t.Helper()
+	return childTB(t, mode)
+}
+
+// childTB is child for a test or a fuzz target.
+func childTB(t testing.TB, mode string) (*exec.Cmd, string) {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "child.dvt")
 	cmd := exec.Command(os.Args[0], "-test.run=^$")

@@ -320,7 +320,11 @@ func (g *G) Exit(entry uint32) {
 func (g *G) exit(entry uint32) {
 	g.putExit(entry)
 	if g.isMain && entry == sess.mainEntry {
-		finish(g, true)
+		e := trace.Ending{Kind: trace.EndReturn, G: g.id}
+		if panickingBelow(1) { // Exit, inlined into the deferred call, called exit
+			e = trace.Ending{Kind: trace.EndPanic, Code: 2, G: g.id}
+		}
+		finish(g, true, e)
 	}
 	if g.orphan {
 		if g.depth--; g.depth == 0 {

@@ -59,8 +59,9 @@ type session struct {
 	free     [][]uint32 // full-size buffers to reuse
 	frames   [][]byte   // frames for goroutines that encode their own buffers (writeOwnLocked)
 
-	regMu sync.Mutex
-	live  map[*G]struct{} // recorders whose goroutine may still run
+	regMu   sync.Mutex
+	live    map[*G]struct{} // recorders whose goroutine may still run
+	exiting bool            // the process ends: no goroutine registers (ending.go); guarded by regMu
 
 	arena    *arena // where buffers outlive the process (arena_linux.go); nil if none
 	watch    bool   // checkpoints when every goroutine blocks (blocked.go)
@@ -267,6 +268,12 @@ func register(g *G) {
 	publish(g)
 	store(g.goid, g)
 	sess.regMu.Lock()
+	if sess.exiting {
+		// The process is ending and its goroutines are cut: this one
+		// runs nothing more (ending.go).
+		sess.regMu.Unlock()
+		select {}
+	}
 	sess.live[g] = struct{}{}
 	sess.regMu.Unlock()
 	if sess.watch && ckptWaits.Load() {
@@ -429,9 +436,18 @@ func (g *G) flush(final bool) {
 	sess.mu.Unlock()
 }
 
+// finishExit is finish for an ending that kills the process at once
+// (OsExit, a goroutine's panic): goroutines that would start after the cut
+// never run (ending.go).
+func finishExit(caller *G, e trace.Ending) { finishing(caller, true, true, e) }
+
 // finish completes the trace: the caller's buffer (its goroutine ended when
-// final), every other live buffer, the index. Later events are dropped.
-func finish(caller *G, final bool) {
+// final), every other live buffer, the index, which ends with e, how the
+// run ended (docs/FORMAT.md, "The run's ending"). Later events are
+// dropped.
+func finish(caller *G, final bool, e trace.Ending) { finishing(caller, final, false, e) }
+
+func finishing(caller *G, final, exiting bool, e trace.Ending) {
 	if sess.state.Load() != stateRunning {
 		return
 	}
@@ -440,6 +456,7 @@ func finish(caller *G, final bool) {
 		t = caller.clock() // may queue a full buffer: written below, first
 	}
 	sess.regMu.Lock()
+	sess.exiting = sess.exiting || exiting
 	live := make([]*G, 0, len(sess.live))
 	for g := range sess.live {
 		if g != caller {
@@ -501,6 +518,7 @@ func finish(caller *G, final bool) {
 		writeChunk(g, &c, ws, timedOut, end, &cv)
 	}
 	if sess.w != nil && !sess.failed {
+		sess.w.SetEnding(e)
 		if err := sess.w.Close(); err != nil {
 			failLocked(err)
 		}
@@ -555,7 +573,12 @@ func snapshot(buf []uint32, n int) []uint32 {
 // OsExit replaces os.Exit: it completes the trace, then exits.
 func OsExit(code int) {
 	if sess.state.Load() == stateRunning {
-		finish(lookup(curGoid()), true)
+		g := lookup(curGoid())
+		e := trace.Ending{Kind: trace.EndExit, Code: code}
+		if g != nil {
+			e.G = g.id
+		}
+		finishExit(g, e)
 	}
 	os.Exit(code)
 }

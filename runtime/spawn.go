@@ -1,5 +1,7 @@
 package runtime
 
+import "github.com/divergo/divergo/internal/trace"
+
 // Child carries a spawn from the parent's go statement into the new
 // goroutine.
 type Child struct {
@@ -53,16 +55,17 @@ func (c *Child) Start() *G {
 
 // Done ends the goroutine's stream: its end time and last chunk. Deferred
 // directly by the goroutine, it also sees a panic that nothing recovered:
-// it then completes the whole trace and panics again with the same value.
+// it then completes the whole trace and lets the panic go on, untouched
+// (ending.go).
 func (c *Child) Done() {
 	g := c.g
 	if g == nil || g.off {
 		return
 	}
-	if r := recover(); r != nil {
-		finish(g, true)
+	if panicking() {
+		finishExit(g, trace.Ending{Kind: trace.EndPanic, Code: 2, G: g.id})
 		unregister(g)
-		panic(r)
+		return
 	}
 	g.flush(true) // closes the stream with a clock: the end time
 	unregister(g)

@@ -29,11 +29,11 @@ func Tests(graphJSON string) {
 	openTrace([]byte(graphJSON))
 	if d := testTimeout(os.Args[1:]); d > 0 {
 		// testing's alarm panics in a goroutine of its own when the
-		// timeout expires, and nothing of ours runs after it: complete the
-		// trace a little before, with the tests then running marked. At
-		// least 100 ms before (half of a shorter timeout): with 10 ms, a
-		// loaded machine fired the timer and wrote the trace too late, and
-		// the trace was cut short.
+		// timeout expires, and nothing of ours runs after it: a little
+		// before, mark the tests then running, and the run's ending, where
+		// the trace's completion finds them (timeUp). At least 100 ms
+		// before (half of a shorter timeout): with 10 ms, a loaded machine
+		// fired the timer too late.
 		time.AfterFunc(d-min(max(d/100, 100*time.Millisecond), time.Second, d/2), timeUp)
 	}
 }
@@ -62,16 +62,33 @@ func testTimeout(args []string) time.Duration {
 	return 0
 }
 
-// timeUp marks the tests running as timed out and completes the trace.
+// timeUp marks the tests running as timed out and, without an arena,
+// completes the trace. With one (arena_linux.go) it marks them in their
+// slots and in the arena's header only, and leaves the trace as it is:
+// testing's alarm kills the process a moment later, and the recovery
+// completes the trace from the arena with every goroutine up to its last
+// event, the ones that start in that moment too, where a cut taken now
+// would lose them (recover_linux.go). If the tests end in time after all,
+// the binary exits as usual and the trace is completed then, with the
+// tests' own results.
 func timeUp() {
+	a := sess.arena
 	sess.regMu.Lock()
 	for g := range sess.live {
 		if g.test != "" && !g.testDone.Load() {
-			g.timedOut.Store(true)
+			if a == nil {
+				g.timedOut.Store(true)
+			} else if g.slot != nil {
+				markTimedOut(g.slot)
+			}
 		}
 	}
 	sess.regMu.Unlock()
-	finish(nil, true)
+	if a != nil {
+		a.header().ending = uint32(trace.EndTimeout)
+		return
+	}
+	finish(nil, true, trace.Ending{Kind: trace.EndTimeout, Code: 2})
 }
 
 // EnterTestMain is Enter for the TestMain of a test binary: like main.main,
@@ -119,8 +136,7 @@ func TestEnter(t TB, entry uint32) *G {
 // that it sees a panic. When the function is the test's own, it records
 // the test's result and ends the goroutine's stream: pass, fail or skip as
 // the test says at its return, or panic, in which case it completes the
-// whole trace (testing then ends the process) and panics again with the
-// same value.
+// whole trace (testing then ends the process) and lets the panic go on.
 func (g *G) TestExit(entry uint32) {
 	if g.off {
 		return
@@ -130,11 +146,13 @@ func (g *G) TestExit(entry uint32) {
 		return
 	}
 	g.testDone.Store(true)
-	if r := recover(); r != nil {
+	if panicking() {
+		// Not recovered: testing reports the panic as it does for the
+		// plain test (ending.go).
 		g.result = trace.TestPanic
-		finish(g, true)
+		finish(g, true, trace.Ending{Kind: trace.EndPanic, Code: 2, G: g.id})
 		unregister(g)
-		panic(r)
+		return
 	}
 	switch {
 	case g.testT.Skipped():

@@ -33,6 +33,14 @@ such runs part may be the input's doing rather than the schedule's:
 With three traces or more, such a line comes for each run whose inputs
 differ from the first's, before the matrix.
 
+When a run did not end by main's return (os.Exit, a panic, a test
+timeout, or killed: it died without writing its end), or the two ended
+differently, diff says how each ended first, in one line; -json always has
+it, as "endings": {"a": {"kind", "code", "goroutine", "message", "text"},
+"b": {...}}:
+
+	the runs ended differently: run-1.dvt: main returned; run-2.dvt: os.Exit(3)
+
 It prints, then, a summary: whether the runs took the same paths, how
 their goroutines matched, where they first parted (the statement, its
 goroutine, when), how much of their work lies where they went different
@@ -165,6 +173,7 @@ func runDiff(args []string, stdout, stderr io.Writer) (int, error) {
 			return 2, err
 		}
 		defer r.Close()
+		noteArenaSetAside(stderr, "diff", p)
 		if r.Truncated() {
 			fmt.Fprintf(stderr, "divergo diff: %s has no index (the program did not finish); using every whole chunk\n", p)
 		}
@@ -186,6 +195,7 @@ func runDiff(args []string, stdout, stderr io.Writer) (int, error) {
 	if err != nil {
 		return 2, fmt.Errorf("%s and %s: %w", pos[0], pos[1], err)
 	}
+	rep.Endings = &compare.Endings{A: compare.EndingOf(readers[0].Ending()), B: compare.EndingOf(readers[1].Ending())}
 	if *timeline != "" {
 		if err := writeTimeline(*timeline, pos, readers, rep); err != nil {
 			return 2, fmt.Errorf("%s and %s: %w", pos[0], pos[1], err)

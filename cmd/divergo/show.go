@@ -32,14 +32,21 @@ Goroutines still blocked in a sync operation when the trace ended (a
 deadlock, a leak) are listed before the table, as divergo wait lists them
 (the first ten; -json has them all).
 
-A trace cut short by a killed run is read up to its last whole chunk and
-reported as truncated. A file that is not a trace, is empty, is cut inside
-its header or was written by a newer divergo gives a one-line error and
-exit status 2.
+It also says how the run ended: main returned, os.Exit(code), a panic
+(and in which goroutine), a test timeout, or killed: the process died
+without writing its end (SIGKILL, a signal, a fatal error, an os.Exit in
+code that is not instrumented). On Linux such a run's buffers are in
+TRACE.live, and reading the trace completes it from there first: it is
+then complete, and says killed. A trace that could not be completed (no
+.live file: elsewhere than Linux, or it was removed) is read up to its last
+whole chunk and reported as truncated, with no ending. A file that is not
+a trace, is empty, is cut inside its header or was written by a newer
+divergo gives a one-line error and exit status 2.
 
 Flags:
 	-events	also list every event of every goroutine, with its source position
-	-json	print JSON: {"program", "graph_hash", "truncated", "goroutines": [{"id",
+	-json	print JSON: {"program", "graph_hash", "truncated", "ending": {"kind",
+		"code", "goroutine", "message", "text"}, "goroutines": [{"id",
 		"path", "parent", "parent_id", "creator", "blocks", "events", "waits",
 		"start_ns", "end_ns", "ended", ...}], "blocked": {...}}; with -events each goroutine
 		has "event_list"; "blocked" is there when goroutines were still blocked
@@ -77,6 +84,7 @@ func runShow(args []string, stdout, stderr io.Writer) (int, error) {
 		return 2, err
 	}
 	defer r.Close()
+	noteArenaSetAside(stderr, "show", pos[0])
 	// show writes as it reads: on a terminal its output is its progress,
 	// and a progress line there would cut into it.
 	if !progress.IsTerminal(stdout) {
@@ -140,6 +148,7 @@ func showText(w io.Writer, r *trace.Reader, events bool) error {
 	} else {
 		fmt.Fprintf(w, "trace:      complete\n")
 	}
+	fmt.Fprintf(w, "ended:      %s\n", endingText(r))
 	gs := r.Sorted()
 	fmt.Fprintf(w, "goroutines: %d\n", len(gs))
 	// A test binary's trace: each test's result, in the order of names.
@@ -321,14 +330,15 @@ type showEvent struct {
 func showJSON(w io.Writer, r *trace.Reader, events bool) error {
 	g := r.Graph()
 	head, err := json.Marshal(struct {
-		Program   string      `json:"program"`
-		GraphHash string      `json:"graph_hash"`
-		Version   int         `json:"version"`
-		Start     string      `json:"start"`
-		Truncated bool        `json:"truncated"`
-		Perturbed *int64      `json:"perturb_seed,omitempty"`
-		Inputs    *showInputs `json:"inputs,omitempty"`
-	}{r.Program(), g.Hash, r.Version(), r.Start().UTC().Format(time.RFC3339Nano), r.Truncated(), perturbSeed(r), inputsOf(r)})
+		Program   string            `json:"program"`
+		GraphHash string            `json:"graph_hash"`
+		Version   int               `json:"version"`
+		Start     string            `json:"start"`
+		Truncated bool              `json:"truncated"`
+		Ending    compare.RunEnding `json:"ending"`
+		Perturbed *int64            `json:"perturb_seed,omitempty"`
+		Inputs    *showInputs       `json:"inputs,omitempty"`
+	}{r.Program(), g.Hash, r.Version(), r.Start().UTC().Format(time.RFC3339Nano), r.Truncated(), compare.EndingOf(r.Ending()), perturbSeed(r), inputsOf(r)})
 	if err != nil {
 		return err
 	}
@@ -494,4 +504,15 @@ func perturbSeed(r *trace.Reader) *int64 {
 		return &seed
 	}
 	return nil
+}
+
+// endingText says how the run ended, naming the goroutine that ended it
+// by its spawn path.
+func endingText(r *trace.Reader) string {
+	e := r.Ending()
+	s := e.String()
+	if gi, ok := r.Goroutine(e.G); ok && e.G != 0 && (e.Kind == trace.EndPanic || e.Kind == trace.EndExit) {
+		s += " in " + gi.Path
+	}
+	return s
 }

@@ -268,6 +268,7 @@ func analyzeTrace(file string, opts waittime.Options, stderr io.Writer) (*waitti
 		return nil, err
 	}
 	defer r.Close()
+	noteArenaSetAside(stderr, "wait", file)
 	if r.Truncated() {
 		fmt.Fprintf(stderr, "divergo wait: %s has no index (the program did not finish); using every whole chunk\n", file)
 	}

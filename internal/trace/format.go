@@ -18,7 +18,9 @@ const (
 	// ("Creators"); a version 4 file is a version 5 file without one.
 	// Version 6 gives a select the clause it chose ("Select cases"); a
 	// version 5 file is a version 6 file whose selects do not say.
-	Version = 6
+	// Version 7 ends the index with how the run ended ("The run's
+	// ending"); a version 6 file is a version 7 file that does not say.
+	Version = 7
 
 	// oldestVersion is the oldest format version this package reads:
 	// version 1 named a sync or spawn event by its block, not its site.

@@ -109,12 +109,12 @@ func (e *indexEntry) append(b []byte) []byte {
 }
 
 // parseIndex decodes an index body. Chunk offsets must lie in [lo, hi).
-func parseIndex(b []byte, lo, hi int64) ([]*indexEntry, error) {
+func parseIndex(b []byte, lo, hi int64) ([]*indexEntry, []byte, error) {
 	d := decoder{b: b}
 	n := d.uvarint()
 	// Each entry takes at least 14 bytes: bound n before allocating.
 	if d.err == nil && n > uint64(len(b))/14 {
-		return nil, fmt.Errorf("index claims %d goroutines in %d bytes", n, len(b))
+		return nil, nil, fmt.Errorf("index claims %d goroutines in %d bytes", n, len(b))
 	}
 	out := make([]*indexEntry, 0, n)
 	seen := make(map[uint64]bool, n)
@@ -127,7 +127,7 @@ func parseIndex(b []byte, lo, hi int64) ([]*indexEntry, error) {
 		e.Ordinal = d.uint32()
 		first := d.uvarint()
 		if first > 1<<32 && d.err == nil {
-			return nil, fmt.Errorf("index entry %d: first block %d out of range", i, first-1)
+			return nil, nil, fmt.Errorf("index entry %d: first block %d out of range", i, first-1)
 		}
 		if first > 0 {
 			e.FirstBlock, e.HasFirst = uint32(first-1), true
@@ -135,7 +135,7 @@ func parseIndex(b []byte, lo, hi int64) ([]*indexEntry, error) {
 		e.Start = d.varint()
 		flags := d.byte()
 		if d.err == nil && flags&^(indexEnded|indexTest|indexResult|indexCreator) != 0 {
-			return nil, fmt.Errorf("index entry %d: unknown flags %#x", i, flags)
+			return nil, nil, fmt.Errorf("index entry %d: unknown flags %#x", i, flags)
 		}
 		e.Ended = flags&indexEnded != 0
 		e.End = d.varint()
@@ -148,7 +148,7 @@ func parseIndex(b []byte, lo, hi int64) ([]*indexEntry, error) {
 		if flags&indexResult != 0 {
 			e.Result = TestResult(d.byte())
 			if d.err == nil && !e.Result.valid() {
-				return nil, fmt.Errorf("index entry %d: unknown test result %d", i, e.Result)
+				return nil, nil, fmt.Errorf("index entry %d: unknown test result %d", i, e.Result)
 			}
 		}
 		e.Events = d.uvarint()
@@ -159,10 +159,10 @@ func parseIndex(b []byte, lo, hi int64) ([]*indexEntry, error) {
 			break
 		}
 		if nc > uint64(len(b)-d.off) {
-			return nil, fmt.Errorf("index entry %d claims %d chunks in %d bytes", i, nc, len(b)-d.off)
+			return nil, nil, fmt.Errorf("index entry %d claims %d chunks in %d bytes", i, nc, len(b)-d.off)
 		}
 		if e.ID == 0 || seen[e.ID] {
-			return nil, fmt.Errorf("index entry %d: goroutine id %d is zero or repeated", i, e.ID)
+			return nil, nil, fmt.Errorf("index entry %d: goroutine id %d is zero or repeated", i, e.ID)
 		}
 		seen[e.ID] = true
 		e.offsets = make([]int64, 0, nc)
@@ -170,11 +170,11 @@ func parseIndex(b []byte, lo, hi int64) ([]*indexEntry, error) {
 		for j := uint64(0); j < nc && d.err == nil; j++ {
 			delta := d.uvarint()
 			if delta > uint64(hi) {
-				return nil, fmt.Errorf("index entry %d: chunk %d offset out of range", i, j)
+				return nil, nil, fmt.Errorf("index entry %d: chunk %d offset out of range", i, j)
 			}
 			off := prev + int64(delta)
 			if off < lo || off >= hi || (j > 0 && delta == 0) {
-				return nil, fmt.Errorf("index entry %d: chunk %d offset %d out of range [%d, %d)", i, j, off, lo, hi)
+				return nil, nil, fmt.Errorf("index entry %d: chunk %d offset %d out of range [%d, %d)", i, j, off, lo, hi)
 			}
 			e.offsets = append(e.offsets, off)
 			prev = off
@@ -184,7 +184,7 @@ func parseIndex(b []byte, lo, hi int64) ([]*indexEntry, error) {
 		out = append(out, e)
 	}
 	if d.err != nil {
-		return nil, fmt.Errorf("index entry %d: %w", len(out), d.err)
+		return nil, nil, fmt.Errorf("index entry %d: %w", len(out), d.err)
 	}
-	return out, nil
+	return out, d.rest(), nil
 }

@@ -38,8 +38,9 @@ type Reader struct {
 	// packs are the graph's packed loops, by head (pack.go).
 	packs map[uint32]packLoop
 
-	dataStart int64 // offset of the first chunk
-	dataEnd   int64 // end of the last whole chunk (the index offset in a complete file)
+	ending    Ending // what the index says (version 7)
+	dataStart int64  // offset of the first chunk
+	dataEnd   int64  // end of the last whole chunk (the index offset in a complete file)
 	truncated bool
 
 	gs   []*indexEntry // in order of first chunk
@@ -335,9 +336,16 @@ func (r *Reader) readIndex() (bool, error) {
 	if err := r.readAt(body, off+int64(d.off)); err != nil {
 		return false, fmt.Errorf("reading index at offset %d: %w", off, err)
 	}
-	gs, err := parseIndex(body, r.dataStart, off)
+	gs, rest, err := parseIndex(body, r.dataStart, off)
 	if err != nil {
 		return false, fmt.Errorf("reading index at offset %d: %w", off, err)
+	}
+	if r.version >= 7 {
+		// Version 7 ends the index with the run's ending; earlier
+		// versions' readers ignore what follows the entries.
+		if r.ending, err = parseEnding(rest); err != nil {
+			return false, fmt.Errorf("reading index at offset %d: %w", off, err)
+		}
 	}
 	r.dataEnd = off
 	for _, e := range gs {

@@ -29,7 +29,7 @@ func Resume(f *os.File) (*Writer, error) {
 	if _, err := f.Seek(r.dataEnd, io.SeekStart); err != nil {
 		return nil, err
 	}
-	w := &Writer{w: f, off: r.dataEnd, gs: map[uint64]*indexEntry{}}
+	w := &Writer{w: f, off: r.dataEnd, gs: map[uint64]*indexEntry{}, graphOf: r}
 	for _, e := range r.gs {
 		w.gs[e.ID] = e
 		w.order = append(w.order, e.ID)

@@ -36,6 +36,10 @@ type Writer struct {
 	// tentative is set while chunks written by WriteTentative end the
 	// file: the next WriteChunk or Close cuts them off first.
 	tentative bool
+	// graphOf is the trace a Resume writer goes on: what CheckChunk
+	// checks against. nil for a new trace.
+	graphOf *Reader
+	ending  Ending // written with the index (SetEnding)
 }
 
 // NewWriter writes h to w and returns a writer for the chunks.
@@ -135,6 +139,7 @@ func (w *Writer) Close() error {
 	for _, id := range w.order {
 		body = w.gs[id].append(body)
 	}
+	body = appendEnding(body, w.ending)
 	buf := []byte{tagIndex}
 	buf = binary.AppendUvarint(buf, uint64(len(body)))
 	buf = append(buf, body...)

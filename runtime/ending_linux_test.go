@@ -1,0 +1,51 @@
+//go:build linux
+
+package runtime
+
+import (
+	"os/exec"
+	"path/filepath"
+	"testing"
+
+	"github.com/divergo/divergo/internal/trace"
+)
+
+// TestEndingRecorded checks what the index says of how the run ended, for
+// each ending the runtime sees and for a kill: OsExit's code, a
+// goroutine's panic and main's, main's return, and SIGKILL (completed from
+// the arena).
+func TestEndingRecorded(t *testing.T) {
+	for _, c := range []struct {
+		mode string
+		want trace.EndKind
+		code int
+		g    string // the path of the goroutine that ended it
+	}{
+		{"exit", trace.EndExit, 3, "main"},
+		{"panic", trace.EndPanic, 2, "main/worker@main.go:7#1"},
+		{"mainpanic", trace.EndPanic, 2, "main"},
+		{"returns", trace.EndReturn, 0, "main"},
+		{"small", trace.EndKilled, 0, ""},
+	} {
+		t.Run(c.mode, func(t *testing.T) {
+			var path string
+			if c.mode == "small" {
+				dvt, live := killedSmall(t)
+				path = filepath.Join(t.TempDir(), "k.dvt")
+				writeArena(t, path, dvt, live)
+			} else {
+				var cmd *exec.Cmd
+				cmd, path = child(t, c.mode)
+				cmd.Run()
+			}
+			r, gs := readTrace(t, path)
+			e := r.Ending()
+			if e.Kind != c.want || e.Code != c.code {
+				t.Errorf("ending %+v, want %v with code %d", e, c.want, c.code)
+			}
+			if c.g != "" && gs[c.g].info.ID != e.G {
+				t.Errorf("ending in goroutine %d, want %s's (%d)", e.G, c.g, gs[c.g].info.ID)
+			}
+		})
+	}
+}

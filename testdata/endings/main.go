@@ -1,0 +1,64 @@
+// Command endings ends the way its argument says, while goroutines start
+// and run: "return" (main returns), "exit" (os.Exit(3) from a goroutine),
+// "panic" (a goroutine panics), "mainpanic" (main panics), "wait" (it
+// says "ready" and waits to be killed). Each goroutine says "started N"
+// first. End-to-end tests check that every goroutine that said so is in
+// the trace, that a panic prints as the plain build's does, and that show
+// and diff name how the run ended.
+package main
+
+import (
+	"fmt"
+	"os"
+	"sync"
+	"time"
+)
+
+func work(n int, mode string, mu *sync.Mutex, total *int) {
+	fmt.Printf("started %d\n", n)
+	for i := 0; i < 2000; i++ {
+		mu.Lock()
+		*total += i
+		mu.Unlock()
+	}
+	if n == 12 {
+		switch mode {
+		case "exit":
+			os.Exit(3)
+		case "panic":
+			panic(fmt.Sprintf("boom in worker %d", n))
+		}
+	}
+}
+
+func main() {
+	mode := os.Args[1]
+	var mu sync.Mutex
+	total := 0
+	switch mode {
+	case "return", "mainpanic", "wait":
+		var wg sync.WaitGroup
+		for n := 1; n <= 4; n++ {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				work(n, mode, &mu, &total)
+			}()
+		}
+		wg.Wait()
+		switch mode {
+		case "mainpanic":
+			panic("boom in main")
+		case "wait":
+			fmt.Println("ready")
+			select {}
+		}
+		return
+	}
+	for n := 1; ; n++ {
+		go func(n int) {
+			work(n, mode, &mu, &total)
+		}(n)
+		time.Sleep(50 * time.Microsecond)
+	}
+}
