@@ -1,0 +1,70 @@
+package runtime
+
+import (
+	"reflect"
+	"testing"
+)
+
+// TestHashIdentity checks that values holding addresses hash by the order
+// in which a stream first used them: two streams that use other objects in
+// the same order record the same outcomes, and one object keeps its
+// identity.
+func TestHashIdentity(t *testing.T) {
+	type conn struct{ n int }
+	type key struct {
+		c    *conn
+		name string
+	}
+	type tagged interface{}
+	outcomes := func() []uint64 {
+		g := &G{}
+		a, b := &conn{1}, &conn{2}
+		ch := make(chan int)
+		var vals []any = []any{a, b, a, ch, key{b, "x"}, key{a, "x"}, key{b, "y"}, tagged(b), [2]*conn{a, b}, (*conn)(nil), "s", 7}
+		var out []uint64
+		for _, v := range vals {
+			out = append(out, g.Hash(reflect.ValueOf(v)))
+		}
+		return out
+	}
+	x, y := outcomes(), outcomes()
+	if !reflect.DeepEqual(x, y) {
+		t.Fatalf("two streams that used objects in one order hashed them differently:\n%v\n%v", x, y)
+	}
+	if x[0] != x[2] {
+		t.Errorf("one object hashed twice gave %d and %d", x[0], x[2])
+	}
+	if x[0] == x[1] || x[4] == x[5] || x[4] == x[6] {
+		t.Errorf("different objects or keys hashed alike: %v", x)
+	}
+	if x[7] != x[1] {
+		t.Errorf("a pointer hashed %d, the same pointer in an interface %d", x[1], x[7])
+	}
+	for i, h := range x {
+		if h >= outBit {
+			t.Errorf("hash %d of value %d does not fit one word", h, i)
+		}
+	}
+}
+
+// TestHashIdentityOff checks that the shared recorder of DIVERGO_TRACE=off
+// keeps no table: goroutines share it.
+func TestHashIdentityOff(t *testing.T) {
+	g := &G{off: true}
+	if h := g.Hash(reflect.ValueOf(&t)); h != 0 || g.ids != nil {
+		t.Errorf("off recorder hashed %d and kept %d identities", h, len(g.ids))
+	}
+}
+
+func TestIdentityBounded(t *testing.T) {
+	g := &G{}
+	for p := uintptr(1); p <= maxIdentities+10; p++ {
+		g.identity(p * 8)
+	}
+	if len(g.ids) > maxIdentities {
+		t.Errorf("table holds %d identities, bound %d", len(g.ids), maxIdentities)
+	}
+	if id := g.identity(8); id != maxIdentities+11 {
+		t.Errorf("an address met again after the table restarted got %d, want the next number %d", id, maxIdentities+11)
+	}
+}
