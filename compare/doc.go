@@ -18,7 +18,11 @@
 // more often, every later spawn would differ, where both runs did the same.
 // Goroutines started by uninstrumented code (errgroup's
 // Group.Go) have no go statement: they are matched by the first block they
-// ran, then in order among those with the same one. Each matched pair is compared on its own (pairs run in
+// ran and their creator, then by the order in which the program evaluated
+// the function literal each runs (its ordinal, when the literal was handed
+// to the library as an argument: runtime/handoff.go), never by goroutine
+// id, which Go hands out in batches per processor; others of one key in
+// the order of their ids. Each matched pair is compared on its own (pairs run in
 // parallel), streaming both goroutines' events once, front to back.
 //
 // A goroutine's events are turned into steps: the blocks it executed (the

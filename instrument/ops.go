@@ -60,6 +60,7 @@ func (r *rewriter) operation(n ast.Node) bool {
 			r.buf.insert(r.off(n.X.End()), -r.depth, ")")
 		}
 	case *ast.CallExpr:
+		r.handoffArgs(n)
 		r.call(n)
 	case *ast.SelectorExpr:
 		r.methodValue(n)

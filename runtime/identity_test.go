@@ -68,3 +68,18 @@ func TestIdentityBounded(t *testing.T) {
 		t.Errorf("an address met again after the table restarted got %d, want the next number %d", id, maxIdentities+11)
 	}
 }
+
+// TestHandoff checks that a goroutine numbers the literals of one function
+// it hands over in the order it evaluated them, and that only the first
+// orphan to enter one takes its number.
+func TestHandoff(t *testing.T) {
+	g := &G{}
+	a, b, c := g.Handoff(7), g.Handoff(7), g.Handoff(9)
+	if got := []uint32{b.take(), a.take(), c.take(), a.take()}; !reflect.DeepEqual(got, []uint32{2, 1, 1, 0}) {
+		t.Errorf("numbers taken %v, want [2 1 1 0]", got)
+	}
+	var none *Handoff
+	if n := none.take(); n != 0 || offG.Handoff(7) != nil {
+		t.Errorf("a nil handoff gave %d, or the off recorder numbered a literal", n)
+	}
+}

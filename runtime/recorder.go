@@ -42,6 +42,7 @@ type G struct {
 	depth    int32
 	creator  string             // an orphan's: the function that started it (creator.go)
 	spawns   map[uint32]uint32  // ordinals per go statement
+	handoffs map[uint32]uint32  // literals handed to uninstrumented code, per entry block (handoff.go)
 	ids      map[uintptr]uint64 // identities of addresses in outcomes (identity.go)
 	nextID   uint64             // the last identity given
 	children int

@@ -90,6 +90,21 @@ func Enter(entry uint32) *G {
 	return g
 }
 
+// Handoff and EnterFrom stand in for the real ones: the literal's number
+// shows as an event of the goroutine that entered it.
+type Handoff struct{ n uint32 }
+
+func (g *G) Handoff(entry uint32) *Handoff {
+	g.add("handoff=%d", entry)
+	return &Handoff{entry}
+}
+
+func EnterFrom(h *Handoff, entry uint32) *G {
+	g := Enter(entry)
+	g.add("from=%d", h.n)
+	return g
+}
+
 func (g *G) Exit(entry uint32) {
 	g.add("exit %d", entry)
 	if g.name == "main" && entry == mainEntry {
