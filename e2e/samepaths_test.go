@@ -17,7 +17,7 @@ import (
 // by creation, or a section that did not converge.
 func TestSamePathsShapes(t *testing.T) {
 	t.Parallel()
-	for _, prog := range []string{"echoserver", "errfetch"} {
+	for _, prog := range []string{"echoserver", "errfetch", "pubsub", "dirwalk", "condqueue"} {
 		t.Run(prog, func(t *testing.T) {
 			t.Parallel()
 			p := prepare(t, prog, false)
