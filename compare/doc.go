@@ -113,7 +113,9 @@
 // The report also groups the sections by the statement where the runs
 // parted ([GroupSections]): a loop's worth of goroutines parting at one line
 // is one group, with what each run did there in plain words (Side.Took:
-// "took the else branch", "4 iterations"), ranked by the instructions
+// "took the else branch at line 31", "skipped the if body: went straight
+// to line 40", "4 iterations", "index 3"; never the same words on both
+// sides where the runs recorded different values), ranked by the instructions
 // executed inside. [Report.WriteText] prints it for people: a summary, the
 // groups (at most ten by default), then the paper's distance explained in a
 // footer; every section with its measures only on request. Its JSON form is

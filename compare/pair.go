@@ -238,8 +238,9 @@ func (c *pairCmp) record(at int32, t *tbb.TCP, cp int32, unresolved bool) {
 		kind = string(t.Kind)
 	}
 	cutA, cutB := cut && c.unfinA && c.ma.blocks == 0, cut && c.unfinB && c.mb.blocks == 0
-	k.a.Took = c.p.took(kind, &c.ma, cutA, cutB, unresolved, c.a.blocked)
-	k.b.Took = c.p.took(kind, &c.mb, cutB, cutA, unresolved, c.b.blocked)
+	k.a.Took = c.p.took(kind, &c.ma, cp, cutA, cutB, unresolved, c.a.blocked)
+	k.b.Took = c.p.took(kind, &c.mb, cp, cutB, cutA, unresolved, c.b.blocked)
+	k.a.Took, k.b.Took = tellApart(kind, k.a.Took, k.b.Took, &c.ma, &c.mb)
 	if c.observe != nil {
 		sec := c.sections.section(k, &c.a.c.points, c.p)
 		c.observe(Step{Goroutine: c.ga, Kind: StepSection, Block: int(at), Section: &sec})

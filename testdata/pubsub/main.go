@@ -27,11 +27,12 @@ type pub struct {
 type broker struct {
 	subCh, unsubCh chan sub
 	pubCh          chan pub
-	stop           chan struct{}
+	stop, done     chan struct{}
 	subs           map[string][]chan string
 }
 
 func (b *broker) run() {
+	defer close(b.done)
 	for {
 		select {
 		case s := <-b.subCh:
@@ -66,7 +67,7 @@ func subscriber(ch <-chan string, got *int, wg *sync.WaitGroup) {
 }
 
 func main() {
-	b := &broker{subCh: make(chan sub), unsubCh: make(chan sub), pubCh: make(chan pub), stop: make(chan struct{}), subs: map[string][]chan string{}}
+	b := &broker{subCh: make(chan sub), unsubCh: make(chan sub), pubCh: make(chan pub), stop: make(chan struct{}), done: make(chan struct{}), subs: map[string][]chan string{}}
 	go b.run()
 	topics := []string{"news", "sport", "news"}
 	subs := make([]sub, len(topics))
@@ -88,6 +89,7 @@ func main() {
 		b.unsubCh <- s
 	}
 	close(b.stop)
+	<-b.done
 	wg.Wait()
 	fmt.Println("delivered", delivered, "got", got)
 }
