@@ -15,7 +15,7 @@ import (
 func init() {
 	register(&command{
 		name:    "diff",
-		usage:   "divergo diff [-json] [-n N | -all] [-sections] [-html [OUT.html]] [-src DIR] [-wait] [-perfetto OUT.json] [-wd W] [-wnd W] [-wtr W] A B [C ...]",
+		usage:   "divergo diff [-json] [-n N | -all] [-sections] [-html [OUT.html]] [-src DIR] [-test NAME] [-wait] [-perfetto OUT.json] [-wd W] [-wnd W] [-wtr W] A B [C ...]",
 		summary: "compare runs: where they diverged and how far apart they are",
 		help: `Diff corresponds two traces of the same program (Eckert & Nutt's linear
 algorithm): goroutines are matched by spawn path, each pair is walked in
@@ -105,6 +105,10 @@ Flags:
 		the root of the module the traces were recorded from, for the
 		source lines (default: the module above the working directory or
 		above a trace whose path the traces name)
+	-test NAME
+		compare only test NAME's goroutines (its subtests' and every
+		goroutine they started) of runs of a test binary, which record
+		every test of the package: what divergo test suggests
 	-wait	compare the waiting time at the sync sites of the two runs
 	-perfetto OUT.json
 		also write the timeline of the two runs to OUT.json
@@ -134,6 +138,7 @@ func runDiff(args []string, stdout, stderr io.Writer) (int, error) {
 	all := fs.Bool("all", false, "print every statement where the runs parted")
 	sections := fs.Bool("sections", false, "also list every divergent section with the paper's measures")
 	page := fs.String("html", "", "write the report as an HTML page of the source to this file")
+	test := fs.String("test", "", "compare only the goroutines of this test (its subtests and what they started) of test binaries' runs")
 	src := srcFlag(fs)
 	pos, err := parseFlags(fs, args)
 	if err != nil {
@@ -170,6 +175,11 @@ func runDiff(args []string, stdout, stderr io.Writer) (int, error) {
 		}
 		traces[i] = compare.FromReader(r)
 		readers[i] = r
+		if *test != "" {
+			if traces[i], err = onlyTest(r, traces[i], *test, p); err != nil {
+				return 2, err
+			}
+		}
 	}
 	if err := sameProgram(pos, traces); err != nil {
 		return 2, err
