@@ -60,7 +60,13 @@
 // (main returned while it ran or waited), the section is cut off at exit:
 // the process ended under it, no block chose, and it is never unflagged. Loops are corresponded iteration
 // by iteration from the first, as the paper chooses (§8): extra iterations
-// on one side form one section.
+// on one side form one section. A select, switch or if in a loop whose
+// convergence point lies beyond the loop's next iteration (an endless for
+// around a select, post-dominated only by its case that returns) ends its
+// section where both sides are at it again, the next iteration, and not at
+// that case: one other choice of a broker's loop made the rest of the
+// program one section. A side back at it while the other is not goes on to
+// the convergence point as before.
 //
 // # Lockstep
 //

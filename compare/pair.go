@@ -11,16 +11,27 @@ import (
 type stop uint8
 
 const (
-	stopCP   stop = iota + 1 // at the convergence point, in the frame of the TCP
-	stopExit                 // at the return of that frame
-	stopEnd                  // at the end of the stream
+	stopCP    stop = iota + 1 // at the convergence point, in the frame of the TCP
+	stopExit                  // at the return of that frame
+	stopEnd                   // at the end of the stream
+	stopAgain                 // at the deciding TCP again, in its frame: the loop's next iteration
 )
+
+// againKinds are the change points whose sections end at the loop's next
+// iteration when they reach it before their convergence point: a select,
+// switch or if in an endless loop (for { select {...} }) post-dominated
+// only by the case that returns converges there, and the section of one
+// other choice ran to the end of the program. A loop's or map range's own
+// head is met again by every iteration, which its section counts: not
+// these.
+var againKinds = map[tbb.Kind]bool{tbb.Select: true, tbb.Switch: true, tbb.Branch: true}
 
 // pairCmp runs Algorithm 1 on one goroutine pair: get_TCP is the lock-step
 // walk over equal tokens in run, get_CP is diverge.
 type pairCmp struct {
 	p       *program
 	a, b    *stream
+	again   int32 // while diverge walks a side: the TCP block that ends it again (againKinds), or noBlock
 	ga, gb  uint64
 	spawn   string
 	observe func(Step)
@@ -131,6 +142,10 @@ func (c *pairCmp) diverge(at int32, t *tbb.TCP, cp int32, depth int32) error {
 	c.a.mark(&c.ma.when)
 	c.b.mark(&c.mb.when)
 	exitOnly := cp == noBlock
+	c.again = noBlock
+	if t != nil && againKinds[t.Kind] {
+		c.again = at
+	}
 	ka, err := c.advance(c.a, &c.ma, StepA, cp, depth, exitOnly)
 	if err != nil {
 		return sideErr("a", err)
@@ -138,6 +153,19 @@ func (c *pairCmp) diverge(at int32, t *tbb.TCP, cp int32, depth int32) error {
 	kb, err := c.advance(c.b, &c.mb, StepB, cp, depth, exitOnly)
 	if err != nil {
 		return sideErr("b", err)
+	}
+	c.again = noBlock
+	// A side back at the TCP meets the other only if that one is back too:
+	// otherwise it goes on as it would have, to the convergence point.
+	if ka == stopAgain && kb != stopAgain {
+		if ka, err = c.advance(c.a, &c.ma, StepA, cp, depth, exitOnly); err != nil {
+			return sideErr("a", err)
+		}
+	}
+	if kb == stopAgain && ka != stopAgain {
+		if kb, err = c.advance(c.b, &c.mb, StepB, cp, depth, exitOnly); err != nil {
+			return sideErr("b", err)
+		}
 	}
 	unresolved := false
 	if ka != kb {
@@ -183,6 +211,9 @@ func (c *pairCmp) diverge(at int32, t *tbb.TCP, cp int32, depth int32) error {
 	} else if ka == stopEnd && depth > 0 {
 		unresolved = true
 	}
+	if ka == stopAgain && kb == stopAgain {
+		cp = at // they met at the next iteration
+	}
 	c.record(at, t, cp, unresolved)
 	return nil
 }
@@ -202,6 +233,8 @@ func (c *pairCmp) advance(s *stream, m *sideMeasure, k StepKind, cp, depth int32
 			return stopExit, nil
 		case !exitOnly && tok.kind == tBlock && tok.depth == depth && tok.block == cp:
 			return stopCP, nil
+		case c.again != noBlock && tok.kind == tBlock && tok.depth == depth && tok.block == c.again:
+			return stopAgain, nil
 		}
 		m.token(c.p, *tok)
 		c.step(k, *tok)
