@@ -82,6 +82,14 @@ func (p *program) took(kind string, m *sideMeasure, cp int32, cut, otherCut, unr
 		}
 	case tbb.Index:
 		s = "another index"
+	case tbb.Once:
+		// The function's frame when it is instrumented, else the outcome
+		// OnceDo recorded: 1 ran it, 0 did not.
+		if m.led && m.lead.kind == tCall || len(m.outs) > 0 && m.outs[0] == 1 {
+			s = "ran the function itself"
+		} else {
+			s = "did not run the function: another goroutine had"
+		}
 	case tbb.Input:
 		s = "other input"
 	case "none":
