@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	"fmt"
 	"reflect"
 	"testing"
 )
@@ -81,5 +82,48 @@ func TestHandoff(t *testing.T) {
 	var none *Handoff
 	if n := none.take(); n != 0 || offG.Handoff(7) != nil {
 		t.Errorf("a nil handoff gave %d, or the off recorder numbered a literal", n)
+	}
+}
+
+// BenchmarkHash is what an outcome of a key holding an address costs: by
+// identity (Hash), and as it was hashed before, the HashString of its %#v
+// text (which printed the address).
+func BenchmarkHash(b *testing.B) {
+	type conn struct{ n int }
+	type key struct {
+		c    *conn
+		name string
+	}
+	conns := make([]*conn, 64)
+	for i := range conns {
+		conns[i] = &conn{i}
+	}
+	for _, bc := range []struct {
+		name string
+		v    func(i int) any
+	}{
+		{"pointer", func(i int) any { return conns[i%64] }},
+		{"struct", func(i int) any { return key{conns[i%64], "conn"} }},
+	} {
+		b.Run(bc.name+"/identity", func(b *testing.B) {
+			g := &G{}
+			for i := 0; b.Loop(); i++ {
+				g.Hash(reflect.ValueOf(bc.v(i)))
+			}
+		})
+		b.Run(bc.name+"/sprintf", func(b *testing.B) {
+			for i := 0; b.Loop(); i++ {
+				HashString(fmt.Sprintf("%#v", bc.v(i)))
+			}
+		})
+	}
+}
+
+// BenchmarkHandoff is what numbering a function literal handed to another
+// package costs its creator.
+func BenchmarkHandoff(b *testing.B) {
+	g := &G{}
+	for b.Loop() {
+		g.Handoff(7)
 	}
 }
