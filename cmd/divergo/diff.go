@@ -39,23 +39,25 @@ goroutine, when), how much of their work lies where they went different
 ways, and at how many statements. Then the statements where they parted,
 grouped (one group per statement, however many goroutines and times), most
 work first, at most -n of them: each with its source line when the file is
-found under the module root, the goroutines (ordinals collapsed: #*), what
-each run did there in plain words, the work inside and where the runs met
-again:
+found under the module root, the goroutines (ordinals collapsed to #*
+where several of one go statement parted there), what each run did there
+in plain words (the line it went to, how many iterations, the value it
+recorded), the work inside and where the runs met again:
 
 	a.dvt and b.dvt took different paths.
 
 	  goroutines     4 matched, none only in one run
-	  first parted   main.go:25 (branch) in main/work@main.go:50#1, 150µs into a.dvt
+	  first parted   main.go:25 (branch) in main > go main.go:50#1, 150µs into a.dvt
 	  how far apart  40% of the work lies where they went different ways: ...
 
 	Where they parted, most work first:
 
 	1. main.go:20  loop, 3 times
 	     20	for j := range jobs {
-	   goroutines   main/work@main.go:50#* (3)
-	   in a.dvt     0 iterations (1), 6 iterations (2)
-	   in b.dvt     12 iterations (1), 0 iterations (2)
+	   goroutines   main > go main.go:50#* (3)
+	   what they did
+	     a.dvt: 0 iterations; b.dvt: 12 iterations (1 time)
+	     a.dvt: 6 iterations; b.dvt: 0 iterations (2 times)
 	   inside       a.dvt: 12018 blocks, ...; b.dvt: ...
 	   meet again   main.go:33
 
