@@ -66,7 +66,14 @@
 // section where both sides are at it again, the next iteration, and not at
 // that case: one other choice of a broker's loop made the rest of the
 // program one section. A side back at it while the other is not goes on to
-// the convergence point as before.
+// the convergence point as before, and so does a walk that passes the head
+// of a loop around it with a TCP of its own (for cond {...}): that head's
+// decision is the next iteration's to compare.
+//
+// Goroutines are named in the report as the trace names them
+// (trace.GoroutineInfo.Path, "main/worker@main.go:50#2"), as show and
+// wait print them; a trace made without names, by the spawn path built
+// here ("main > go main.go:50#2").
 //
 // # Lockstep
 //

@@ -96,3 +96,38 @@ func TestEndlessLoopSection(t *testing.T) {
 		t.Errorf("want one section, quit against a case and the select again:\n%+v", rep.Sections)
 	}
 }
+
+// TestLoopHeadSection: the same select in a loop with a condition
+// (for more() { select {...} }): its head decides whether the loop goes on,
+// so a select's section is not ended at the next iteration, which would
+// swallow that decision, but walked to its convergence point as before;
+// the server loop's sections end at the head, their convergence point.
+func TestLoopHeadSection(t *testing.T) {
+	x := newServerLoop(t)
+	rep := bothWays(t, "server loop", x.run("rtt", 10), x.run("trt", 20))
+	for _, s := range rep.Sections {
+		if s.Unflagged || s.CP.Pos != "server/main.go:11" {
+			t.Errorf("section at %s %s → %s (unflagged %v), want the select's to the loop head, server/main.go:11", s.TCP.Kind, s.TCP.Pos, s.CP.Pos, s.Unflagged)
+		}
+	}
+}
+
+// TestDominates: the head of a loop dominates the blocks of its body, a
+// block inside one branch does not dominate the other.
+func TestDominates(t *testing.T) {
+	x := newServerLoop(t)
+	p, err := newProgram(x.g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		h, b int
+		want bool
+	}{
+		{x.head, x.sel, true}, {x.sel, x.req, true}, {x.req, x.tick, false}, {x.req, x.head, false}, {x.sel, x.sel, true},
+	} {
+		if got := p.dominates(int32(tt.h), int32(tt.b)); got != tt.want {
+			t.Errorf("dominates(%d, %d) = %v, want %v", tt.h, tt.b, got, tt.want)
+		}
+	}
+}

@@ -72,9 +72,17 @@ func match(p *program, ga, gb []Goroutine) (pairs []gPair, onlyA, onlyB []lone, 
 	if err != nil {
 		return nil, nil, nil, fmt.Errorf("trace b: %w", err)
 	}
+	// The trace's name of a goroutine when it has one, as show and wait
+	// print it; else the spawn path built here.
+	named := func(g Goroutine, built string) string {
+		if g.Path != "" {
+			return g.Path
+		}
+		return built
+	}
 	var walkLone func(kids map[uint64][]Goroutine, g Goroutine, path string, out *[]lone)
 	walkLone = func(kids map[uint64][]Goroutine, g Goroutine, path string, out *[]lone) {
-		*out = append(*out, lone{id: g.ID, spawn: path})
+		*out = append(*out, lone{id: g.ID, spawn: named(g, path)})
 		for _, c := range kids[g.ID] {
 			walkLone(kids, c, path+" > "+p.site(c, 0), out)
 		}
@@ -100,7 +108,7 @@ func match(p *program, ga, gb []Goroutine) (pairs []gPair, onlyA, onlyB []lone, 
 			if cand := byKey[k]; len(cand) > 0 {
 				y := cand[0]
 				byKey[k] = cand[1:]
-				pairs = append(pairs, gPair{a: x.ID, b: y.ID, spawn: path, unfinA: x.Unfinished, unfinB: y.Unfinished})
+				pairs = append(pairs, gPair{a: x.ID, b: y.ID, spawn: named(x, path), unfinA: x.Unfinished, unfinB: y.Unfinished})
 				walk(ka[x.ID], kb[y.ID], path)
 				continue
 			}

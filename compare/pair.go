@@ -18,12 +18,14 @@ const (
 )
 
 // againKinds are the change points whose sections end at the loop's next
-// iteration when they reach it before their convergence point: a select,
-// switch or if in an endless loop (for { select {...} }) post-dominated
-// only by the case that returns converges there, and the section of one
-// other choice ran to the end of the program. A loop's or map range's own
-// head is met again by every iteration, which its section counts: not
-// these.
+// iteration when they reach it before their convergence point, in an
+// endless loop (no head of a loop around it with a TCP on the way back): a select in
+// for { select {...} }, post-dominated only by the case that returns,
+// converges there, and the section of one other choice ran to the end of
+// the program. A loop head with a TCP met on the way (for cond {...}, a
+// range) turns the rule off for that walk: the next iteration is the
+// loop's decision to compare, and a section that swallowed it left the
+// loop's parting to a block without a TCP (Figure 2's branch in its loop).
 var againKinds = map[tbb.Kind]bool{tbb.Select: true, tbb.Switch: true, tbb.Branch: true}
 
 // pairCmp runs Algorithm 1 on one goroutine pair: get_TCP is the lock-step
@@ -142,14 +144,16 @@ func (c *pairCmp) diverge(at int32, t *tbb.TCP, cp int32, depth int32) error {
 	c.a.mark(&c.ma.when)
 	c.b.mark(&c.mb.when)
 	exitOnly := cp == noBlock
-	c.again = noBlock
+	again := int32(noBlock)
 	if t != nil && againKinds[t.Kind] {
-		c.again = at
+		again = at
 	}
+	c.again = again
 	ka, err := c.advance(c.a, &c.ma, StepA, cp, depth, exitOnly)
 	if err != nil {
 		return sideErr("a", err)
 	}
+	c.again = again
 	kb, err := c.advance(c.b, &c.mb, StepB, cp, depth, exitOnly)
 	if err != nil {
 		return sideErr("b", err)
@@ -235,6 +239,13 @@ func (c *pairCmp) advance(s *stream, m *sideMeasure, k StepKind, cp, depth int32
 			return stopCP, nil
 		case c.again != noBlock && tok.kind == tBlock && tok.depth == depth && tok.block == c.again:
 			return stopAgain, nil
+		case c.again != noBlock && tok.kind == tBlock && tok.depth == depth && c.p.loopHead(tok.block) && c.p.dominates(tok.block, c.again):
+			// The head of a loop around the TCP, with a decision of its
+			// own, on the way back: the loop is not endless, and the
+			// next iteration is that decision's to compare. The
+			// convergence point as before. (A loop inside one of the
+			// TCP's branches does not dominate it.)
+			c.again = noBlock
 		}
 		m.token(c.p, *tok)
 		c.step(k, *tok)

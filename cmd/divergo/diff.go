@@ -47,14 +47,14 @@ recorded), the work inside and where the runs met again:
 	a.dvt and b.dvt took different paths.
 
 	  goroutines     4 matched, none only in one run
-	  first parted   main.go:25 (branch) in main > go main.go:50#1, 150µs into a.dvt
+	  first parted   main.go:25 (branch) in main/work@main.go:50#1, 150µs into a.dvt
 	  how far apart  40% of the work lies where they went different ways: ...
 
 	Where they parted, most work first:
 
 	1. main.go:20  loop, 3 times
 	     20	for j := range jobs {
-	   goroutines   main > go main.go:50#* (3)
+	   goroutines   main/work@main.go:50#* (3)
 	   what they did
 	     a.dvt: 0 iterations; b.dvt: 12 iterations (1 time)
 	     a.dvt: 6 iterations; b.dvt: 0 iterations (2 times)
