@@ -34,11 +34,11 @@ func TestBenchFilesReport(t *testing.T) {
 		json, text    string
 	}
 	pairs := []pair{
-		{1_000_000, 0, 101, "5cbb5261b4f4c255c9087c2a16376eab06fbbffe2eda099e55fa0b8cdd45fe83", "cb5512cdb4653eba33f7bcce9e3b15dae60ab7819ee0dc0cab9bb3e5036e2361"},
-		{1_000_000, 100, 2001, "b0656634fa9b9e7a6267673b1c8b0763d673d60fb05f4f38dc334513e5832b5c", "6a09b675cca587151dc7faa908cd46857c5d0351f743c8a646de99adb92b4df0"},
+		{1_000_000, 0, 101, "b7d6bd197bc8824420f5184dfa0bdea5005c1afaed2ed13e16cf2707c600e9f7", "7fccbe539668be273cb338e96661366d6be5560c15a8f4e9ab12e6ac0dac9d2e"},
+		{1_000_000, 100, 2001, "a51a53751dd9c29b7a4d16bdf920d309629520a66d560defc41404019d27c401", "66bead3df4826d5a69b4f787c0c3ee11724ccb97d6bc8f76e94387c0ecdfd4b8"},
 	}
 	if os.Getenv("COMPARE_BENCH_10M") != "" {
-		pairs = append(pairs, pair{10_000_000, 0, 101, "8cabfdb37897d3be0b19152c9284896dd9a24abccfd32e460430a5ffa62474a6", "1c6fe745a4a515de21540e4683b5b24d400313cb1d921c57263340b171efde85"})
+		pairs = append(pairs, pair{10_000_000, 0, 101, "28164ee8cff0b08eea6a98eb17da69a5910ed4b76bb1ab006e9d441bc5119134", "2e0621b830c2d41dec5042742076428dd846d9e6b3db7b78caa5bbea64c27135"})
 	}
 	for _, c := range pairs {
 		name := fmt.Sprintf("blocks=%d/every=%d", c.blocks, c.every)

@@ -18,7 +18,11 @@
 // more often, every later spawn would differ, where both runs did the same.
 // Goroutines started by uninstrumented code (errgroup's
 // Group.Go) have no go statement: they are matched by the first block they
-// ran, then in order among those with the same one. Each matched pair is compared on its own (pairs run in
+// ran and their creator, then by the order in which the program evaluated
+// the function literal each runs (its ordinal, when the literal was handed
+// to the library as an argument: runtime/handoff.go), never by goroutine
+// id, which Go hands out in batches per processor; others of one key in
+// the order of their ids. Each matched pair is compared on its own (pairs run in
 // parallel), streaming both goroutines' events once, front to back.
 //
 // A goroutine's events are turned into steps: the blocks it executed (the
@@ -56,7 +60,20 @@
 // (main returned while it ran or waited), the section is cut off at exit:
 // the process ended under it, no block chose, and it is never unflagged. Loops are corresponded iteration
 // by iteration from the first, as the paper chooses (§8): extra iterations
-// on one side form one section.
+// on one side form one section. A select, switch or if in a loop whose
+// convergence point lies beyond the loop's next iteration (an endless for
+// around a select, post-dominated only by its case that returns) ends its
+// section where both sides are at it again, the next iteration, and not at
+// that case: one other choice of a broker's loop made the rest of the
+// program one section. A side back at it while the other is not goes on to
+// the convergence point as before, and so does a walk that passes the head
+// of a loop around it with a TCP of its own (for cond {...}): that head's
+// decision is the next iteration's to compare.
+//
+// Goroutines are named in the report as the trace names them
+// (trace.GoroutineInfo.Path, "main/worker@main.go:50#2"), as show and
+// wait print them; a trace made without names, by the spawn path built
+// here ("main > go main.go:50#2").
 //
 // # Lockstep
 //
@@ -109,7 +126,9 @@
 // The report also groups the sections by the statement where the runs
 // parted ([GroupSections]): a loop's worth of goroutines parting at one line
 // is one group, with what each run did there in plain words (Side.Took:
-// "took the else branch", "4 iterations"), ranked by the instructions
+// "took the else branch at line 31", "skipped the if body: went straight
+// to line 40", "4 iterations", "index 3"; never the same words on both
+// sides where the runs recorded different values), ranked by the instructions
 // executed inside. [Report.WriteText] prints it for people: a summary, the
 // groups (at most ten by default), then the paper's distance explained in a
 // footer; every section with its measures only on request. Its JSON form is

@@ -197,11 +197,16 @@ func TestLibraryGoroutines(t *testing.T) {
 				t.Errorf("file %v: goroutine %d of a paired with %d of b, want %d", file, a, got[a].B, b)
 			}
 		}
-		if s := got[3].Spawn; s != "go ? example.com/m.main$2#1" {
-			t.Errorf("file %v: goroutine 3 spawn %q", file, s)
+		// From a file, by the trace's names, as show and wait give them.
+		want3, want14 := "go ? example.com/m.main$2#1", "go ? example.com/m.main$1#2 > go lib/main.go:20#1"
+		if file {
+			want3, want14 = "?/main$2#1", "?/main$1#2/w@lib/main.go:20#1"
 		}
-		if s := got[14].Spawn; !strings.HasPrefix(s, "go ? example.com/m.main$1#2 > go lib/main.go:20#1") {
-			t.Errorf("file %v: goroutine 14 spawn %q", file, s)
+		if s := got[3].Spawn; s != want3 {
+			t.Errorf("file %v: goroutine 3 spawn %q, want %q", file, s, want3)
+		}
+		if s := got[14].Spawn; !strings.HasPrefix(s, want14) {
+			t.Errorf("file %v: goroutine 14 spawn %q, want %q", file, s, want14)
 		}
 	}
 	// One more f2 in b only: it is lone, not paired with an f1.

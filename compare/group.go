@@ -56,7 +56,8 @@ func (g *Group) Work() int64 { return g.A.Instrs + g.B.Instrs }
 var ordinal = regexp.MustCompile(`#[0-9]+`)
 
 // collapse replaces the ordinals of a spawn path with #*: goroutines
-// started by the same go statements read as one.
+// started by the same go statements read as one (a group of one keeps its
+// path as it is).
 func collapse(spawn string) string { return ordinal.ReplaceAllString(spawn, "#*") }
 
 // GroupSections groups sections by the statement where the runs parted and
@@ -123,6 +124,14 @@ func GroupSections(secs []Section) []Group {
 	for j := range gs {
 		n := map[string]int{}
 		for c, paths := range gor[j] {
+			if len(paths) == 1 {
+				// One goroutine: its own path, which says which one
+				// (the second a go statement started, not "#*").
+				for p := range paths {
+					n[p] = 1
+				}
+				continue
+			}
 			n[c] = len(paths)
 		}
 		gs[j].Goroutines = counts(n)

@@ -39,6 +39,12 @@ type Goroutine struct {
 	// statements more often than the order they reached instrumented code
 	// in, which the scheduler decides.
 	GoID uint64
+	// Path is the goroutine's name as the trace gives it
+	// (trace.GoroutineInfo.Path), which show and wait print too: the
+	// report names goroutines by it, so that one goroutine has one name in
+	// every command. "" in a trace made without one: then its spawn path
+	// as compare builds it ("main > go main.go:12#1").
+	Path string
 	// Unfinished: the goroutine had not returned when the program exited
 	// (main returned while it was running or blocked), so its events stop
 	// wherever the exit caught it.

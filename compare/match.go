@@ -10,11 +10,13 @@ import (
 
 // spawnKey is a goroutine's place among its parent's spawns. A goroutine
 // without a recorded go statement (main, or one started by uninstrumented
-// library code such as errgroup's Group.Go) has site and ordinal 0 and is
-// told apart by first, its first block plus one (0 when it ran none), and
-// by the function that started it when the trace knows: recorder ids
-// follow the schedule, the function a goroutine starts in and its creator
-// do not.
+// library code such as errgroup's Group.Go) has no parent and site 0 and
+// is told apart by first, its first block plus one (0 when it ran none),
+// by the function that started it when the trace knows, and by its
+// ordinal: the order in which its creator evaluated the function literal
+// it runs, when it was handed one (runtime/handoff.go), else 0. Recorder
+// and goroutine ids follow the schedule; the function a goroutine starts
+// in, its creator and the order of creation do not.
 type spawnKey struct {
 	site    uint32
 	ordinal uint32
@@ -24,7 +26,7 @@ type spawnKey struct {
 
 func keyOf(g Goroutine) spawnKey {
 	k := spawnKey{site: g.Site, ordinal: g.Ordinal}
-	if g.Site == 0 && g.Ordinal == 0 {
+	if orphan(g) {
 		if g.HasFirst {
 			k.first = int64(g.FirstBlock) + 1
 		}
@@ -37,6 +39,10 @@ func keyOf(g Goroutine) spawnKey {
 	}
 	return k
 }
+
+// orphan reports whether g was started by no go statement of the program:
+// main, a test's goroutine, or one uninstrumented code started.
+func orphan(g Goroutine) bool { return g.Parent == 0 && g.Site == 0 }
 
 // gPair is a goroutine of A matched with one of B.
 type gPair struct {
@@ -66,9 +72,17 @@ func match(p *program, ga, gb []Goroutine) (pairs []gPair, onlyA, onlyB []lone, 
 	if err != nil {
 		return nil, nil, nil, fmt.Errorf("trace b: %w", err)
 	}
+	// The trace's name of a goroutine when it has one, as show and wait
+	// print it; else the spawn path built here.
+	named := func(g Goroutine, built string) string {
+		if g.Path != "" {
+			return g.Path
+		}
+		return built
+	}
 	var walkLone func(kids map[uint64][]Goroutine, g Goroutine, path string, out *[]lone)
 	walkLone = func(kids map[uint64][]Goroutine, g Goroutine, path string, out *[]lone) {
-		*out = append(*out, lone{id: g.ID, spawn: path})
+		*out = append(*out, lone{id: g.ID, spawn: named(g, path)})
 		for _, c := range kids[g.ID] {
 			walkLone(kids, c, path+" > "+p.site(c, 0), out)
 		}
@@ -94,7 +108,7 @@ func match(p *program, ga, gb []Goroutine) (pairs []gPair, onlyA, onlyB []lone, 
 			if cand := byKey[k]; len(cand) > 0 {
 				y := cand[0]
 				byKey[k] = cand[1:]
-				pairs = append(pairs, gPair{a: x.ID, b: y.ID, spawn: path, unfinA: x.Unfinished, unfinB: y.Unfinished})
+				pairs = append(pairs, gPair{a: x.ID, b: y.ID, spawn: named(x, path), unfinA: x.Unfinished, unfinB: y.Unfinished})
 				walk(ka[x.ID], kb[y.ID], path)
 				continue
 			}
@@ -178,7 +192,7 @@ func family(gs []Goroutine) (kids map[uint64][]Goroutine, roots []Goroutine, err
 			// uninstrumented code started in the order it created them
 			// (errgroup's workers, each given its item), as far as the
 			// Go runtime's ids tell, then of their recorder ids.
-			if gi, gj := l[i].GoID, l[j].GoID; gi != gj && gi != 0 && gj != 0 && ki.site == 0 && ki.ordinal == 0 {
+			if gi, gj := l[i].GoID, l[j].GoID; gi != gj && gi != 0 && gj != 0 && orphan(l[i]) {
 				return gi < gj
 			}
 			return l[i].ID < l[j].ID
@@ -198,9 +212,12 @@ func family(gs []Goroutine) (kids map[uint64][]Goroutine, roots []Goroutine, err
 // FUNC#n" when the trace does not know its creator; else "go
 // file:line#ordinal".
 func (p *program) site(g Goroutine, n int) string {
-	if g.Parent == 0 && g.Site == 0 && g.Ordinal == 0 {
+	if orphan(g) {
 		if !g.HasFirst || g.ID == 1 {
 			return "main"
+		}
+		if g.Ordinal != 0 {
+			n = int(g.Ordinal) // its creator's k-th literal of this function
 		}
 		if name := trace.OrphanName(p.g, g.Creator, g.FirstBlock, g.HasFirst); name != "" {
 			return fmt.Sprintf("%s #%d", name, n)

@@ -31,14 +31,22 @@ type sideMeasure struct {
 	// (a call, an event, a recorded outcome), for the report's words.
 	lead token
 	led  bool
+	// outs are the first outcomes (index values, map keys) recorded in the
+	// deciding frame, and nouts how many there were: what tells two sides
+	// of an index or map-range section apart in words (took.go).
+	outs  []uint64
+	nouts int64
 	// pend holds the TCPs of the blocks being executed, one per frame at
 	// most: a TCP nests what follows its decision, not the calls its own
 	// block makes before deciding, so it is pushed when its frame moves on.
 	pend []nest
 }
 
+// maxOuts bounds the outcomes a side keeps for the words of a section.
+const maxOuts = 64
+
 func (m *sideMeasure) start(decider nest, flagged bool, now, from int64) {
-	*m = sideMeasure{stack: m.stack[:0], pend: m.pend[:0], t0: now, from: from, dec: decider, first: noBlock}
+	*m = sideMeasure{stack: m.stack[:0], pend: m.pend[:0], outs: m.outs[:0], t0: now, from: from, dec: decider, first: noBlock}
 	m.stack = append(m.stack, decider)
 	m.maxNest = 1
 	if flagged {
@@ -57,6 +65,13 @@ func (m *sideMeasure) token(p *program, t token) {
 		m.block(p, t)
 	case tCall:
 		m.block(p, t)
+	case tOutcome:
+		if t.depth == m.dec.depth {
+			if len(m.outs) < maxOuts {
+				m.outs = append(m.outs, t.val)
+			}
+			m.nouts++
+		}
 	case tExit:
 		m.drop(t.depth)
 		// The frame returned: whatever it opened is closed.

@@ -11,16 +11,29 @@ import (
 type stop uint8
 
 const (
-	stopCP   stop = iota + 1 // at the convergence point, in the frame of the TCP
-	stopExit                 // at the return of that frame
-	stopEnd                  // at the end of the stream
+	stopCP    stop = iota + 1 // at the convergence point, in the frame of the TCP
+	stopExit                  // at the return of that frame
+	stopEnd                   // at the end of the stream
+	stopAgain                 // at the deciding TCP again, in its frame: the loop's next iteration
 )
+
+// againKinds are the change points whose sections end at the loop's next
+// iteration when they reach it before their convergence point, in an
+// endless loop (no head of a loop around it with a TCP on the way back): a select in
+// for { select {...} }, post-dominated only by the case that returns,
+// converges there, and the section of one other choice ran to the end of
+// the program. A loop head with a TCP met on the way (for cond {...}, a
+// range) turns the rule off for that walk: the next iteration is the
+// loop's decision to compare, and a section that swallowed it left the
+// loop's parting to a block without a TCP (Figure 2's branch in its loop).
+var againKinds = map[tbb.Kind]bool{tbb.Select: true, tbb.Switch: true, tbb.Branch: true}
 
 // pairCmp runs Algorithm 1 on one goroutine pair: get_TCP is the lock-step
 // walk over equal tokens in run, get_CP is diverge.
 type pairCmp struct {
 	p       *program
 	a, b    *stream
+	again   int32 // while diverge walks a side: the TCP block that ends it again (againKinds), or noBlock
 	ga, gb  uint64
 	spawn   string
 	observe func(Step)
@@ -131,13 +144,32 @@ func (c *pairCmp) diverge(at int32, t *tbb.TCP, cp int32, depth int32) error {
 	c.a.mark(&c.ma.when)
 	c.b.mark(&c.mb.when)
 	exitOnly := cp == noBlock
+	again := int32(noBlock)
+	if t != nil && againKinds[t.Kind] {
+		again = at
+	}
+	c.again = again
 	ka, err := c.advance(c.a, &c.ma, StepA, cp, depth, exitOnly)
 	if err != nil {
 		return sideErr("a", err)
 	}
+	c.again = again
 	kb, err := c.advance(c.b, &c.mb, StepB, cp, depth, exitOnly)
 	if err != nil {
 		return sideErr("b", err)
+	}
+	c.again = noBlock
+	// A side back at the TCP meets the other only if that one is back too:
+	// otherwise it goes on as it would have, to the convergence point.
+	if ka == stopAgain && kb != stopAgain {
+		if ka, err = c.advance(c.a, &c.ma, StepA, cp, depth, exitOnly); err != nil {
+			return sideErr("a", err)
+		}
+	}
+	if kb == stopAgain && ka != stopAgain {
+		if kb, err = c.advance(c.b, &c.mb, StepB, cp, depth, exitOnly); err != nil {
+			return sideErr("b", err)
+		}
 	}
 	unresolved := false
 	if ka != kb {
@@ -183,6 +215,9 @@ func (c *pairCmp) diverge(at int32, t *tbb.TCP, cp int32, depth int32) error {
 	} else if ka == stopEnd && depth > 0 {
 		unresolved = true
 	}
+	if ka == stopAgain && kb == stopAgain {
+		cp = at // they met at the next iteration
+	}
 	c.record(at, t, cp, unresolved)
 	return nil
 }
@@ -202,6 +237,15 @@ func (c *pairCmp) advance(s *stream, m *sideMeasure, k StepKind, cp, depth int32
 			return stopExit, nil
 		case !exitOnly && tok.kind == tBlock && tok.depth == depth && tok.block == cp:
 			return stopCP, nil
+		case c.again != noBlock && tok.kind == tBlock && tok.depth == depth && tok.block == c.again:
+			return stopAgain, nil
+		case c.again != noBlock && tok.kind == tBlock && tok.depth == depth && c.p.loopHead(tok.block) && c.p.dominates(tok.block, c.again):
+			// The head of a loop around the TCP, with a decision of its
+			// own, on the way back: the loop is not endless, and the
+			// next iteration is that decision's to compare. The
+			// convergence point as before. (A loop inside one of the
+			// TCP's branches does not dominate it.)
+			c.again = noBlock
 		}
 		m.token(c.p, *tok)
 		c.step(k, *tok)
@@ -238,8 +282,9 @@ func (c *pairCmp) record(at int32, t *tbb.TCP, cp int32, unresolved bool) {
 		kind = string(t.Kind)
 	}
 	cutA, cutB := cut && c.unfinA && c.ma.blocks == 0, cut && c.unfinB && c.mb.blocks == 0
-	k.a.Took = c.p.took(kind, &c.ma, cutA, cutB, unresolved, c.a.blocked)
-	k.b.Took = c.p.took(kind, &c.mb, cutB, cutA, unresolved, c.b.blocked)
+	k.a.Took = c.p.took(kind, &c.ma, cp, cutA, cutB, unresolved, c.a.blocked)
+	k.b.Took = c.p.took(kind, &c.mb, cp, cutB, cutA, unresolved, c.b.blocked)
+	k.a.Took, k.b.Took = tellApart(kind, k.a.Took, k.b.Took, &c.ma, &c.mb)
 	if c.observe != nil {
 		sec := c.sections.section(k, &c.a.c.points, c.p)
 		c.observe(Step{Goroutine: c.ga, Kind: StepSection, Block: int(at), Section: &sec})

@@ -2,6 +2,7 @@ package compare
 
 import (
 	"fmt"
+	"sync"
 
 	"github.com/divergo/divergo/internal/replay"
 	"github.com/divergo/divergo/internal/tbb"
@@ -22,6 +23,7 @@ type blockInfo struct {
 	cp      int32 // convergence point of the block's TCPs, or noBlock for return
 	decide  *tbb.TCP
 	outcome *tbb.TCP
+	loop    bool // a loop or map range TCP is on it: a loop head
 }
 
 // program is the graph prepared for comparison. It is shared read-only by
@@ -31,6 +33,9 @@ type program struct {
 	g      *tbb.Graph
 	blocks []blockInfo
 	replay *replay.Program
+	// dom caches dominates: pairs are compared in parallel.
+	domMu sync.Mutex
+	dom   map[[2]int32]bool
 }
 
 // decides reports whether a TCP kind decides what its block does next, so
@@ -85,6 +90,7 @@ func newProgram(g *tbb.Graph) (*program, error) {
 			if hasOutcome(t.Kind) && bi.outcome == nil {
 				bi.outcome = t
 			}
+			bi.loop = bi.loop || t.Kind == tbb.Loop || t.Kind == tbb.MapRange
 		}
 	}
 	npred := make([]int, len(g.Blocks))
@@ -116,4 +122,55 @@ func newProgram(g *tbb.Graph) (*program, error) {
 		}
 	}
 	return p, nil
+}
+
+// loopHead reports whether block b decides a loop: a TCP of kind loop or
+// map range on it.
+func (p *program) loopHead(b int32) bool { return b >= 0 && int(b) < len(p.blocks) && p.blocks[b].loop }
+
+// dominates reports whether every path from the entry of b's function to
+// b passes through h: whether h is the head of a loop around b, when h is
+// a loop head. It searches the function's blocks, avoiding h; the answer
+// is cached, as pairs walk the same loops over and over.
+func (p *program) dominates(h, b int32) bool {
+	if h == b {
+		return true
+	}
+	key := [2]int32{h, b}
+	p.domMu.Lock()
+	d, ok := p.dom[key]
+	p.domMu.Unlock()
+	if ok {
+		return d
+	}
+	d = true
+	if blk := p.g.Block(int(b)); blk != nil {
+		if f := p.g.Func(blk.Func); f != nil && int32(f.Entry) != h {
+			seen := map[int]bool{f.Entry: true}
+			queue := []int{f.Entry}
+			for len(queue) > 0 && d {
+				x := queue[0]
+				queue = queue[1:]
+				if int32(x) == b {
+					d = false
+					break
+				}
+				if xb := p.g.Block(x); xb != nil {
+					for _, s := range xb.Succs {
+						if !seen[s] && int32(s) != h {
+							seen[s] = true
+							queue = append(queue, s)
+						}
+					}
+				}
+			}
+		}
+	}
+	p.domMu.Lock()
+	if p.dom == nil {
+		p.dom = map[[2]int32]bool{}
+	}
+	p.dom[key] = d
+	p.domMu.Unlock()
+	return d
 }

@@ -143,7 +143,9 @@ type Side struct {
 	// StartNS is then the last before it, a lower bound).
 	StartSpanNS int64 `json:"start_span_ns,omitempty"`
 	// Took says in plain words what this side did at the change point:
-	// "took the else branch", "4 iterations", "another map order"; at a
+	// "took the else branch at line 31", "4 iterations", "index 3", "4
+	// iterations, its 2nd key 17" (the first value in which the two
+	// sides differ, as recorded: docs/SOUNDNESS.md, "Identities"); at a
 	// block without one, where it went or, when it stayed in the block,
 	// what it did there instead ("called example.com/m.f").
 	Took string `json:"took"`

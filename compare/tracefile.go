@@ -18,7 +18,7 @@ func (t readerTrace) Goroutines() []Goroutine {
 	infos := t.r.Goroutines()
 	out := make([]Goroutine, len(infos))
 	for i, g := range infos {
-		out[i] = Goroutine{ID: g.ID, Parent: g.Parent, Site: g.Site, Ordinal: g.Ordinal, FirstBlock: g.FirstBlock, HasFirst: g.HasFirst, Creator: g.Creator, GoID: g.GoID, Unfinished: !g.Ended}
+		out[i] = Goroutine{ID: g.ID, Parent: g.Parent, Site: g.Site, Ordinal: g.Ordinal, FirstBlock: g.FirstBlock, HasFirst: g.HasFirst, Creator: g.Creator, GoID: g.GoID, Path: g.Path, Unfinished: !g.Ended}
 	}
 	return out
 }

@@ -36,7 +36,8 @@ func diffAllProgs() []diffAllProg {
 	}
 	for _, name := range append(diffPrograms,
 		"ctxcancel", "leak", "leakmutex", "once", "oncevalue", "selectspawn",
-		"sites", "spawncount", "mapfill", "packloops", "condlocker", "selectlines", "crawler") {
+		"sites", "spawncount", "mapfill", "packloops", "condlocker", "selectlines", "crawler",
+		"pubsub", "dirwalk", "condqueue", "echoserver", "errfetch") {
 		ps = append(ps, diffAllProg{agreementProg: agreementProg{name: name}})
 	}
 	// Go ends it, "all goroutines are asleep", once it deadlocked.

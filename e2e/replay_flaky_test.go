@@ -93,8 +93,17 @@ func TestFlakyReplay(t *testing.T) {
 		}
 		diff := exec.Command("bash", "-c", f.Diff)
 		diff.Dir, diff.Env = dir, env()
-		if out, err := diff.CombinedOutput(); err != nil && diff.ProcessState.ExitCode() > 1 || !bytes.Contains(out, []byte(".dvt and pass-")) {
-			t.Errorf("%s: %s: %v\n%s", f.Name, f.Diff, err, out)
+		dout, err := diff.CombinedOutput()
+		if err != nil && diff.ProcessState.ExitCode() > 1 || !bytes.Contains(dout, []byte(".dvt and pass-")) {
+			t.Errorf("%s: %s: %v\n%s", f.Name, f.Diff, err, dout)
+		}
+		// The suggested diff is of the flaky test's goroutines alone: the
+		// runs record every test of the package, and another test's
+		// parting once came first.
+		if i := bytes.Index(dout, []byte("first parted")); i >= 0 {
+			if line, _, _ := bytes.Cut(dout[i:], []byte("\n")); !bytes.Contains(line, []byte(f.Name)) {
+				t.Errorf("%s: the suggested diff first parted elsewhere: %s", f.Name, line)
+			}
 		}
 	}
 	for _, name := range []string{"TestSendClose", "TestGroupForget", "TestFakeClockTicks", "TestPoolNilTask", "TestPollCancel"} {

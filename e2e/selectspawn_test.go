@@ -65,7 +65,7 @@ func TestGoInSelectLoop(t *testing.T) {
 	}
 	handlers := map[int64]bool{}
 	for _, pr := range rep.Goroutines.Matched {
-		if !strings.Contains(pr.Spawn, "go main.go:58#") {
+		if !strings.Contains(pr.Spawn, "@main.go:58#") { // main/handle@main.go:58#k
 			continue
 		}
 		handlers[pr.BlocksA] = true

@@ -60,6 +60,7 @@ func (r *rewriter) operation(n ast.Node) bool {
 			r.buf.insert(r.off(n.X.End()), -r.depth, ")")
 		}
 	case *ast.CallExpr:
+		r.handoffArgs(n)
 		r.call(n)
 	case *ast.SelectorExpr:
 		r.methodValue(n)
@@ -530,10 +531,13 @@ func (r *rewriter) rangeStmt(s *ast.RangeStmt) {
 // outcome is the statement that records the outcome of a value of type t
 // written as expr: integers are their own outcome, strings are hashed by
 // the runtime (OutcomeString), other types by the package's glue (the
-// same value hashes the same in every run).
+// same value, or the same object by its identity, hashes the same in
+// every run).
 func (r *rewriter) outcome(t types.Type, expr string) string {
 	if b, ok := t.Underlying().(*types.Basic); ok {
 		switch {
+		case b.Kind() == types.Uintptr:
+			// An address, as often as not: by its identity (below).
 		case b.Info()&types.IsInteger != 0:
 			return "_dvg_r.Outcome(uint64(" + expr + "))"
 		case b.Info()&types.IsString != 0:
@@ -543,7 +547,7 @@ func (r *rewriter) outcome(t types.Type, expr string) string {
 		}
 	}
 	r.res.needHash = true
-	return "_dvg_r.Outcome(_dvg_hash(" + expr + "))"
+	return "_dvg_r.Outcome(_dvg_hash(_dvg_r, " + expr + "))"
 }
 
 // indexOutcome records the index value of an index TCP just before the

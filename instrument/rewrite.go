@@ -61,6 +61,7 @@ type rewriter struct {
 	commaOK  map[*ast.UnaryExpr]bool
 	called   map[*ast.SelectorExpr]bool // selectors in call position, for methodValue
 	indexes  map[token.Pos]bool         // positions of index TCPs in the current function
+	handed   map[ast.Node]bool          // function literals numbered by handoffArgs
 	trailers map[string]bool            // "var _ = os.Exit" lines keeping imports used
 	res      fileResult
 }
@@ -284,6 +285,8 @@ func (r *rewriter) enter(body *ast.BlockStmt) {
 		fmt.Fprintf(&b, "_dvg_r := _dvg.TestEnter(%s, %d); defer _dvg_r.TestExit(%d); ", t, f.Entry, f.Entry)
 	case r.isTestMain(f.Node):
 		fmt.Fprintf(&b, "_dvg_r := _dvg.EnterTestMain(%d); defer _dvg_r.Exit(%d); ", f.Entry, f.Entry)
+	case r.handed[f.Node]:
+		fmt.Fprintf(&b, "_dvg_r := _dvg.EnterFrom(_dvg_h, %d); defer _dvg_r.Exit(%d); ", f.Entry, f.Entry)
 	default:
 		fmt.Fprintf(&b, "_dvg_r := _dvg.Enter(%d); defer _dvg_r.Exit(%d); ", f.Entry, f.Entry)
 	}

@@ -331,8 +331,6 @@ func glue(pkg string, hash, main bool, graphJSON []byte, recorder string, oldLan
 	if hash {
 		fmt.Fprintf(&b, `
 import (
-	_dvg_fmt "fmt"
-	_dvg_math "math"
 	_dvg_reflect "reflect"
 
 	_dvg %q
@@ -344,26 +342,24 @@ import (
 	if hash {
 		b.WriteString(`
 // _dvg_hash gives a value the same outcome in every run: integers
-// themselves, strings and others a hash of their text. Pointers and
-// channels print as addresses and so differ between runs.
-func _dvg_hash[K comparable](k K) uint64 {
+// themselves, strings and others a hash of their parts, each address
+// among them by its identity in the goroutine's stream (runtime's G.Hash).
+func _dvg_hash[K comparable](g *_dvg.G, k K) uint64 {
 	v := _dvg_reflect.ValueOf(k)
 	switch v.Kind() {
 	case _dvg_reflect.Int, _dvg_reflect.Int8, _dvg_reflect.Int16, _dvg_reflect.Int32, _dvg_reflect.Int64:
 		return uint64(v.Int())
-	case _dvg_reflect.Uint, _dvg_reflect.Uint8, _dvg_reflect.Uint16, _dvg_reflect.Uint32, _dvg_reflect.Uint64, _dvg_reflect.Uintptr:
+	case _dvg_reflect.Uint, _dvg_reflect.Uint8, _dvg_reflect.Uint16, _dvg_reflect.Uint32, _dvg_reflect.Uint64:
 		return v.Uint()
 	case _dvg_reflect.Bool:
 		if v.Bool() {
 			return 1
 		}
 		return 0
-	case _dvg_reflect.Float32, _dvg_reflect.Float64:
-		return _dvg_math.Float64bits(v.Float())
 	case _dvg_reflect.String:
 		return _dvg.HashString(v.String())
 	}
-	return _dvg.HashString(_dvg_fmt.Sprintf("%#v", k))
+	return g.Hash(v)
 }
 `)
 	}

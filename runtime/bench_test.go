@@ -265,7 +265,7 @@ func BenchmarkLockContended(b *testing.B) {
 	var mu sync.Mutex
 	b.ResetTimer()
 	b.RunParallel(func(pb *testing.PB) {
-		w := current(false)
+		w := current(false, nil)
 		for pb.Next() {
 			w.Lock(bWorker, &mu)
 			w.Unlock(bWorker, &mu)

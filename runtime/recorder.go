@@ -40,8 +40,11 @@ type G struct {
 	// the goroutine's next entry starts another.
 	orphan   bool
 	depth    int32
-	creator  string            // an orphan's: the function that started it (creator.go)
-	spawns   map[uint32]uint32 // ordinals per go statement
+	creator  string             // an orphan's: the function that started it (creator.go)
+	spawns   map[uint32]uint32  // ordinals per go statement
+	handoffs map[uint32]uint32  // literals handed to uninstrumented code, per entry block (handoff.go)
+	ids      map[uintptr]uint64 // identities of addresses in outcomes (identity.go)
+	nextID   uint64             // the last identity given
 	children int
 	ident    uint64      // spawn identity, for DIVERGO_PERTURB (perturb.go)
 	rng      uint64      // perturbation PRNG state, starts at ident

@@ -189,7 +189,7 @@ func Main(graphJSON string, entry uint32) *G {
 		}
 	}
 	sess.regMu.Unlock()
-	g := current(true)
+	g := current(true, nil)
 	g.isMain = true
 	sess.mainEntry = entry
 	g.B(entry)
@@ -206,7 +206,11 @@ func Enter(entry uint32) *G {
 	return enter(entry)
 }
 
-func enter(entry uint32) *G {
+func enter(entry uint32) *G { return enterFrom(nil, entry) }
+
+// enterFrom is enter for a function literal that h handed to code divergo
+// did not instrument (handoff.go), nil for any other function.
+func enterFrom(h *Handoff, entry uint32) *G {
 	if sess.state.Load() != stateRunning && !begin() {
 		return offG
 	}
@@ -223,7 +227,7 @@ func enter(entry uint32) *G {
 		if bubbles.Load() > 0 {
 			return offG // a synctest bubble may be running (testing.go)
 		}
-		g = current(false)
+		g = current(false, h)
 	}
 	if g.orphan {
 		g.depth++
@@ -234,8 +238,9 @@ func enter(entry uint32) *G {
 
 // current returns the calling goroutine's recorder, creating one for a
 // goroutine not started through Spawn. The goroutine running main.main (or
-// Go's goroutine 1, which runs init) gets id 1.
-func current(isMain bool) *G {
+// Go's goroutine 1, which runs init) gets id 1. h, when not nil, is the
+// handoff of the function literal the goroutine entered (handoff.go).
+func current(isMain bool, h *Handoff) *G {
 	goid := curGoid()
 	if g := lookup(goid); g != nil {
 		return g
@@ -256,6 +261,7 @@ func current(isMain bool) *G {
 		g.orphan = !isMain
 		if g.orphan {
 			g.creator = creatorFor(goid) // once per orphan: microseconds (creator.go)
+			g.ordinal = h.take()
 		}
 	}
 	g.rng = g.ident

@@ -98,7 +98,7 @@ func EnterTestMain(entry uint32) *G {
 	if sess.state.Load() != stateRunning && !begin() {
 		return offG
 	}
-	g := current(true)
+	g := current(true, nil)
 	g.isMain = true
 	sess.mainEntry = entry
 	g.B(entry)

@@ -15,7 +15,7 @@ import (
 func init() {
 	register(&command{
 		name:    "diff",
-		usage:   "divergo diff [-json] [-n N | -all] [-sections] [-html [OUT.html]] [-src DIR] [-wait] [-perfetto OUT.json] [-wd W] [-wnd W] [-wtr W] A B [C ...]",
+		usage:   "divergo diff [-json] [-n N | -all] [-sections] [-html [OUT.html]] [-src DIR] [-test NAME] [-wait] [-perfetto OUT.json] [-wd W] [-wnd W] [-wtr W] A B [C ...]",
 		summary: "compare runs: where they diverged and how far apart they are",
 		help: `Diff corresponds two traces of the same program (Eckert & Nutt's linear
 algorithm): goroutines are matched by spawn path, each pair is walked in
@@ -47,9 +47,10 @@ goroutine, when), how much of their work lies where they went different
 ways, and at how many statements. Then the statements where they parted,
 grouped (one group per statement, however many goroutines and times), most
 work first, at most -n of them: each with its source line when the file is
-found under the module root, the goroutines (ordinals collapsed: #*), what
-each run did there in plain words, the work inside and where the runs met
-again:
+found under the module root, the goroutines (ordinals collapsed to #*
+where several of one go statement parted there), what each run did there
+in plain words (the line it went to, how many iterations, the value it
+recorded), the work inside and where the runs met again:
 
 	a.dvt and b.dvt took different paths.
 
@@ -62,8 +63,9 @@ again:
 	1. main.go:20  loop, 3 times
 	     20	for j := range jobs {
 	   goroutines   main/work@main.go:50#* (3)
-	   in a.dvt     0 iterations (1), 6 iterations (2)
-	   in b.dvt     12 iterations (1), 0 iterations (2)
+	   what they did
+	     a.dvt: 0 iterations; b.dvt: 12 iterations (1 time)
+	     a.dvt: 6 iterations; b.dvt: 0 iterations (2 times)
 	   inside       a.dvt: 12018 blocks, ...; b.dvt: ...
 	   meet again   main.go:33
 
@@ -113,6 +115,10 @@ Flags:
 		the root of the module the traces were recorded from, for the
 		source lines (default: the module above the working directory or
 		above a trace whose path the traces name)
+	-test NAME
+		compare only test NAME's goroutines (its subtests' and every
+		goroutine they started) of runs of a test binary, which record
+		every test of the package: what divergo test suggests
 	-wait	compare the waiting time at the sync sites of the two runs
 	-perfetto OUT.json
 		also write the timeline of the two runs to OUT.json
@@ -142,6 +148,7 @@ func runDiff(args []string, stdout, stderr io.Writer) (int, error) {
 	all := fs.Bool("all", false, "print every statement where the runs parted")
 	sections := fs.Bool("sections", false, "also list every divergent section with the paper's measures")
 	page := fs.String("html", "", "write the report as an HTML page of the source to this file")
+	test := fs.String("test", "", "compare only the goroutines of this test (its subtests and what they started) of test binaries' runs")
 	src := srcFlag(fs)
 	pos, err := parseFlags(fs, args)
 	if err != nil {
@@ -179,6 +186,11 @@ func runDiff(args []string, stdout, stderr io.Writer) (int, error) {
 		}
 		traces[i] = compare.FromReader(r)
 		readers[i] = r
+		if *test != "" {
+			if traces[i], err = onlyTest(r, traces[i], *test, p); err != nil {
+				return 2, err
+			}
+		}
 	}
 	if err := sameProgram(pos, traces); err != nil {
 		return 2, err

@@ -196,7 +196,13 @@ func showText(w io.Writer, r *trace.Reader, events bool) error {
 		if gi.Parent != 0 {
 			parent = strconv.FormatUint(gi.Parent, 10)
 		}
-		fmt.Fprintf(w, "%s %6d %6s %10d %10d %10d %6d  %s\n", padRight(paths[i], pw), gi.ID, parent, exec[gi.ID], gi.Blocks, gi.Events, gi.Waits, span(gi))
+		ret := false
+		if !gi.Ended {
+			if ret, err = returned(r, gi); err != nil {
+				return err
+			}
+		}
+		fmt.Fprintf(w, "%s %6d %6s %10d %10d %10d %6d  %s\n", padRight(paths[i], pw), gi.ID, parent, exec[gi.ID], gi.Blocks, gi.Events, gi.Waits, span(gi, ret))
 	}
 	fmt.Fprintf(w, "\nBLOCKS counts block executions as diff does, the implied blocks put back between the\nRECORDED ones (docs/TBB.md, \"Probed and implied blocks\").\n")
 	if cut {
@@ -227,12 +233,44 @@ func showText(w io.Writer, r *trace.Reader, events bool) error {
 	return nil
 }
 
-func span(gi trace.GoroutineInfo) string {
+// span is when the goroutine ran. One without its last chunk (the
+// program ended while it ran, or it was killed) did not end, unless its
+// stream ends with the return of the function it started in (ret): it
+// returned, and only the time of its end is missing.
+func span(gi trace.GoroutineInfo, ret bool) string {
 	start := time.Duration(gi.Start)
-	if !gi.Ended {
+	switch {
+	case !gi.Ended && ret:
+		return fmt.Sprintf("%v .. (returned; end time not recorded)", start)
+	case !gi.Ended:
 		return fmt.Sprintf("%v .. (did not end)", start)
 	}
 	return fmt.Sprintf("%v .. %v (%v)", start, time.Duration(gi.End), time.Duration(gi.End-gi.Start))
+}
+
+// returned reports whether gi's stream ends with the return of the
+// function it started in: its last event an exit of its first block's
+// function (recursion into that function, which could end a stream the
+// same way while the outer frame is still open, is taken as returned).
+func returned(r *trace.Reader, gi trace.GoroutineInfo) (bool, error) {
+	if !gi.HasFirst {
+		return false, nil
+	}
+	it, err := r.Events(gi.ID)
+	if err != nil {
+		return false, err
+	}
+	var last trace.Event
+	seen := false
+	for it.Next() {
+		if e := it.Event(); e.Kind != trace.EvClock && e.Kind != trace.EvPerturb {
+			last, seen = e, true // a clock closing a chunk is no step
+		}
+	}
+	if err := it.Err(); err != nil {
+		return false, err
+	}
+	return seen && last.Kind == trace.EvExit && last.Block == gi.FirstBlock, nil
 }
 
 // where is the source position and function of block id.

@@ -93,7 +93,9 @@ func (kp *keeper) keepFailing(ft *flakyTest, dir string, fails []int, pass strin
 		sched = ""
 	}
 	rerunTrace := filepath.Join(dir, fmt.Sprintf("rerun-%d.dvt", k+1))
-	diff = fmt.Sprintf("divergo diff %s %s", shellQuote(displayPath(fail)), shellQuote(displayPath(pass)))
+	// The test's own goroutines: the runs record every test of the
+	// package, and another test's partings came first.
+	diff = fmt.Sprintf("divergo diff -test %s %s %s", shellQuote(ft.Name), shellQuote(displayPath(fail)), shellQuote(displayPath(pass)))
 	return kp.rep.rerun(ft.Name, k, sched, rerunTrace), diff, nil
 }
 

@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 
@@ -114,13 +115,17 @@ func (r *Reader) namePaths() {
 // orphanOrdinals numbers the goroutines started by code that is not
 // instrumented (no parent, no test) among those of the same name (the
 // function they started in, and what started them when known), in the
-// order they were created as far as the Go runtime's goroutine ids tell,
-// then in the order they started (one goroutine's later streams), then by
-// recorder id: a net/http server's handler goroutines are "net/http
-// handler handle #1", "net/http handler handle #2" ... in every run.
-// errgroup's workers, each given its item, are numbered in the order of
-// their g.Go calls, not the order the scheduler ran them in, so that two
-// runs pair the workers of one item (compare's matching does the same).
+// order they were created: first those that ran a function literal their
+// creator handed over, by its number (the order the creator evaluated the
+// literals, runtime/handoff.go), then the others as far as the Go
+// runtime's goroutine ids tell, then in the order they started (one
+// goroutine's later streams), then by recorder id: a net/http server's
+// handler goroutines are "net/http handler handle #1", "net/http handler
+// handle #2" ... in every run. errgroup's workers, each given its item, are
+// numbered in the order of their g.Go calls, not the order the scheduler
+// ran them in nor that of their ids, which Go hands out in batches per
+// processor, so that two runs pair the workers of one item (compare's
+// matching does the same).
 func (r *Reader) orphanOrdinals() map[uint64]int {
 	type orphan struct {
 		e    *indexEntry
@@ -133,7 +138,7 @@ func (r *Reader) orphanOrdinals() map[uint64]int {
 		}
 	}
 	slices.SortFunc(os, func(a, b orphan) int {
-		return cmp.Or(cmp.Compare(a.name, b.name), cmp.Compare(a.e.GoID, b.e.GoID), cmp.Compare(a.e.Start, b.e.Start), cmp.Compare(a.e.ID, b.e.ID))
+		return cmp.Or(cmp.Compare(a.name, b.name), cmp.Compare(handed(a.e), handed(b.e)), cmp.Compare(a.e.GoID, b.e.GoID), cmp.Compare(a.e.Start, b.e.Start), cmp.Compare(a.e.ID, b.e.ID))
 	})
 	out := make(map[uint64]int, len(os))
 	n := 0
@@ -145,6 +150,15 @@ func (r *Reader) orphanOrdinals() map[uint64]int {
 		out[o.e.ID] = n
 	}
 	return out
+}
+
+// handed orders an orphan by the number of the literal it was handed, 0
+// (none) last.
+func handed(e *indexEntry) uint64 {
+	if e.Ordinal == 0 {
+		return math.MaxUint64
+	}
+	return uint64(e.Ordinal)
 }
 
 // orphanName is the name of a goroutine of no parent without its ordinal:

@@ -8,6 +8,7 @@ import (
 	"bytes"
 	"fmt"
 	"os"
+	"reflect"
 	goruntime "runtime"
 	"sort"
 	"strconv"
@@ -89,6 +90,21 @@ func Enter(entry uint32) *G {
 	return g
 }
 
+// Handoff and EnterFrom stand in for the real ones: the literal's number
+// shows as an event of the goroutine that entered it.
+type Handoff struct{ n uint32 }
+
+func (g *G) Handoff(entry uint32) *Handoff {
+	g.add("handoff=%d", entry)
+	return &Handoff{entry}
+}
+
+func EnterFrom(h *Handoff, entry uint32) *G {
+	g := Enter(entry)
+	g.add("from=%d", h.n)
+	return g
+}
+
 func (g *G) Exit(entry uint32) {
 	g.add("exit %d", entry)
 	if g.name == "main" && entry == mainEntry {
@@ -119,6 +135,10 @@ func dump() {
 func (g *G) B(id uint32)            { g.add("B%d", id) }
 func (g *G) Outcome(v uint64)       { g.add("outcome=%d", v) }
 func (g *G) OutcomeString(s string) { g.Outcome(HashString(s)) }
+
+// Hash stands in for the real one with the hash of the value's %#v text,
+// which is the same in every run for the goldens' keys (no addresses).
+func (g *G) Hash(v reflect.Value) uint64 { return HashString(fmt.Sprintf("%#v", v.Interface())) }
 
 // HashString stands in for the real one with FNV-1a folded to 32 bits:
 // any hash that is the same in every run keeps the golden events stable.
