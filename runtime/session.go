@@ -117,6 +117,7 @@ func begin() bool {
 	}
 	readPerturb()
 	readReplay(sess.child) // after readPerturb: the identities use its seed
+	readSched()            // after readReplay, which overrides it
 	inputs = readInputs()
 	sess.live = map[*G]struct{}{}
 	sess.nextID.Store(1) // 1 is main's
@@ -275,6 +276,9 @@ func register(g *G) {
 }
 
 func unregister(g *G) {
+	if ctl.on {
+		g.ctlRelease() // it ended: the others go on
+	}
 	store(g.goid, nil)
 	sess.regMu.Lock()
 	delete(sess.live, g)

@@ -307,6 +307,9 @@ func (g *G) SelectBegin(site uint32) int64 {
 		return 0
 	}
 	g.perturb()
+	if ctl.on {
+		g.sel.force = selCtl // the scheduler picks among ready cases (schedselect.go)
+	}
 	// The channel of the case that will be chosen is not known yet. The
 	// select begins after block, which may have cut a checkpoint
 	// (blocked.go): that is no part of a wait.

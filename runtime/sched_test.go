@@ -1,0 +1,192 @@
+package runtime
+
+import (
+	"slices"
+	"sync"
+	"testing"
+	"time"
+)
+
+func TestParseSched(t *testing.T) {
+	for _, c := range []struct {
+		in    string
+		depth int
+		bad   bool
+	}{
+		{"pct", defaultDepth, false},
+		{"pct:1", 1, false},
+		{"pct:8", 8, false},
+		{"pct:0", 0, true},
+		{"pct:9", 0, true},
+		{"pct:x", 0, true},
+		{"pos", 0, true},
+		{"", 0, true},
+	} {
+		d, err := parseSched(c.in)
+		if (err != nil) != c.bad || d != c.depth {
+			t.Errorf("parseSched(%q) = %d, %v; want %d, bad %v", c.in, d, err, c.depth, c.bad)
+		}
+	}
+}
+
+// TestChangePoints checks that a seed always gives the same change
+// points, depth-1 of them, ascending, within 4096 steps, and that seeds
+// spread them.
+func TestChangePoints(t *testing.T) {
+	seen := map[int64]bool{}
+	for seed := range uint64(50) {
+		for d := 1; d <= maxDepth; d++ {
+			a, b := changePoints(seed, d), changePoints(seed, d)
+			if !slices.Equal(a, b) {
+				t.Fatalf("seed %d depth %d: %v then %v", seed, d, a, b)
+			}
+			if len(a) != d-1 || !slices.IsSorted(a) {
+				t.Fatalf("seed %d depth %d: %v", seed, d, a)
+			}
+			for _, s := range a {
+				if s < 1 || s > 4096 {
+					t.Fatalf("seed %d depth %d: step %d out of range", seed, d, s)
+				}
+				seen[s] = true
+			}
+		}
+	}
+	if len(seen) < 100 {
+		t.Errorf("50 seeds drew only %d distinct steps", len(seen))
+	}
+}
+
+// ctlTest turns controlled scheduling on for a test, with main holding
+// the run, and off at its end.
+func ctlTest(t *testing.T, depth int, changes []int64) *G {
+	t.Helper()
+	main := newG(1, 1)
+	main.cg.prio = 1 << 40
+	ctl.on, ctl.depth, ctl.changes = true, depth, changes
+	ctl.ready, ctl.steps, ctl.lowered = nil, 0, 0
+	ctl.holder.Store(main)
+	t.Cleanup(func() {
+		ctl.on, ctl.depth, ctl.changes, ctl.ready = false, 0, nil, nil
+		ctl.holder.Store(nil)
+	})
+	return main
+}
+
+// runReady starts one goroutine per priority, each passing the hook once,
+// noting its priority and ending; once all of them wait, main gives up the
+// run. It returns the order they ran in.
+func runReady(t *testing.T, main *G, prios []uint64) []uint64 {
+	t.Helper()
+	var (
+		mu    sync.Mutex
+		order []uint64
+		wg    sync.WaitGroup
+	)
+	for i, p := range prios {
+		g := newG(uint64(i+2), uint64(i+2))
+		g.cg.prio = p
+		wg.Go(func() {
+			g.ctlHook()
+			mu.Lock()
+			order = append(order, p)
+			mu.Unlock()
+			g.ctlRelease()
+		})
+	}
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(time.Millisecond) {
+		ctl.mu.Lock()
+		n := len(ctl.ready)
+		ctl.mu.Unlock()
+		if n == len(prios) {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%d of %d goroutines ready", n, len(prios))
+		}
+	}
+	main.ctlRelease()
+	wg.Wait()
+	return order
+}
+
+// TestCtlPriorities checks that the ready goroutines run one at a time,
+// highest priority first.
+func TestCtlPriorities(t *testing.T) {
+	main := ctlTest(t, 1, nil)
+	order := runReady(t, main, []uint64{3000, 1000, 4000, 2000, 5000})
+	if want := []uint64{5000, 4000, 3000, 2000, 1000}; !slices.Equal(order, want) {
+		t.Errorf("ran in %v, want %v", order, want)
+	}
+}
+
+// TestCtlChangePoint checks that the goroutine at its hook at a change
+// point drops below every other.
+func TestCtlChangePoint(t *testing.T) {
+	main := ctlTest(t, 2, []int64{1}) // the first hook pass is lowered
+	g := newG(2, 2)
+	g.cg.prio = 9000
+	ran := make(chan uint64, 2)
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		g.ctlHook() // step 1: lowered to 1
+		ran <- 9000
+		g.ctlRelease()
+	})
+	for ctl.holder.Load() == main { // main still runs: g waits
+		ctl.mu.Lock()
+		n := len(ctl.ready)
+		ctl.mu.Unlock()
+		if n == 1 {
+			break
+		}
+		time.Sleep(time.Millisecond)
+	}
+	if g.cg.prio != 1 {
+		t.Fatalf("priority after the change point %d, want 1", g.cg.prio)
+	}
+	h := newG(3, 3)
+	h.cg.prio = 100
+	wg.Go(func() {
+		h.ctlHook()
+		ran <- 100
+		h.ctlRelease()
+	})
+	for {
+		ctl.mu.Lock()
+		n := len(ctl.ready)
+		ctl.mu.Unlock()
+		if n == 2 {
+			break
+		}
+		time.Sleep(time.Millisecond)
+	}
+	main.ctlRelease()
+	wg.Wait()
+	if a, b := <-ran, <-ran; a != 100 || b != 9000 {
+		t.Errorf("ran %d then %d, want the lowered 9000 last", a, b)
+	}
+}
+
+// TestCtlStall checks that a holder that never comes back to a hook (a
+// goroutine blocked where divergo cannot see) holds the others for about
+// the patience, not for ever.
+func TestCtlStall(t *testing.T) {
+	ctlTest(t, 1, nil) // main never gives the run up
+	g := newG(2, 2)
+	g.cg.prio = 10
+	t0 := time.Now()
+	done := make(chan struct{})
+	go func() {
+		g.ctlHook()
+		g.ctlRelease()
+		close(done)
+	}()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the waiting goroutine never got the run")
+	}
+	if took := time.Since(t0); took < ctlPatience {
+		t.Errorf("took the run after %v, before the patience %v", took, ctlPatience)
+	}
+}
