@@ -62,9 +62,10 @@ const ctlSpins = 32
 
 // ctlG is a goroutine's state under controlled scheduling.
 type ctlG struct {
-	prio  uint64        // 0 until its first hook; above ctl.depth at first, below when lowered
-	wake  chan struct{} // a handover to it, when it parked
-	timer *time.Timer   // its patience while parked, reused
+	prio    uint64        // 0 until its first hook; above ctl.depth at first, below when lowered
+	waitObj uint64        // the lock it waits for, parked (schedlock.go); 0 for none
+	wake    chan struct{} // a handover to it, when it parked
+	timer   *time.Timer   // its patience while parked, reused
 }
 
 // ctl is the controlled scheduler: set by readSched before any recorder
@@ -77,6 +78,7 @@ var ctl struct {
 	mu      sync.Mutex
 	holder  atomic.Pointer[G] // the goroutine allowed to run; nil: none
 	ready   []*G              // goroutines waiting at a hook to be chosen
+	parked  []*G              // goroutines waiting for a lock held (schedlock.go)
 	steps   int64             // hook passes so far
 	lowered int               // change points passed
 	epoch   atomic.Int64      // handovers so far
@@ -93,7 +95,7 @@ const (
 func readSched() {
 	ctl.on, ctl.depth, ctl.changes = false, 0, nil
 	ctl.holder.Store(nil)
-	ctl.ready, ctl.steps, ctl.lowered = nil, 0, 0
+	ctl.ready, ctl.parked, ctl.steps, ctl.lowered = nil, nil, 0, 0
 	v := os.Getenv("DIVERGO_SCHED")
 	if v == "" || replay.on {
 		return
@@ -291,12 +293,16 @@ func (g *G) ctlPark(d time.Duration) {
 }
 
 // ctlStall takes the run from a holder that made no handover since epoch
-// last.
+// last. With none ready, the goroutines parked on locks try again: the
+// unlock that frees them may be one divergo does not see.
 func ctlStall(last int64) {
 	ctl.mu.Lock()
 	if ctl.epoch.Load() == last {
 		ctl.holder.Store(nil)
 		handoverLocked()
+		if ctl.holder.Load() == nil {
+			enableLocked(func(*G) bool { return true })
+		}
 	}
 	ctl.mu.Unlock()
 }

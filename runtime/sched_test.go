@@ -190,3 +190,55 @@ func TestCtlStall(t *testing.T) {
 		t.Errorf("took the run after %v, before the patience %v", took, ctlPatience)
 	}
 }
+
+// TestCtlLockOrder checks that which waiter an unlock lets in is the
+// scheduler's: of two goroutines waiting for a held mutex, the one of
+// higher priority takes it first, whichever began to wait first.
+func TestCtlLockOrder(t *testing.T) {
+	for _, prios := range [][2]uint64{{100, 200}, {200, 100}} {
+		main := ctlTest(t, 1, nil)
+		var mu sync.Mutex
+		mu.Lock()
+		var (
+			omu   sync.Mutex
+			order []uint64
+			wg    sync.WaitGroup
+		)
+		for i, p := range prios {
+			g := newG(uint64(i+2), uint64(i+2))
+			g.cg.prio = p
+			wg.Go(func() {
+				g.ctlHook()
+				if !mu.TryLock() {
+					g.ctlRelease()
+					g.ctlLockWait(mu.TryLock, mu.Lock, addr(&mu))
+					g.ctlResume()
+				}
+				omu.Lock()
+				order = append(order, p)
+				omu.Unlock()
+				mu.Unlock()
+				ctlUnlocked(addr(&mu))
+				g.ctlRelease()
+			})
+			for { // the first parks before the second starts
+				ctl.mu.Lock()
+				n := len(ctl.parked) + len(ctl.ready)
+				ctl.mu.Unlock()
+				if n == i+1 {
+					break
+				}
+				main.ctlRelease() // let it run to its lock
+				time.Sleep(time.Millisecond)
+			}
+		}
+		ctl.holder.Store(main)
+		mu.Unlock()
+		ctlUnlocked(addr(&mu))
+		main.ctlRelease()
+		wg.Wait()
+		if order[0] != 200 {
+			t.Errorf("priorities %v: took the lock in order %v, want 200 first", prios, order)
+		}
+	}
+}

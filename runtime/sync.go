@@ -78,7 +78,11 @@ func (g *G) lock(site uint32, mu tryLocker, obj uint64) bool {
 		g.syncEv(trace.OpLock, site, obj, false, 0, t)
 	} else {
 		prev := g.block(trace.OpLock, site, obj, t)
-		mu.Lock()
+		if ctl.on {
+			g.ctlLockWait(mu.TryLock, mu.Lock, obj) // the scheduler's choice (schedlock.go)
+		} else {
+			mu.Lock()
+		}
 		g.unblock(prev)
 		g.syncEv(trace.OpLock, site, obj, true, t, now())
 	}
@@ -92,6 +96,9 @@ func (g *G) unlock(site uint32, mu tryLocker, obj uint64) {
 		g.syncEv(trace.OpUnlock, site, obj, false, 0, now())
 	}
 	mu.Unlock()
+	if ctl.on {
+		ctlUnlocked(obj)
+	}
 }
 
 // Unlock releases mu.
@@ -139,7 +146,11 @@ func (g *G) RLock(site uint32, mu *sync.RWMutex) {
 		g.syncEv(trace.OpRLock, site, obj, false, 0, t)
 	} else {
 		prev := g.block(trace.OpRLock, site, obj, t)
-		mu.RLock()
+		if ctl.on {
+			g.ctlLockWait(mu.TryRLock, mu.RLock, obj)
+		} else {
+			mu.RLock()
+		}
 		g.unblock(prev)
 		g.syncEv(trace.OpRLock, site, obj, true, t, now())
 	}
@@ -152,6 +163,9 @@ func (g *G) RUnlock(site uint32, mu *sync.RWMutex) {
 		g.syncEv(trace.OpRUnlock, site, addr(mu), false, 0, now())
 	}
 	mu.RUnlock()
+	if ctl.on {
+		ctlUnlocked(addr(mu))
+	}
 }
 
 // WGAdd adds n to wg. Under replay (replay.go) an Add of a positive n
@@ -232,8 +246,14 @@ func (g *G) CondWait(site uint32, c *sync.Cond) {
 	switch l := c.L.(type) {
 	case *sync.Mutex:
 		g.syncEv(trace.OpUnlock, site, addr(l), false, 0, t)
+		if ctl.on {
+			ctlUnlocked(addr(l)) // they try again as c.Wait unlocks (schedlock.go)
+		}
 	case *sync.RWMutex:
 		g.syncEv(trace.OpUnlock, site, addr(l), false, 0, t)
+		if ctl.on {
+			ctlUnlocked(addr(l))
+		}
 	}
 	prev := g.block(trace.OpCondWait, site, addr(c), t)
 	c.Wait()

@@ -1,0 +1,84 @@
+package runtime
+
+import (
+	goruntime "runtime"
+	"time"
+)
+
+// Locks under controlled scheduling. Go hands a mutex to its waiters in
+// its own order (FIFO, or to a goroutine that arrives while it spins), so
+// which waiter an unlock woke would be Go's choice, not the scheduler's. A
+// lock that is held therefore does not block in Go: its goroutine gives up
+// the run and waits disabled (ctl.parked) until an instrumented unlock of
+// the same object enables it, and then tries again when the scheduler
+// chooses it. The goroutine to take the lock next is the one of highest
+// priority among the enabled waiters.
+//
+// An unlock divergo does not see (uninstrumented code, the one inside
+// Cond.Wait) enables nothing: once no handover has happened for
+// ctlPatience every parked goroutine is enabled and tries again. A lock
+// still not taken after ctlGiveUp waits in Go: a program deadlocked on
+// it dies of Go's report, as it does without divergo.
+
+// ctlGiveUp is how long a lock is tried under the scheduler before its
+// goroutine waits for it in Go.
+const ctlGiveUp = 200 * time.Millisecond
+
+// ctlLockWait takes a lock that was held when tried, whose object is obj:
+// try takes it without blocking, lock blocks in Go. The goroutine has
+// given up the run (block); it returns with the lock, and unblock then
+// waits for the run again.
+func (g *G) ctlLockWait(try func() bool, lock func(), obj uint64) {
+	start := nanotime()
+	for {
+		for range 3 { // an unlock under way, Cond.Wait's own among them
+			if try() {
+				return
+			}
+			goruntime.Gosched()
+		}
+		if nanotime()-start > int64(ctlGiveUp) {
+			g.ctlRelease()
+			lock()
+			return
+		}
+		ctl.mu.Lock()
+		if ctl.holder.Load() == g {
+			ctl.holder.Store(nil)
+		}
+		g.cg.waitObj = obj
+		ctl.parked = append(ctl.parked, g)
+		if ctl.holder.Load() == nil {
+			handoverLocked()
+		}
+		ctl.mu.Unlock()
+		g.ctlAwait()
+	}
+}
+
+// ctlUnlocked enables the goroutines waiting for the lock obj: the
+// scheduler chooses among them, and the others, at the next handover.
+func ctlUnlocked(obj uint64) {
+	ctl.mu.Lock()
+	enableLocked(func(w *G) bool { return w.cg.waitObj == obj })
+	ctl.mu.Unlock()
+}
+
+// enableLocked moves the parked goroutines which says to the ready ones,
+// in the order they parked.
+func enableLocked(which func(*G) bool) {
+	kept := ctl.parked[:0]
+	for _, w := range ctl.parked {
+		if which(w) {
+			w.cg.waitObj = 0
+			ctl.ready = append(ctl.ready, w)
+		} else {
+			kept = append(kept, w)
+		}
+	}
+	clear(ctl.parked[len(kept):])
+	ctl.parked = kept
+	if ctl.holder.Load() == nil {
+		handoverLocked()
+	}
+}
