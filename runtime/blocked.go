@@ -44,7 +44,7 @@ type pendingWait struct {
 // instrumented code), for unblock.
 func (g *G) block(op trace.Op, site uint32, obj uint64, begin int64) (prev pendingWait) {
 	g.passTurn() // before waiting: the turn's releaser may come after it
-	if ctl.on {
+	if ctl.on && !g.cg.inSelect {
 		g.ctlRelease() // the others run while it waits (sched.go)
 	}
 	prev = g.wait

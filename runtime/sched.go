@@ -55,6 +55,10 @@ import (
 // order is still the priorities' wherever the program synchronizes.
 const ctlPatience = 10 * time.Millisecond
 
+// ctlSettle is how many times a goroutine yields at its hook before the
+// handover (ctlHook).
+const ctlSettle = 3
+
 // ctlSpins is how many times a waiting goroutine yields before it parks:
 // a handover usually comes within a few yields, and parked goroutines
 // leave the cores to the one running.
@@ -62,10 +66,14 @@ const ctlSpins = 32
 
 // ctlG is a goroutine's state under controlled scheduling.
 type ctlG struct {
-	prio    uint64        // 0 until its first hook; above ctl.depth at first, below when lowered
-	waitObj uint64        // the lock it waits for, parked (schedlock.go); 0 for none
-	wake    chan struct{} // a handover to it, when it parked
-	timer   *time.Timer   // its patience while parked, reused
+	prio    uint64 // 0 until its first hook; above ctl.depth at first, below when lowered
+	waitObj uint64 // the lock it waits for, parked (schedlock.go); 0 for none
+	// inSelect: a select began and keeps the run until ctlSelect has
+	// looked at its cases, so that no other goroutine makes one ready
+	// meanwhile (schedselect.go).
+	inSelect bool
+	wake     chan struct{} // a handover to it, when it parked
+	timer    *time.Timer   // its patience while parked, reused
 }
 
 // ctl is the controlled scheduler: set by readSched before any recorder
@@ -159,19 +167,32 @@ func initialPrio(ident uint64) uint64 {
 // gives up the run, if it held it, joins the ready goroutines and waits to
 // be chosen.
 func (g *G) ctlHook() {
-	g.sel.force = 0
+	g.sel.force, g.cg.inSelect = 0, false
 	if g.cg.prio == 0 {
 		g.cg.prio = initialPrio(g.ident)
 	}
 	// Let a goroutine the last operation woke reach unblock and join the
-	// ready ones first: without the yield, whether it competes for this
-	// handover would be a race between the two threads.
-	goruntime.Gosched()
+	// ready ones first: without the yields, whether it competes for this
+	// handover would be a race between the two threads. One yield runs it
+	// when it is on this thread's queue; when another thread took it, a
+	// few more let it get there. Only the holder yields: a goroutine
+	// that does not hold the run makes no handover, and its yields would
+	// only delay its joining, racing the holder's.
+	if ctl.holder.Load() == g {
+		for range ctlSettle {
+			goruntime.Gosched()
+		}
+	}
 	ctl.mu.Lock()
-	ctl.steps++
-	if ctl.lowered < len(ctl.changes) && ctl.steps >= ctl.changes[ctl.lowered] {
-		ctl.lowered++
-		g.cg.prio = uint64(ctl.depth - ctl.lowered)
+	// A step is a hook pass of the goroutine holding the run: those come
+	// in the schedule's order, while a goroutine that arrives without it
+	// (one just started) arrives when its thread gets there.
+	if ctl.holder.Load() == g {
+		ctl.steps++
+		if ctl.lowered < len(ctl.changes) && ctl.steps >= ctl.changes[ctl.lowered] {
+			ctl.lowered++
+			g.cg.prio = uint64(ctl.depth - ctl.lowered)
+		}
 	}
 	g.ctlJoinLocked()
 	ctl.mu.Unlock()
@@ -181,6 +202,7 @@ func (g *G) ctlHook() {
 // ctlResume is unblock's part under controlled scheduling: a goroutine
 // that resumes from a wait waits to be chosen again.
 func (g *G) ctlResume() {
+	g.cg.inSelect = false
 	if g.cg.prio == 0 {
 		g.cg.prio = initialPrio(g.ident)
 	}

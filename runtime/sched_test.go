@@ -119,49 +119,41 @@ func TestCtlPriorities(t *testing.T) {
 	}
 }
 
-// TestCtlChangePoint checks that the goroutine at its hook at a change
-// point drops below every other.
+// TestCtlChangePoint checks that the goroutine holding the run at a
+// change point drops below every other: of g (9000) and h (100), h runs
+// first once g, at step 1, is lowered.
 func TestCtlChangePoint(t *testing.T) {
-	main := ctlTest(t, 2, []int64{1}) // the first hook pass is lowered
-	g := newG(2, 2)
-	g.cg.prio = 9000
+	ctlTest(t, 2, []int64{1}) // the first step is lowered
+	g, h := newG(2, 2), newG(3, 3)
+	g.cg.prio, h.cg.prio = 9000, 100
+	ctl.holder.Store(g)
 	ran := make(chan uint64, 2)
 	var wg sync.WaitGroup
 	wg.Go(func() {
-		g.ctlHook() // step 1: lowered to 1
-		ran <- 9000
-		g.ctlRelease()
+		h.ctlHook() // not holding the run: no step
+		ran <- 100
+		h.ctlRelease()
 	})
-	for ctl.holder.Load() == main { // main still runs: g waits
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(time.Millisecond) {
 		ctl.mu.Lock()
 		n := len(ctl.ready)
 		ctl.mu.Unlock()
 		if n == 1 {
 			break
 		}
-		time.Sleep(time.Millisecond)
-	}
-	if g.cg.prio != 1 {
-		t.Fatalf("priority after the change point %d, want 1", g.cg.prio)
-	}
-	h := newG(3, 3)
-	h.cg.prio = 100
-	wg.Go(func() {
-		h.ctlHook()
-		ran <- 100
-		h.ctlRelease()
-	})
-	for {
-		ctl.mu.Lock()
-		n := len(ctl.ready)
-		ctl.mu.Unlock()
-		if n == 2 {
-			break
+		if time.Now().After(deadline) {
+			t.Fatal("h never got ready")
 		}
-		time.Sleep(time.Millisecond)
 	}
-	main.ctlRelease()
+	wg.Go(func() {
+		g.ctlHook() // step 1: lowered to 1, and h is chosen
+		ran <- 9000
+		g.ctlRelease()
+	})
 	wg.Wait()
+	if g.cg.prio != 1 {
+		t.Errorf("priority after the change point %d, want 1", g.cg.prio)
+	}
 	if a, b := <-ran, <-ran; a != 100 || b != 9000 {
 		t.Errorf("ran %d then %d, want the lowered 9000 last", a, b)
 	}

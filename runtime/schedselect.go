@@ -13,7 +13,11 @@ import "reflect"
 // takes its default, or waits for the first to become ready, as Go would.
 // The choice then goes through selforce.go's stand-ins, so the select's
 // bodies run where they are. Given the same ready cases, the same seed
-// makes the same pick.
+// makes the same pick; the goroutine keeps the run from its select's hook
+// until it has looked at every case (block leaves it the run), so that
+// the ready cases are those the schedule made ready. A select the
+// instrumenter could not force (selforce.go) keeps it too, and if it then
+// waits, the others go on after ctlPatience.
 
 // selCtl in selForce.force asks SelectForce for the scheduler's pick.
 const selCtl = 0xff
@@ -21,7 +25,7 @@ const selCtl = 0xff
 // ctlSelect carries out the select of cases, choosing among the ready
 // ones in an order drawn from g's PRNG.
 func (g *G) ctlSelect(cases []reflect.SelectCase) {
-	g.sel.force = 0
+	g.sel.force, g.cg.inSelect = 0, false
 	n := len(cases)
 	order := make([]int, 0, n)
 	def := -1
@@ -52,6 +56,7 @@ func (g *G) ctlSelect(cases []reflect.SelectCase) {
 		g.choose(cases, def, reflect.Value{}, false)
 		return
 	}
+	g.ctlRelease() // the others run while it waits, as block would have let them
 	chosen, recv, ok := reflect.Select(cases)
 	g.choose(cases, chosen, recv, ok)
 }

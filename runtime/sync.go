@@ -328,7 +328,9 @@ func (g *G) SelectBegin(site uint32) int64 {
 	}
 	g.perturb()
 	if ctl.on {
-		g.sel.force = selCtl // the scheduler picks among ready cases (schedselect.go)
+		// The scheduler picks among ready cases, and keeps the run while
+		// it looks at them (schedselect.go).
+		g.sel.force, g.cg.inSelect = selCtl, true
 	}
 	// The channel of the case that will be chosen is not known yet. The
 	// select begins after block, which may have cut a checkpoint
