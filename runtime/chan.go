@@ -25,6 +25,9 @@ func Send[T any](g *G, site uint32, ch chan<- T, v T) {
 		g.syncEv(trace.OpSend, site, chanAddr(ch), false, 0, t)
 	default:
 		prev := g.block(trace.OpSend, site, chanAddr(ch), t)
+		if ctl.on {
+			g.ctlBlockedInGo(chanAddr(ch)) // schedwake.go
+		}
 		ch <- v
 		g.unblock(prev)
 		g.syncEv(trace.OpSend, site, chanAddr(ch), true, t, now())
@@ -52,6 +55,9 @@ func Recv2[T any](g *G, site uint32, ch <-chan T) (T, bool) {
 	default:
 	}
 	prev := g.block(trace.OpRecv, site, chanAddr(ch), t)
+	if ctl.on {
+		g.ctlBlockedInGo(chanAddr(ch))
+	}
 	v, ok := <-ch
 	g.unblock(prev)
 	g.syncEv(trace.OpRecv, site, chanAddr(ch), true, t, now())

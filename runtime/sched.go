@@ -52,8 +52,10 @@ import (
 // handover, before the goroutine holding the run is taken to be blocked
 // where divergo cannot see it. A goroutine that computes between two sync
 // operations for longer than this runs beside the next one chosen; the
-// order is still the priorities' wherever the program synchronizes.
-const ctlPatience = 10 * time.Millisecond
+// order is still the priorities' wherever the program synchronizes. At
+// 10 ms, a holder whose thread the kernel held back under a load of 8 on
+// two cores lost the run now and then, and a seed gave two schedules.
+const ctlPatience = 20 * time.Millisecond
 
 // ctlSettle is how many times a goroutine yields at its hook before the
 // handover (ctlHook).
@@ -72,6 +74,9 @@ type ctlG struct {
 	// looked at its cases, so that no other goroutine makes one ready
 	// meanwhile (schedselect.go).
 	inSelect bool
+	goObjs   []uint64      // the channels it waits on in Go (schedwake.go)
+	spawned  bool          // started through Spawn: counted in ctl.starting until its first hook
+	lastObj  uint64        // the channel of its last operation, holding the run
 	wake     chan struct{} // a handover to it, when it parked
 	timer    *time.Timer   // its patience while parked, reused
 }
@@ -87,9 +92,12 @@ var ctl struct {
 	holder  atomic.Pointer[G] // the goroutine allowed to run; nil: none
 	ready   []*G              // goroutines waiting at a hook to be chosen
 	parked  []*G              // goroutines waiting for a lock held (schedlock.go)
+	inGo    []*G              // goroutines blocked in Go on channels (schedwake.go)
 	steps   int64             // hook passes so far
 	lowered int               // change points passed
 	epoch   atomic.Int64      // handovers so far
+
+	starting atomic.Int64 // goroutines started that have not come to their first hook (schedwake.go)
 }
 
 // Depth bounds.
@@ -103,7 +111,8 @@ const (
 func readSched() {
 	ctl.on, ctl.depth, ctl.changes = false, 0, nil
 	ctl.holder.Store(nil)
-	ctl.ready, ctl.parked, ctl.steps, ctl.lowered = nil, nil, 0, 0
+	ctl.ready, ctl.parked, ctl.inGo, ctl.steps, ctl.lowered = nil, nil, nil, 0, 0
+	ctl.starting.Store(0)
 	v := os.Getenv("DIVERGO_SCHED")
 	if v == "" || replay.on {
 		return
@@ -170,6 +179,9 @@ func (g *G) ctlHook() {
 	g.sel.force, g.cg.inSelect = 0, false
 	if g.cg.prio == 0 {
 		g.cg.prio = initialPrio(g.ident)
+		if g.cg.spawned {
+			ctl.starting.Add(-1) // it came (schedwake.go)
+		}
 	}
 	// Let a goroutine the last operation woke reach unblock and join the
 	// ready ones first: without the yields, whether it competes for this
@@ -181,6 +193,13 @@ func (g *G) ctlHook() {
 	if ctl.holder.Load() == g {
 		for range ctlSettle {
 			goruntime.Gosched()
+		}
+		if obj := g.cg.lastObj; obj != 0 {
+			g.cg.lastObj = 0
+			awaitWoken(obj)
+		}
+		if ctl.starting.Load() > 0 {
+			awaitStarted()
 		}
 	}
 	ctl.mu.Lock()
@@ -207,6 +226,7 @@ func (g *G) ctlResume() {
 		g.cg.prio = initialPrio(g.ident)
 	}
 	ctl.mu.Lock()
+	g.ctlLeftGoLocked()
 	g.ctlJoinLocked()
 	ctl.mu.Unlock()
 	g.ctlAwait()

@@ -57,6 +57,11 @@ func (g *G) ctlSelect(cases []reflect.SelectCase) {
 		return
 	}
 	g.ctlRelease() // the others run while it waits, as block would have let them
+	objs := make([]uint64, 0, len(cases))
+	for _, c := range cases {
+		objs = append(objs, uint64(c.Chan.Pointer()))
+	}
+	g.ctlBlockedInGo(objs...)
 	chosen, recv, ok := reflect.Select(cases)
 	g.choose(cases, chosen, recv, ok)
 }

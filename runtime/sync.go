@@ -33,6 +33,9 @@ func (g *G) syncEvAux(aux uint32, site uint32, obj uint64, waited bool, begin, e
 		return
 	}
 	g.passTurn()
+	if ctl.on {
+		g.cg.lastObj = obj // the channel whose waiters it may have woken (schedwake.go)
+	}
 	k := 6 // the opcode and its payload
 	if waited {
 		k, aux = 8, aux|1<<8
@@ -196,6 +199,9 @@ func (g *G) WGDone(site uint32, wg *sync.WaitGroup) {
 		g.syncEv(trace.OpWGDone, site, addr(wg), false, 0, now())
 	}
 	wg.Done()
+	if ctl.on && wgCounter(wg) != 0 {
+		g.cg.lastObj = 0 // it woke no waiter (schedwake.go)
+	}
 }
 
 // WGWait waits for wg.
@@ -216,6 +222,9 @@ func (g *G) WGWait(site uint32, wg *sync.WaitGroup) {
 		kept = 0
 	}
 	prev := g.block(trace.OpWGWait, site, addr(wg), t)
+	if ctl.on {
+		g.ctlBlockedInGo(addr(wg)) // schedwake.go
+	}
 	tw := now() // block may have cut a checkpoint: not part of the wait
 	wg.Wait()
 	end := now()
