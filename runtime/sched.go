@@ -218,6 +218,20 @@ func (g *G) ctlHook() {
 	g.ctlAwait()
 }
 
+// Gosched replaces runtime.Gosched in instrumented code: under
+// controlled scheduling a yield the program asks for is a place to choose
+// the next goroutine too. Without it, a goroutine that yields to let
+// another run (GoKer's kernels wait so for the goroutines they started)
+// keeps the run, and the others wait for its next sync operation or the
+// patience. Nothing is recorded: the trace and the replay's turns are
+// those of the sync operations.
+func (g *G) Gosched() {
+	if ctl.on && !g.off {
+		g.ctlHook()
+	}
+	goruntime.Gosched()
+}
+
 // ctlResume is unblock's part under controlled scheduling: a goroutine
 // that resumes from a wait waits to be chosen again.
 func (g *G) ctlResume() {

@@ -301,7 +301,7 @@ func runTest(args []string, stdout, stderr io.Writer) (int, error) {
 		return 2, err
 	}
 	runs.Stop()
-	if err := settleRuns(recs); err != nil {
+	if err := settleRuns(recs, *n); err != nil {
 		return 2, err
 	}
 	if sh.N > 1 {

@@ -55,14 +55,17 @@ func makeRuns(plan *flaky.Plan, n, budget, par int, sh shard, start func(k, stre
 		done(len(recs))
 		return nil
 	}
-	for k := 0; k < n || k < budget && !plan.AnyFailed(); k++ {
+	for k := range max(n, budget) {
 		for len(started) >= par {
 			if err := takeIn(); err != nil {
 				return nil, err
 			}
 		}
+		if k >= n && plan.AnyFailed() {
+			break
+		}
 		strength := plan.Next()
-		if sh.has(k, n) {
+		if k >= n || sh.has(k, n) { // past n: the budget's, which has no shards
 			started = append(started, start(k, strength))
 		}
 	}

@@ -45,10 +45,11 @@ func checkBudget(budget, n int, sh shard) error {
 }
 
 // settleRuns gives every record the number of runs made, when the budget
-// made more than -n, and writes them again: -explain of the directory
-// then finds the invocation's runs whole.
-func settleRuns(recs []*runRecord) error {
-	if len(recs) == 0 || recs[0].Runs == len(recs) {
+// made more than n, and writes them again: -explain of the directory then
+// finds the invocation's runs whole. A shard's records, fewer than n, are
+// left as they are.
+func settleRuns(recs []*runRecord, n int) error {
+	if len(recs) <= n {
 		return nil
 	}
 	for _, rec := range recs {
