@@ -21,8 +21,12 @@ import (
 // it dies of Go's report, as it does without divergo.
 
 // ctlGiveUp is how long a lock is tried under the scheduler before its
-// goroutine waits for it in Go.
-const ctlGiveUp = 200 * time.Millisecond
+// goroutine waits for it in Go. Short enough that a goroutine deadlocked
+// on a lock is blocked in Go, where Go's goroutine leak profile and its
+// deadlock report see it, by the time GoKer's kernels look (100 ms after
+// the bug's start); long enough for the two or three patiences a lock
+// waits for an unlock divergo does not see.
+const ctlGiveUp = 60 * time.Millisecond
 
 // ctlLockWait takes a lock that was held when tried, whose object is obj:
 // try takes it without blocking, lock blocks in Go. The goroutine has
