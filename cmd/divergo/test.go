@@ -31,9 +31,11 @@ func init() {
 its tests link (reusing .divergo when nothing changed since it was written),
 builds the package's test binary once with the overlay (go test -c, kept
 in .divergo/_test for the next run), and runs it N times, P at a time,
-its trace in DIR/run-K.dvt. The runs mix schedules:
-unperturbed runs take turns with runs perturbed under DIVERGO_PERTURB=S+K-1
-(run K) at a strength (DIVERGO_PERTURB_STRENGTH, the percentage of sync
+its trace in DIR/run-K.dvt. The runs mix schedules (-sched):
+unperturbed runs take turns with runs controlled by divergo's scheduler
+(DIVERGO_SCHED=pct:D, one goroutine at a time, chosen by priorities drawn
+from the seed S+K-1 of run K) and runs perturbed under DIVERGO_PERTURB=S+K-1
+at a strength (DIVERGO_PERTURB_STRENGTH, the percentage of sync
 operations delayed; 50 to start). A strength under which some test failed
 in every one of its first runs gives way to a quarter of it, and full
 strength joins when no test failed at all, so that a flaky test stays
