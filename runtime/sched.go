@@ -76,6 +76,7 @@ type ctlG struct {
 	inSelect bool
 	goObjs   []uint64      // the channels it waits on in Go (schedwake.go)
 	spawned  bool          // started through Spawn: counted in ctl.starting until its first hook
+	ended    bool          // it ended: the locks it holds are never released (schedowner.go)
 	lastObj  uint64        // the channel of its last operation, holding the run
 	wake     chan struct{} // a handover to it, when it parked
 	timer    *time.Timer   // its patience while parked, reused
@@ -93,6 +94,7 @@ var ctl struct {
 	ready   []*G              // goroutines waiting at a hook to be chosen
 	parked  []*G              // goroutines waiting for a lock held (schedlock.go)
 	inGo    []*G              // goroutines blocked in Go on channels (schedwake.go)
+	owners  map[uint64][]*G   // each lock's holders (schedowner.go)
 	steps   int64             // hook passes so far
 	lowered int               // change points passed
 	epoch   atomic.Int64      // handovers so far
@@ -111,7 +113,7 @@ const (
 func readSched() {
 	ctl.on, ctl.depth, ctl.changes = false, 0, nil
 	ctl.holder.Store(nil)
-	ctl.ready, ctl.parked, ctl.inGo, ctl.steps, ctl.lowered = nil, nil, nil, 0, 0
+	ctl.ready, ctl.parked, ctl.inGo, ctl.owners, ctl.steps, ctl.lowered = nil, nil, nil, nil, 0, 0
 	ctl.starting.Store(0)
 	v := os.Getenv("DIVERGO_SCHED")
 	if v == "" || replay.on {
@@ -255,6 +257,14 @@ func (g *G) ctlJoinLocked() {
 	if ctl.holder.Load() == nil {
 		handoverLocked()
 	}
+}
+
+// ctlEnded is unregister's: g ended, and gives up the run.
+func (g *G) ctlEnded() {
+	ctl.mu.Lock()
+	g.cg.ended = true
+	ctl.mu.Unlock()
+	g.ctlRelease()
 }
 
 // ctlRelease gives up the run: g is about to block, or has ended.

@@ -210,7 +210,7 @@ func TestCtlLockOrder(t *testing.T) {
 				order = append(order, p)
 				omu.Unlock()
 				mu.Unlock()
-				ctlUnlocked(addr(&mu))
+				ctlUnlocked(g, addr(&mu))
 				g.ctlRelease()
 			})
 			for { // the first parks before the second starts
@@ -226,11 +226,47 @@ func TestCtlLockOrder(t *testing.T) {
 		}
 		ctl.holder.Store(main)
 		mu.Unlock()
-		ctlUnlocked(addr(&mu))
+		ctlUnlocked(main, addr(&mu))
 		main.ctlRelease()
 		wg.Wait()
 		if order[0] != 200 {
 			t.Errorf("priorities %v: took the lock in order %v, want 200 first", prios, order)
 		}
+	}
+}
+
+// TestDeadLock checks which locks the scheduler takes for never released:
+// held by the waiter itself, by a goroutine that ended, or by one parked
+// on a lock only the waiter can release; not one held by a goroutine that
+// may yet release it.
+func TestDeadLock(t *testing.T) {
+	ctlTest(t, 1, nil)
+	g, h, done := newG(2, 2), newG(3, 3), newG(4, 4)
+	done.cg.ended = true
+	ctl.mu.Lock()
+	defer ctl.mu.Unlock()
+	ctlOwnedLocked(g, 10)
+	ctlOwnedLocked(done, 11)
+	ctlOwnedLocked(h, 12)
+	ctlOwnedLocked(g, 13)
+	for _, c := range []struct {
+		obj   uint64
+		hWait uint64
+		dead  bool
+	}{
+		{10, 0, true},  // g's own
+		{11, 0, true},  // an ended goroutine's
+		{12, 0, false}, // h runs: it may release it
+		{12, 13, true}, // h waits for g's 13: a cycle
+		{14, 0, false}, // nobody holds it
+	} {
+		h.cg.waitObj = c.hWait
+		if got := deadLockLocked(g, c.obj); got != c.dead {
+			t.Errorf("lock %d, h waiting on %d: dead %v, want %v", c.obj, c.hWait, got, c.dead)
+		}
+	}
+	ctlDisownLocked(g, 10)
+	if deadLockLocked(g, 10) {
+		t.Error("a lock g released is still dead")
 	}
 }

@@ -8,11 +8,16 @@ import (
 // Locks under controlled scheduling. Go hands a mutex to its waiters in
 // its own order (FIFO, or to a goroutine that arrives while it spins), so
 // which waiter an unlock woke would be Go's choice, not the scheduler's. A
-// lock that is held therefore does not block in Go: its goroutine gives up
+// sync.Mutex that is held therefore does not block in Go: its goroutine gives up
 // the run and waits disabled (ctl.parked) until an instrumented unlock of
 // the same object enables it, and then tries again when the scheduler
 // chooses it. The goroutine to take the lock next is the one of highest
 // priority among the enabled waiters.
+//
+// An RWMutex waits in Go, both ways: a writer waiting in Go keeps new
+// readers out, and a writer parked here would not, which let
+// GoKer's Cockroach16167 (a reader taking the lock again while a writer
+// waits) never deadlock under the scheduler.
 //
 // An unlock divergo does not see (uninstrumented code, the one inside
 // Cond.Wait) enables nothing: once no handover has happened for
@@ -41,12 +46,13 @@ func (g *G) ctlLockWait(try func() bool, lock func(), obj uint64) {
 			}
 			goruntime.Gosched()
 		}
-		if nanotime()-start > int64(ctlGiveUp) {
+		ctl.mu.Lock()
+		if nanotime()-start > int64(ctlGiveUp) || deadLockLocked(g, obj) {
+			ctl.mu.Unlock()
 			g.ctlRelease()
-			lock()
+			lock() // Go's, and Go's to report if it never comes (schedowner.go)
 			return
 		}
-		ctl.mu.Lock()
 		if ctl.holder.Load() == g {
 			ctl.holder.Store(nil)
 		}
@@ -62,8 +68,9 @@ func (g *G) ctlLockWait(try func() bool, lock func(), obj uint64) {
 
 // ctlUnlocked enables the goroutines waiting for the lock obj: the
 // scheduler chooses among them, and the others, at the next handover.
-func ctlUnlocked(obj uint64) {
+func ctlUnlocked(g *G, obj uint64) {
 	ctl.mu.Lock()
+	ctlDisownLocked(g, obj)
 	enableLocked(func(w *G) bool { return w.cg.waitObj == obj })
 	ctl.mu.Unlock()
 }

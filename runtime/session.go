@@ -277,7 +277,7 @@ func register(g *G) {
 
 func unregister(g *G) {
 	if ctl.on {
-		g.ctlRelease() // it ended: the others go on
+		g.ctlEnded() // the others go on
 	}
 	store(g.goid, nil)
 	sess.regMu.Lock()

@@ -81,13 +81,16 @@ func (g *G) lock(site uint32, mu tryLocker, obj uint64) bool {
 		g.syncEv(trace.OpLock, site, obj, false, 0, t)
 	} else {
 		prev := g.block(trace.OpLock, site, obj, t)
-		if ctl.on {
+		if _, rw := mu.(*sync.RWMutex); ctl.on && !rw {
 			g.ctlLockWait(mu.TryLock, mu.Lock, obj) // the scheduler's choice (schedlock.go)
 		} else {
 			mu.Lock()
 		}
 		g.unblock(prev)
 		g.syncEv(trace.OpLock, site, obj, true, t, now())
+	}
+	if ctl.on {
+		ctlOwned(g, obj) // schedowner.go
 	}
 	return true
 }
@@ -100,7 +103,7 @@ func (g *G) unlock(site uint32, mu tryLocker, obj uint64) {
 	}
 	mu.Unlock()
 	if ctl.on {
-		ctlUnlocked(obj)
+		ctlUnlocked(g, obj)
 	}
 }
 
@@ -121,6 +124,9 @@ func (g *G) TryLock(site uint32, mu *sync.Mutex) bool {
 	var tk uint64
 	if ok {
 		tk = ticket(mu)
+		if ctl.on {
+			ctlOwned(g, obj) // schedowner.go
+		}
 	}
 	g.Outcome(tk)
 	return ok
@@ -149,13 +155,12 @@ func (g *G) RLock(site uint32, mu *sync.RWMutex) {
 		g.syncEv(trace.OpRLock, site, obj, false, 0, t)
 	} else {
 		prev := g.block(trace.OpRLock, site, obj, t)
-		if ctl.on {
-			g.ctlLockWait(mu.TryRLock, mu.RLock, obj)
-		} else {
-			mu.RLock()
-		}
+		mu.RLock()
 		g.unblock(prev)
 		g.syncEv(trace.OpRLock, site, obj, true, t, now())
+	}
+	if ctl.on {
+		ctlOwned(g, obj)
 	}
 	g.Outcome(ticket(mu))
 }
@@ -167,7 +172,7 @@ func (g *G) RUnlock(site uint32, mu *sync.RWMutex) {
 	}
 	mu.RUnlock()
 	if ctl.on {
-		ctlUnlocked(addr(mu))
+		ctlUnlocked(g, addr(mu))
 	}
 }
 
@@ -256,16 +261,24 @@ func (g *G) CondWait(site uint32, c *sync.Cond) {
 	case *sync.Mutex:
 		g.syncEv(trace.OpUnlock, site, addr(l), false, 0, t)
 		if ctl.on {
-			ctlUnlocked(addr(l)) // they try again as c.Wait unlocks (schedlock.go)
+			ctlUnlocked(g, addr(l)) // they try again as c.Wait unlocks (schedlock.go)
 		}
 	case *sync.RWMutex:
 		g.syncEv(trace.OpUnlock, site, addr(l), false, 0, t)
 		if ctl.on {
-			ctlUnlocked(addr(l))
+			ctlUnlocked(g, addr(l))
 		}
 	}
 	prev := g.block(trace.OpCondWait, site, addr(c), t)
 	c.Wait()
+	if ctl.on { // c.Wait locked c.L again (schedowner.go)
+		switch l := c.L.(type) {
+		case *sync.Mutex:
+			ctlOwned(g, addr(l))
+		case *sync.RWMutex:
+			ctlOwned(g, addr(l))
+		}
+	}
 	g.unblock(prev)
 	g.syncEv(trace.OpCondWait, site, addr(c), true, t, now())
 }
