@@ -19,6 +19,9 @@ func Send[T any](g *G, site uint32, ch chan<- T, v T) {
 		return
 	}
 	g.perturb()
+	if ctl.on {
+		g.ctlNoteWaiters(chanAddr(ch)) // schedwake.go
+	}
 	t := now()
 	select {
 	case ch <- v:
@@ -47,6 +50,9 @@ func Recv2[T any](g *G, site uint32, ch <-chan T) (T, bool) {
 		return v, ok
 	}
 	g.perturb()
+	if ctl.on {
+		g.ctlNoteWaiters(chanAddr(ch))
+	}
 	t := now()
 	select {
 	case v, ok := <-ch:
@@ -68,6 +74,9 @@ func Recv2[T any](g *G, site uint32, ch <-chan T) (T, bool) {
 func Close[T any](g *G, site uint32, ch chan<- T) {
 	if !g.off {
 		g.perturb()
+		if ctl.on {
+			g.ctlNoteWaiters(chanAddr(ch))
+		}
 		g.syncEv(trace.OpClose, site, chanAddr(ch), false, 0, now())
 	}
 	close(ch)

@@ -77,7 +77,8 @@ type ctlG struct {
 	goObjs   []uint64      // the channels it waits on in Go (schedwake.go)
 	spawned  bool          // started through Spawn: counted in ctl.starting until its first hook
 	ended    bool          // it ended: the locks it holds are never released (schedowner.go)
-	lastObj  uint64        // the channel of its last operation, holding the run
+	lastObj  uint64        // the channel (or WaitGroup) of its last operation, when goroutines waited on it in Go
+	waiters  int           // how many did, before the operation
 	wake     chan struct{} // a handover to it, when it parked
 	timer    *time.Timer   // its patience while parked, reused
 }
@@ -198,7 +199,7 @@ func (g *G) ctlHook() {
 		}
 		if obj := g.cg.lastObj; obj != 0 {
 			g.cg.lastObj = 0
-			awaitWoken(obj)
+			awaitWoken(obj, g.cg.waiters)
 		}
 		if ctl.starting.Load() > 0 {
 			awaitStarted()

@@ -47,11 +47,14 @@ func (g *G) ctlSelect(cases []reflect.SelectCase) {
 			continue // a nil channel is never ready
 		}
 		try[0] = cases[i]
+		obj := uint64(cases[i].Chan.Pointer())
+		g.ctlNoteWaiters(obj) // a goroutine blocked on it wakes if the case is taken (schedwake.go)
 		if chosen, recv, ok := reflect.Select(try); chosen == 0 {
 			g.choose(cases, i, recv, ok)
 			return
 		}
 	}
+	g.cg.lastObj = 0
 	if def >= 0 {
 		g.choose(cases, def, reflect.Value{}, false)
 		return

@@ -19,11 +19,11 @@ import (
 // started is the same race: the holder waits, as long, for the goroutines
 // started (Spawn) that have not reached their first hook (ctl.starting).
 
-// ctlWakeWait bounds how long the holder waits for the goroutines its last
-// channel operation may have woken, or that it started. Half a
-// millisecond let a seed give two schedules in about 1 run of 200 under a
-// load of 8 to 12 on two cores.
-const ctlWakeWait = 2 * time.Millisecond
+// ctlWakeWait bounds how long the holder waits for a goroutine its last
+// channel operation woke, or one it started. Half a millisecond let a seed
+// give two schedules in about 1 run of 200 under a load of 8 to 12 on two
+// cores, 2 ms in 1 of 50 at a load of 6 to 10 (e2e's TestSchedSameReport).
+const ctlWakeWait = 10 * time.Millisecond
 
 // awaitStarted waits, for at most ctlWakeWait, until every goroutine
 // started has come to its first hook.
@@ -54,15 +54,43 @@ func (g *G) ctlLeftGoLocked() {
 	}
 }
 
-// awaitWoken waits, for at most ctlWakeWait, until no goroutine blocked in
-// Go waits on obj, the channel of the holder's last operation.
-func awaitWoken(obj uint64) {
+// ctlNoteWaiters notes, before an operation on obj that may wake
+// goroutines blocked in Go on it, how many are: the holder's next hook
+// waits for one of them to join (awaitWoken).
+func (g *G) ctlNoteWaiters(obj uint64) {
+	ctl.mu.Lock()
+	n := waitersLocked(obj)
+	ctl.mu.Unlock()
+	g.cg.lastObj, g.cg.waiters = 0, n
+	if n > 0 {
+		g.cg.lastObj = obj
+	}
+}
+
+// waitersLocked counts the goroutines blocked in Go on obj. Under ctl.mu.
+func waitersLocked(obj uint64) int {
+	n := 0
+	for _, w := range ctl.inGo {
+		if slices.Contains(w.cg.goObjs, obj) {
+			n++
+		}
+	}
+	return n
+}
+
+// awaitWoken waits, for at most ctlWakeWait, until fewer than before
+// goroutines blocked in Go wait on obj, the channel (or WaitGroup) of the
+// holder's last operation: the one it woke has joined. A send wakes one
+// receiver of several, so it waits for one, not for all; an operation
+// that woke none (a receive that found the buffer full of sends whose
+// senders did not block) costs the bound.
+func awaitWoken(obj uint64, before int) {
 	deadline := nanotime() + int64(ctlWakeWait)
 	for {
 		ctl.mu.Lock()
-		waiting := slices.ContainsFunc(ctl.inGo, func(w *G) bool { return slices.Contains(w.cg.goObjs, obj) })
+		n := waitersLocked(obj)
 		ctl.mu.Unlock()
-		if !waiting || nanotime() > deadline {
+		if n < before || nanotime() > deadline {
 			return
 		}
 		goruntime.Gosched()

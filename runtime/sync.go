@@ -33,9 +33,6 @@ func (g *G) syncEvAux(aux uint32, site uint32, obj uint64, waited bool, begin, e
 		return
 	}
 	g.passTurn()
-	if ctl.on {
-		g.cg.lastObj = obj // the channel whose waiters it may have woken (schedwake.go)
-	}
 	k := 6 // the opcode and its payload
 	if waited {
 		k, aux = 8, aux|1<<8
@@ -203,10 +200,10 @@ func (g *G) WGDone(site uint32, wg *sync.WaitGroup) {
 		g.perturb()
 		g.syncEv(trace.OpWGDone, site, addr(wg), false, 0, now())
 	}
-	wg.Done()
-	if ctl.on && wgCounter(wg) != 0 {
-		g.cg.lastObj = 0 // it woke no waiter (schedwake.go)
+	if ctl.on && wgCounter(wg) == 1 {
+		g.ctlNoteWaiters(addr(wg)) // the Done that wakes its waiters (schedwake.go)
 	}
+	wg.Done()
 }
 
 // WGWait waits for wg.
