@@ -45,6 +45,7 @@ type pendingWait struct {
 func (g *G) block(op trace.Op, site uint32, obj uint64, begin int64) (prev pendingWait) {
 	g.passTurn() // before waiting: the turn's releaser may come after it
 	if ctl.on && !g.cg.inSelect {
+		g.ctlSettle()  // a handover: those it woke or started join first
 		g.ctlRelease() // the others run while it waits (sched.go)
 	}
 	prev = g.wait

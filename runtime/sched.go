@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	goruntime "runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -186,25 +187,7 @@ func (g *G) ctlHook() {
 			ctl.starting.Add(-1) // it came (schedwake.go)
 		}
 	}
-	// Let a goroutine the last operation woke reach unblock and join the
-	// ready ones first: without the yields, whether it competes for this
-	// handover would be a race between the two threads. One yield runs it
-	// when it is on this thread's queue; when another thread took it, a
-	// few more let it get there. Only the holder yields: a goroutine
-	// that does not hold the run makes no handover, and its yields would
-	// only delay its joining, racing the holder's.
-	if ctl.holder.Load() == g {
-		for range ctlSettle {
-			goruntime.Gosched()
-		}
-		if obj := g.cg.lastObj; obj != 0 {
-			g.cg.lastObj = 0
-			awaitWoken(obj, g.cg.waiters)
-		}
-		if ctl.starting.Load() > 0 {
-			awaitStarted()
-		}
-	}
+	g.ctlSettle()
 	ctl.mu.Lock()
 	// A step is a hook pass of the goroutine holding the run: those come
 	// in the schedule's order, while a goroutine that arrives without it
@@ -233,6 +216,53 @@ func (g *G) Gosched() {
 		g.ctlHook()
 	}
 	goruntime.Gosched()
+}
+
+// ctlSettle lets the goroutines the holder's last operation woke, and
+// those it started, join the ready ones before it hands over (at its hook,
+// or as it blocks): without it, whether they compete for this handover
+// would be a race between two threads. One yield runs such a goroutine
+// when it is on this thread's queue; when another thread took it, a few
+// more let it get there, and awaitWoken and awaitStarted wait for it
+// (schedwake.go). Only the holder settles: a goroutine that does not hold
+// the run makes no handover, and its yields would only delay its joining,
+// racing the holder's.
+func (g *G) ctlSettle() {
+	if ctl.holder.Load() != g {
+		return
+	}
+	for range ctlSettle {
+		goruntime.Gosched()
+	}
+	if obj := g.cg.lastObj; obj != 0 {
+		g.cg.lastObj = 0
+		awaitWoken(obj, g.cg.waiters)
+	}
+	if ctl.starting.Load() > 0 {
+		awaitStarted()
+	}
+}
+
+// ctlClaim is Spawn's: a goroutine that starts another takes the run
+// when nobody holds it. A test's goroutine (or main) has passed no hook
+// before its first go statement, and holds no run: its child, which does
+// at once, took the run then, and whether the child got to its hook
+// before the parent got to its next was a race between two threads
+// (testdata/schedflaky's TestProcessorDrains, 2 runs of 30 under one
+// seed).
+func (g *G) ctlClaim() {
+	if ctl.holder.Load() != nil {
+		return
+	}
+	ctl.mu.Lock()
+	if ctl.holder.Load() == nil && !slices.Contains(ctl.ready, g) {
+		if g.cg.prio == 0 {
+			g.cg.prio = initialPrio(g.ident)
+		}
+		ctl.holder.Store(g)
+		ctl.epoch.Add(1)
+	}
+	ctl.mu.Unlock()
 }
 
 // ctlResume is unblock's part under controlled scheduling: a goroutine

@@ -29,6 +29,7 @@ func (g *G) Spawn(site uint32) *Child {
 	id := sess.nextID.Add(1)
 	g.put(opSpawn, 0, site, ord, lo(id), hi(id))
 	if ctl.on {
+		g.ctlClaim()
 		ctl.starting.Add(1) // until its first hook (schedwake.go)
 	}
 	return &Child{id: id, parent: g.id, site: site, ordinal: ord, pident: g.ident}
