@@ -36,6 +36,10 @@ type Plan struct {
 	turn      int
 	runs      map[int]int               // strength → runs
 	tests     map[string]map[int][2]int // test → strength → runs, failures
+
+	controlled bool  // controlled families among the perturbed (families.go)
+	noPlain    bool  // no unperturbed runs
+	stopped    []int // families stopped
 }
 
 // NewPlan is a plan of perturbed and unperturbed runs, or of unperturbed
@@ -52,6 +56,9 @@ func NewPlan(perturb bool) *Plan {
 func (p *Plan) Next() int {
 	t := p.turn
 	p.turn++
+	if p.noPlain && len(p.perturbed) > 0 {
+		return p.perturbed[t%len(p.perturbed)]
+	}
 	if len(p.perturbed) == 0 || t%4 == 0 {
 		return Unperturbed
 	}
@@ -77,7 +84,7 @@ func (p *Plan) Record(strength int, failed map[string]bool) {
 }
 
 func (p *Plan) adapt() {
-	if len(p.perturbed) == 0 || p.runs[Unperturbed] < minRuns {
+	if len(p.perturbed) == 0 || (!p.noPlain && p.runs[Unperturbed] < minRuns) {
 		return
 	}
 	for _, s := range p.perturbed {
@@ -95,7 +102,7 @@ func (p *Plan) adapt() {
 		}
 		weakest, strongest := -1, -1 // the strengths it failed under
 		for s, r := range byS {
-			if r[1] > 0 {
+			if r[1] > 0 && s >= 0 { // a strength, not a controlled family
 				if weakest < 0 || s < weakest {
 					weakest = s
 				}
@@ -105,7 +112,7 @@ func (p *Plan) adapt() {
 		for _, s := range slices.Sorted(maps.Keys(byS)) {
 			r := byS[s]
 			switch {
-			case s == Unperturbed || r[0] < minRuns:
+			case s <= Unperturbed || r[0] < minRuns: // unperturbed or controlled
 			case r[1] == r[0] && passed && s > 1:
 				p.add(max(1, s/4))
 			case r[1] == 0 && weakest >= 0 && weakest < s && s > 1:
@@ -115,8 +122,11 @@ func (p *Plan) adapt() {
 			}
 		}
 	}
-	if !anyFailed {
+	if !anyFailed && !p.noPlain {
 		p.add(MaxStrength)
+	}
+	if p.controlled {
+		p.stopIdle()
 	}
 }
 
@@ -130,7 +140,7 @@ func (p *Plan) add(strength int) {
 
 // Rate is the failure rate of a test under one schedule.
 type Rate struct {
-	Strength int `json:"strength"` // percent of sync operations delayed; 0: unperturbed
+	Strength int `json:"strength"` // percent of sync operations delayed; 0: unperturbed; -d: controlled at PCT depth d
 	Runs     int `json:"runs"`
 	Failures int `json:"failures"`
 }
@@ -144,6 +154,9 @@ func (r Rate) String() string {
 func ScheduleName(strength int) string {
 	if strength == Unperturbed {
 		return "unperturbed"
+	}
+	if d := Depth(strength); d > 0 {
+		return fmt.Sprintf("controlled depth %d", d)
 	}
 	return fmt.Sprintf("perturbed %d%%", strength)
 }

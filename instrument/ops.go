@@ -215,6 +215,11 @@ func (r *rewriter) call(call *ast.CallExpr) {
 		}
 		r.buf.replace(r.off(call.Fun.Pos()), r.off(call.Lparen)+1, "_dvg_r.Sleep("+site+", ")
 		r.trailers["var _ = "+pn.Name()+".Sleep"] = true
+	case "runtime.Gosched":
+		// A yield the program asks for is a place for divergo's
+		// scheduler to choose too (runtime/sched.go); nothing is recorded.
+		r.buf.replace(r.off(call.Fun.Pos()), r.off(call.Fun.End()), "_dvg_r.Gosched")
+		r.trailers["var _ = "+pn.Name()+".Gosched"] = true
 	case "os.Exit":
 		r.buf.replace(r.off(sel.Pos()), r.off(sel.End()), "_dvg.OsExit")
 		r.trailers["var _ = "+pn.Name()+".Exit"] = true

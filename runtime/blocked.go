@@ -44,6 +44,10 @@ type pendingWait struct {
 // instrumented code), for unblock.
 func (g *G) block(op trace.Op, site uint32, obj uint64, begin int64) (prev pendingWait) {
 	g.passTurn() // before waiting: the turn's releaser may come after it
+	if ctl.on && !g.cg.inSelect {
+		g.ctlSettle()  // a handover: those it woke or started join first
+		g.ctlRelease() // the others run while it waits (sched.go)
+	}
 	prev = g.wait
 	g.wait = pendingWait{op, site, obj, begin}
 	if g.slot != nil {
@@ -63,6 +67,9 @@ func (g *G) unblock(prev pendingWait) {
 	}
 	if sess.watch && ckptWaits.Load() {
 		resumed()
+	}
+	if ctl.on {
+		g.ctlResume() // waits to be chosen again (sched.go)
 	}
 }
 

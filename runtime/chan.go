@@ -19,12 +19,18 @@ func Send[T any](g *G, site uint32, ch chan<- T, v T) {
 		return
 	}
 	g.perturb()
+	if ctl.on {
+		g.ctlNoteWaiters(chanAddr(ch)) // schedwake.go
+	}
 	t := now()
 	select {
 	case ch <- v:
 		g.syncEv(trace.OpSend, site, chanAddr(ch), false, 0, t)
 	default:
 		prev := g.block(trace.OpSend, site, chanAddr(ch), t)
+		if ctl.on {
+			g.ctlBlockedInGo(chanAddr(ch)) // schedwake.go
+		}
 		ch <- v
 		g.unblock(prev)
 		g.syncEv(trace.OpSend, site, chanAddr(ch), true, t, now())
@@ -44,6 +50,9 @@ func Recv2[T any](g *G, site uint32, ch <-chan T) (T, bool) {
 		return v, ok
 	}
 	g.perturb()
+	if ctl.on {
+		g.ctlNoteWaiters(chanAddr(ch))
+	}
 	t := now()
 	select {
 	case v, ok := <-ch:
@@ -52,6 +61,9 @@ func Recv2[T any](g *G, site uint32, ch <-chan T) (T, bool) {
 	default:
 	}
 	prev := g.block(trace.OpRecv, site, chanAddr(ch), t)
+	if ctl.on {
+		g.ctlBlockedInGo(chanAddr(ch))
+	}
 	v, ok := <-ch
 	g.unblock(prev)
 	g.syncEv(trace.OpRecv, site, chanAddr(ch), true, t, now())
@@ -62,6 +74,9 @@ func Recv2[T any](g *G, site uint32, ch <-chan T) (T, bool) {
 func Close[T any](g *G, site uint32, ch chan<- T) {
 	if !g.off {
 		g.perturb()
+		if ctl.on {
+			g.ctlNoteWaiters(chanAddr(ch))
+		}
 		g.syncEv(trace.OpClose, site, chanAddr(ch), false, 0, now())
 	}
 	close(ch)

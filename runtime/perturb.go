@@ -133,6 +133,10 @@ func (g *G) perturb() {
 //
 //go:noinline
 func (g *G) perturbSlow() {
+	if ctl.on {
+		g.ctlHook() // instead of delays (sched.go)
+		return
+	}
 	if perturbOn {
 		g.perturbDelay()
 	}

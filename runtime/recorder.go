@@ -51,6 +51,7 @@ type G struct {
 	passes   uint32      // schedule hook passes so far, for DIVERGO_REPLAY (replay.go)
 	turn     int64       // the replayed turn held, plus one; 0 for none (replay.go)
 	sel      selForce    // the clause the replay forces on the select under way (selforce.go)
+	cg       ctlG        // its state under controlled scheduling (sched.go)
 	wait     pendingWait // the operation the goroutine is blocked in (blocked.go)
 	fills    uint64      // buffers handed over: the chunk the current buffer will be
 	slot     *slotRec    // in the arena (arena_linux.go), nil if none

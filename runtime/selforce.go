@@ -68,6 +68,10 @@ func SelDefault() reflect.SelectCase { return reflect.SelectCase{Dir: reflect.Se
 // A recorded clause the select does not have (a schedule of another
 // build) forces nothing.
 func (g *G) SelectForce(cases ...reflect.SelectCase) {
+	if g.sel.force == selCtl {
+		g.ctlSelect(cases)
+		return
+	}
 	c := int(g.sel.force) - 1
 	g.sel.force = 0
 	if c < 0 || c >= len(cases) {

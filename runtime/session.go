@@ -118,6 +118,7 @@ func begin() bool {
 	}
 	readPerturb()
 	readReplay(sess.child) // after readPerturb: the identities use its seed
+	readSched()            // after readReplay, which overrides it
 	inputs = readInputs()
 	sess.live = map[*G]struct{}{}
 	sess.nextID.Store(1) // 1 is main's
@@ -288,6 +289,9 @@ func register(g *G) {
 }
 
 func unregister(g *G) {
+	if ctl.on {
+		g.ctlEnded() // the others go on
+	}
 	store(g.goid, nil)
 	sess.regMu.Lock()
 	delete(sess.live, g)

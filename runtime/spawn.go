@@ -30,6 +30,10 @@ func (g *G) Spawn(site uint32) *Child {
 	ord := g.spawns[site]
 	id := sess.nextID.Add(1)
 	g.put(opSpawn, 0, site, ord, lo(id), hi(id))
+	if ctl.on {
+		g.ctlClaim()
+		ctl.starting.Add(1) // until its first hook (schedwake.go)
+	}
 	return &Child{id: id, parent: g.id, site: site, ordinal: ord, pident: g.ident}
 }
 
@@ -43,6 +47,7 @@ func (c *Child) Start() *G {
 	g.parent, g.site, g.ordinal = c.parent, c.site, c.ordinal
 	g.ident = childIdent(c.pident, c.site, c.ordinal)
 	g.rng = g.ident
+	g.cg.spawned = ctl.on
 	g.start = g.clock()
 	register(g)
 	c.g = g

@@ -78,9 +78,16 @@ func (g *G) lock(site uint32, mu tryLocker, obj uint64) bool {
 		g.syncEv(trace.OpLock, site, obj, false, 0, t)
 	} else {
 		prev := g.block(trace.OpLock, site, obj, t)
-		mu.Lock()
+		if _, rw := mu.(*sync.RWMutex); ctl.on && !rw {
+			g.ctlLockWait(mu.TryLock, mu.Lock, obj) // the scheduler's choice (schedlock.go)
+		} else {
+			mu.Lock()
+		}
 		g.unblock(prev)
 		g.syncEv(trace.OpLock, site, obj, true, t, now())
+	}
+	if ctl.on {
+		ctlOwned(g, obj) // schedowner.go
 	}
 	return true
 }
@@ -92,6 +99,9 @@ func (g *G) unlock(site uint32, mu tryLocker, obj uint64) {
 		g.syncEv(trace.OpUnlock, site, obj, false, 0, now())
 	}
 	mu.Unlock()
+	if ctl.on {
+		ctlUnlocked(g, obj)
+	}
 }
 
 // Unlock releases mu.
@@ -111,6 +121,9 @@ func (g *G) TryLock(site uint32, mu *sync.Mutex) bool {
 	var tk uint64
 	if ok {
 		tk = ticket(mu)
+		if ctl.on {
+			ctlOwned(g, obj) // schedowner.go
+		}
 	}
 	g.Outcome(tk)
 	return ok
@@ -143,6 +156,9 @@ func (g *G) RLock(site uint32, mu *sync.RWMutex) {
 		g.unblock(prev)
 		g.syncEv(trace.OpRLock, site, obj, true, t, now())
 	}
+	if ctl.on {
+		ctlOwned(g, obj)
+	}
 	g.Outcome(ticket(mu))
 }
 
@@ -152,6 +168,9 @@ func (g *G) RUnlock(site uint32, mu *sync.RWMutex) {
 		g.syncEv(trace.OpRUnlock, site, addr(mu), false, 0, now())
 	}
 	mu.RUnlock()
+	if ctl.on {
+		ctlUnlocked(g, addr(mu))
+	}
 }
 
 // WGAdd adds n to wg. Under replay (replay.go) an Add of a positive n
@@ -181,6 +200,9 @@ func (g *G) WGDone(site uint32, wg *sync.WaitGroup) {
 		g.perturb()
 		g.syncEv(trace.OpWGDone, site, addr(wg), false, 0, now())
 	}
+	if ctl.on && wgCounter(wg) == 1 {
+		g.ctlNoteWaiters(addr(wg)) // the Done that wakes its waiters (schedwake.go)
+	}
 	wg.Done()
 }
 
@@ -202,6 +224,9 @@ func (g *G) WGWait(site uint32, wg *sync.WaitGroup) {
 		kept = 0
 	}
 	prev := g.block(trace.OpWGWait, site, addr(wg), t)
+	if ctl.on {
+		g.ctlBlockedInGo(addr(wg)) // schedwake.go
+	}
 	tw := now() // block may have cut a checkpoint: not part of the wait
 	wg.Wait()
 	end := now()
@@ -232,11 +257,25 @@ func (g *G) CondWait(site uint32, c *sync.Cond) {
 	switch l := c.L.(type) {
 	case *sync.Mutex:
 		g.syncEv(trace.OpUnlock, site, addr(l), false, 0, t)
+		if ctl.on {
+			ctlUnlocked(g, addr(l)) // they try again as c.Wait unlocks (schedlock.go)
+		}
 	case *sync.RWMutex:
 		g.syncEv(trace.OpUnlock, site, addr(l), false, 0, t)
+		if ctl.on {
+			ctlUnlocked(g, addr(l))
+		}
 	}
 	prev := g.block(trace.OpCondWait, site, addr(c), t)
 	c.Wait()
+	if ctl.on { // c.Wait locked c.L again (schedowner.go)
+		switch l := c.L.(type) {
+		case *sync.Mutex:
+			ctlOwned(g, addr(l))
+		case *sync.RWMutex:
+			ctlOwned(g, addr(l))
+		}
+	}
 	g.unblock(prev)
 	g.syncEv(trace.OpCondWait, site, addr(c), true, t, now())
 }
@@ -307,6 +346,11 @@ func (g *G) SelectBegin(site uint32) int64 {
 		return 0
 	}
 	g.perturb()
+	if ctl.on {
+		// The scheduler picks among ready cases, and keeps the run while
+		// it looks at them (schedselect.go).
+		g.sel.force, g.cg.inSelect = selCtl, true
+	}
 	// The channel of the case that will be chosen is not known yet. The
 	// select begins after block, which may have cut a checkpoint
 	// (blocked.go): that is no part of a wait.

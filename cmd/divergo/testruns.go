@@ -29,7 +29,10 @@ type testRun struct {
 // shard asks the plan for every run's schedule, its own or not, so that run
 // k gets the schedule of run k of one invocation making all n; the plan
 // adapts to the shard's own outcomes only.
-func makeRuns(plan *flaky.Plan, n, par int, sh shard, start func(k, strength int) *testRun, done func(int)) ([]*runRecord, error) {
+//
+// Past n, up to budget, it goes on while no test has failed in a run
+// taken in: whether it does depends on the outcomes and par only.
+func makeRuns(plan *flaky.Plan, n, budget, par int, sh shard, start func(k, strength int) *testRun, done func(int)) ([]*runRecord, error) {
 	var (
 		recs    []*runRecord
 		started []*testRun // in run order, not yet taken in
@@ -52,14 +55,17 @@ func makeRuns(plan *flaky.Plan, n, par int, sh shard, start func(k, strength int
 		done(len(recs))
 		return nil
 	}
-	for k := range n {
+	for k := range max(n, budget) {
 		for len(started) >= par {
 			if err := takeIn(); err != nil {
 				return nil, err
 			}
 		}
+		if k >= n && plan.AnyFailed() {
+			break
+		}
 		strength := plan.Next()
-		if sh.has(k, n) {
+		if k >= n || sh.has(k, n) { // past n: the budget's, which has no shards
 			started = append(started, start(k, strength))
 		}
 	}

@@ -244,3 +244,4 @@ func (g *G) CondBroadcast(site uint32, c *sync.Cond) { g.add("cond.broadcast@%d"
 
 func (g *G) OnceDo(site uint32, o *sync.Once, f func()) { g.add("once@%d", site); o.Do(f) }
 func (g *G) Sleep(site uint32, d time.Duration)         { g.add("sleep@%d", site); time.Sleep(d) }
+func (g *G) Gosched()                                   { goruntime.Gosched() }

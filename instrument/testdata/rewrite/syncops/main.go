@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"runtime"
 	"sync"
 )
 
@@ -34,6 +35,7 @@ func main() {
 		}()
 	}
 	wg.Wait()
+	runtime.Gosched()
 	t := &table{m: map[string]int{"x": 1}}
 	t.mu.Lock()
 	t.m["y"] = 2

@@ -1,0 +1,97 @@
+package flaky
+
+import (
+	"fmt"
+	"slices"
+)
+
+// Schedule families. A run's schedule is one int: Unperturbed (0), a
+// perturbation strength (1 to 100, random delays), or controlled
+// scheduling at PCT depth d (the runtime's DIVERGO_SCHED=pct:d), written
+// -d. A family is one such value; the plan takes the families of its mode
+// in turn and stops one that never fails while another does.
+
+// Modes of a plan: which families it explores.
+const (
+	ModeMixed   = "mixed"     // unperturbed, controlled depths 1 to 3 and delays
+	ModePCT     = "pct"       // controlled depths 1 to 3 only: the same seeds give the same runs
+	ModeDelays  = "delays"    // unperturbed and delays of adapted strengths
+	ModePlain   = "plain"     // unperturbed only
+	maxCtlDepth = 3           // the deepest family a plan starts with
+	stopRuns    = 3 * minRuns // runs a family gets before a plan may stop it
+)
+
+// Modes lists the modes, for a flag's help.
+var Modes = []string{ModeMixed, ModePCT, ModeDelays, ModePlain}
+
+// Controlled is the schedule of controlled scheduling at PCT depth d.
+func Controlled(depth int) int { return -depth }
+
+// Depth is the PCT depth of a controlled schedule, 0 for others.
+func Depth(schedule int) int { return max(0, -schedule) }
+
+// NewPlanMode is a plan of mode's families.
+func NewPlanMode(mode string) (*Plan, error) {
+	switch mode {
+	case ModeDelays:
+		return NewPlan(true), nil
+	case ModePlain:
+		return NewPlan(false), nil
+	case ModeMixed, ModePCT:
+	default:
+		return nil, fmt.Errorf("schedule mode %q is none of %v", mode, Modes)
+	}
+	p := NewPlan(false)
+	p.controlled = true
+	p.noPlain = mode == ModePCT
+	for d := 2; d <= maxCtlDepth; d++ { // depth 2 first: most bugs need one change point
+		p.add(Controlled(d))
+	}
+	p.add(Controlled(1))
+	if mode == ModeMixed {
+		p.add(DefaultStrength)
+	}
+	return p, nil
+}
+
+// stopIdle stops the families under which no test failed in stopRuns runs
+// or more while some test failed under another: their runs go to the
+// families that find failures. Unperturbed runs are never stopped, they
+// are the program as it runs; nor is the last family.
+func (p *Plan) stopIdle() {
+	failedUnder := map[int]bool{}
+	for _, byS := range p.tests {
+		for s, r := range byS {
+			if r[1] > 0 {
+				failedUnder[s] = true
+			}
+		}
+	}
+	if len(failedUnder) == 0 {
+		return
+	}
+	left := len(p.perturbed)
+	p.perturbed = slices.DeleteFunc(p.perturbed, func(s int) bool {
+		stop := left > 1 && p.runs[s] >= stopRuns && !failedUnder[s]
+		if stop {
+			left--
+			p.stopped = append(p.stopped, s)
+		}
+		return stop
+	})
+}
+
+// Stopped are the families the plan stopped, in the order it stopped them.
+func (p *Plan) Stopped() []int { return p.stopped }
+
+// AnyFailed says whether some test failed in a run taken in.
+func (p *Plan) AnyFailed() bool {
+	for _, byS := range p.tests {
+		for _, r := range byS {
+			if r[1] > 0 {
+				return true
+			}
+		}
+	}
+	return false
+}
