@@ -124,6 +124,9 @@ func (c *comparer) separators(fails, passes []*View, maxPairs int) ([]Separator,
 			continue
 		}
 		s.Failing, s.Passing = ranked(x.fail), ranked(x.pass)
+		if readAlike(s.Failing, s.Passing) {
+			continue
+		}
 		for what, n := range x.gor {
 			s.Goroutines = append(s.Goroutines, compare.Count{What: what, N: n})
 		}
@@ -175,4 +178,15 @@ func ranked(m map[string]int) []string {
 		return strings.Compare(a, b)
 	})
 	return out
+}
+
+// readAlike says whether the two sides of a separator say the same: the
+// failing runs did there what the passing runs did, the same outcomes most
+// frequent first ("another map order" against "another map order", "went
+// straight on" against "went straight on"). The runs then
+// parted there by something the statement does not show (how often a loop
+// ran, which iteration), and a line that reads the same on both sides names
+// no cause: it is not shown, however well it scores.
+func readAlike(failing, passing []string) bool {
+	return len(failing) > 0 && slices.Equal(failing, passing)
 }

@@ -68,3 +68,27 @@ func TestSeparatorsBound(t *testing.T) {
 		t.Errorf("compared %v, want [%d 10 10]", rep.Compared, MaxPairs)
 	}
 }
+
+// TestReadAlike: a separator whose failing and passing sides list the same
+// outcomes, most frequent first, reads the same and is dropped; the same
+// outcomes in another order (the report's line names each side's first),
+// one outcome more on a side, or a side that says nothing, keeps it.
+func TestReadAlike(t *testing.T) {
+	for _, c := range []struct {
+		failing, passing []string
+		want             bool
+	}{
+		{[]string{"another map order"}, []string{"another map order"}, true},
+		{[]string{"went straight on (no change point here)"}, []string{"went straight on (no change point here)"}, true},
+		{[]string{"then", "else"}, []string{"then", "else"}, true},
+		{[]string{"then", "else"}, []string{"else", "then"}, false},
+		{[]string{"then"}, []string{"else"}, false},
+		{[]string{"then", "else"}, []string{"then"}, false},
+		{nil, nil, false},
+		{[]string{"then"}, nil, false},
+	} {
+		if got := readAlike(c.failing, c.passing); got != c.want {
+			t.Errorf("readAlike(%q, %q) = %v, want %v", c.failing, c.passing, got, c.want)
+		}
+	}
+}
