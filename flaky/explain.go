@@ -51,6 +51,11 @@ func Explain(name string, fails, passes []*View) (*Report, error) {
 	if rep.Orderings, err = c.orderings(fails, passes); err != nil {
 		return nil, err
 	}
+	var wheres []string
+	for _, m := range rep.Modes {
+		wheres = append(wheres, m.Where)
+	}
+	markAssertions(rep.Separators, wheres)
 	for _, m := range rep.Modes {
 		if len(rep.Modes) == 1 {
 			m.Separators, m.Compared, m.Orderings = rep.Separators, rep.Compared, rep.Orderings
@@ -59,6 +64,7 @@ func Explain(name string, fails, passes []*View) (*Report, error) {
 		if m.Separators, m.Compared, err = c.separators(m.views, passes, MaxPairs); err != nil {
 			return nil, err
 		}
+		markAssertions(m.Separators, []string{m.Where})
 		if m.Orderings, err = c.orderings(m.views, passes); err != nil {
 			return nil, err
 		}

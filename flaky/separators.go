@@ -28,6 +28,9 @@ type Separator struct {
 	Failing    []string        `json:"failing"`
 	Passing    []string        `json:"passing"`
 	Goroutines []compare.Count `json:"goroutines"`
+	// Assertion says the statement is the check that reports the
+	// failure (markAssertions): it is listed after the others.
+	Assertion bool `json:"assertion,omitempty"`
 }
 
 // The kinds of pairs of runs, indexes of Separator.Pairs and of the

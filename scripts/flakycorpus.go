@@ -4,7 +4,8 @@
 // entry (scripts/flaky-corpus.sh): whether the test came out flaky, and at
 // which rank the report names a statement of the mechanism the test's fix
 // changed, counting statements and orderings as the text report lists them
-// (by score, a statement before an ordering of the same score), in the
+// (by score, a statement before an ordering of the same score, the
+// assertion after both), in the
 // report's own list and in each failure mode's.
 //
 // Usage: go run scripts/flakycorpus.go REPORT.json TEST RANGES
@@ -24,8 +25,9 @@ import (
 )
 
 type statement struct {
-	Pos   string  `json:"pos"`
-	Score float64 `json:"score"`
+	Pos       string  `json:"pos"`
+	Score     float64 `json:"score"`
+	Assertion bool    `json:"assertion"`
 }
 
 type ordering struct {
@@ -124,7 +126,7 @@ func rank(l list, spans []span) int {
 	n, si, oi := 0, 0, 0
 	for si < len(l.Separators) || oi < len(l.Orderings) {
 		n++
-		if oi == len(l.Orderings) || si < len(l.Separators) && l.Separators[si].Score >= l.Orderings[oi].Score {
+		if oi == len(l.Orderings) || si < len(l.Separators) && !l.Separators[si].Assertion && l.Separators[si].Score >= l.Orderings[oi].Score {
 			if in(l.Separators[si].Pos, spans) {
 				return n
 			}
