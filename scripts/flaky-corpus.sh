@@ -19,6 +19,7 @@
 # Usage: scripts/flaky-corpus.sh [TEST...]   (default: every entry)
 #        N=20 scripts/flaky-corpus.sh TestX
 #        CHECK=1 scripts/flaky-corpus.sh   (only: is every entry fetchable)
+#        KEEP=DIR scripts/flaky-corpus.sh  (each warm report as DIR/TEST.json)
 # Output: a Markdown table for docs/PERFORMANCE.md.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -91,6 +92,7 @@ while IFS=$'\t' read -r mod ver pkg test flags fix mech; do
 	secs "${dt[@]}" -json "${after[@]}"
 	warm=$took
 	cp "$tmp/out" "$tmp/report.json"
+	if [[ -n ${KEEP:-} ]]; then cp "$tmp/out" "$KEEP/$test.json"; fi
 	if [[ $status -gt 1 ]]; then
 		echo "$test: divergo test exited $status:" >&2
 		head -20 "$tmp/err" >&2
