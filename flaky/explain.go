@@ -51,6 +51,11 @@ func Explain(name string, fails, passes []*View) (*Report, error) {
 	if rep.Orderings, err = c.orderings(fails, passes); err != nil {
 		return nil, err
 	}
+	var wheres []string
+	for _, m := range rep.Modes {
+		wheres = append(wheres, m.Where)
+	}
+	markAssertions(rep.Separators, wheres)
 	for _, m := range rep.Modes {
 		if len(rep.Modes) == 1 {
 			m.Separators, m.Compared, m.Orderings = rep.Separators, rep.Compared, rep.Orderings
@@ -59,6 +64,7 @@ func Explain(name string, fails, passes []*View) (*Report, error) {
 		if m.Separators, m.Compared, err = c.separators(m.views, passes, MaxPairs); err != nil {
 			return nil, err
 		}
+		markAssertions(m.Separators, []string{m.Where})
 		if m.Orderings, err = c.orderings(m.views, passes); err != nil {
 			return nil, err
 		}
@@ -72,18 +78,38 @@ func Explain(name string, fails, passes []*View) (*Report, error) {
 			return nil, err
 		}
 	}
-	// Goroutines of the test left unfinished, over every failing run: a
-	// leak or a deadlock that only failing runs have is a likely cause.
-	unfinished := map[string]int{}
-	for _, v := range fails {
+	rep.Blocked = unfinishedInFailing(unfinished(fails), len(fails), unfinished(passes), len(passes))
+	return rep, nil
+}
+
+// unfinished counts, by spawn path, the runs of vs that left a goroutine of
+// the test unfinished.
+func unfinished(vs []*View) map[string]int {
+	n := map[string]int{}
+	for _, v := range vs {
+		seen := map[string]bool{}
 		for _, g := range v.gs {
-			if !g.Ended {
-				unfinished[g.Path]++
+			if !g.Ended && !seen[g.Path] {
+				seen[g.Path] = true
+				n[g.Path]++
 			}
 		}
 	}
-	for _, p := range ranked(unfinished) {
-		rep.Blocked = append(rep.Blocked, fmt.Sprintf("%s (in %d of %d failing runs)", p, unfinished[p], len(fails)))
+	return n
+}
+
+// unfinishedInFailing lists the goroutines of the test left unfinished in
+// failing runs (fail of nf runs) more often than in passing ones (pass of
+// np): a leak or a deadlock that only failing runs have is a likely cause.
+// One that passing runs leave as often (a server's accept loop every run
+// leaks) says nothing of the failure and is not listed.
+func unfinishedInFailing(fail map[string]int, nf int, pass map[string]int, np int) []string {
+	var out []string
+	for _, p := range ranked(fail) {
+		if np > 0 && fail[p]*np <= pass[p]*nf {
+			continue
+		}
+		out = append(out, fmt.Sprintf("%s (in %d of %d failing runs)", p, fail[p], nf))
 	}
-	return rep, nil
+	return out
 }

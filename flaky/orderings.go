@@ -3,6 +3,7 @@ package flaky
 import (
 	"cmp"
 	"fmt"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -24,6 +25,11 @@ type Ordering struct {
 	// Score is the share of failing runs with First before Second minus
 	// the share of passing runs with it, among the runs where they met.
 	Score float64 `json:"score"`
+	// Folded counts the orderings of lower or equal score folded into this
+	// one: the same operations at the same lines by goroutines the program
+	// started alike (the same go statements, the same creators), which
+	// differ only in which of them came first (foldAlike).
+	Folded int `json:"folded,omitempty"`
 }
 
 // OpRef is one sync operation of a test's runs, the same in every run: a
@@ -61,8 +67,12 @@ func (o Ordering) String() string {
 	if file, _, ok := strings.Cut(o.First.Pos, ":"); ok && strings.HasPrefix(second.Pos, file+":") {
 		second.Pos = second.Pos[len(file):]
 	}
-	return fmt.Sprintf("in %d of %d failing runs %s came before %s; in %d of %d passing runs after",
+	line := fmt.Sprintf("in %d of %d failing runs %s came before %s; in %d of %d passing runs after",
 		o.Failing[0], o.Failing[0]+o.Failing[1], o.First, second, o.Passing[1], o.Passing[0]+o.Passing[1])
+	if o.Folded > 0 {
+		line += fmt.Sprintf(" (and %d more such orders of goroutines started alike)", o.Folded)
+	}
+	return line
 }
 
 func ordinal(n int) string {
@@ -246,8 +256,40 @@ func (c *comparer) orderings(fails, passes []*View) ([]Ordering, error) {
 	slices.SortFunc(out, func(a, b Ordering) int {
 		return cmp.Or(cmp.Compare(b.Score, a.Score), cmp.Compare(a.First.key()+a.Second.key(), b.First.key()+b.Second.key()))
 	})
+	out = foldAlike(out)
 	if len(out) > maxOrderings {
 		out = out[:maxOrderings]
 	}
 	return out, nil
+}
+
+// goroutineOrdinal is the "#N" that tells apart goroutines one go
+// statement (or one library function) started, in a spawn path.
+var goroutineOrdinal = regexp.MustCompile(`#[0-9]+`)
+
+// alike is r with its goroutine's ordinals erased: the operation of any of
+// the goroutines started alike, "go pool.go:30#*" for every worker.
+func (r OpRef) alike() string {
+	return fmt.Sprintf("%s\x00%s\x00%s\x00%d", r.Op, r.Pos, goroutineOrdinal.ReplaceAllString(r.Goroutine, "#*"), r.N)
+}
+
+// foldAlike keeps, of orderings that read the same once goroutines started
+// alike are taken as one (worker #12's lock before worker #7's, worker
+// #3's before worker #9's), the first of os, best first, and counts the
+// others in its Folded. The program treats such goroutines alike, so which
+// of them came first is one fact, not five: listed apart they fill the
+// ranks a cause should have (ARCHITECTURE.md, "Flaky tests").
+func foldAlike(os []Ordering) []Ordering {
+	var out []Ordering
+	at := map[[2]string]int{}
+	for _, o := range os {
+		a, b := o.First.alike(), o.Second.alike()
+		if i, ok := at[[2]string{a, b}]; ok {
+			out[i].Folded += 1 + o.Folded
+			continue
+		}
+		at[[2]string{a, b}] = len(out)
+		out = append(out, o)
+	}
+	return out
 }

@@ -1,6 +1,8 @@
 package flaky
 
 import (
+	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -77,5 +79,37 @@ func TestShortFunc(t *testing.T) {
 		if got := shortFunc(in); got != want {
 			t.Errorf("shortFunc(%q) = %q, want %q", in, got, want)
 		}
+	}
+}
+
+// TestFoldAlike: orderings between workers one go statement started, which
+// differ only in which worker came first, fold into the best of them, which
+// counts the others; an ordering of a worker against the test's goroutine
+// folds only with the same order against another worker, not with the
+// opposite one, and another line stays apart.
+func TestFoldAlike(t *testing.T) {
+	worker := func(n int) string { return fmt.Sprintf("TestX > go pool.go:30#%d", n) }
+	lock := func(g, pos string) OpRef { return OpRef{Op: "lock", Pos: pos, Goroutine: g, N: 1} }
+	os := []Ordering{
+		{First: lock(worker(12), "pool.go:41"), Second: lock(worker(7), "pool.go:41"), Score: 0.9},
+		{First: lock(worker(3), "pool.go:41"), Second: lock(worker(9), "pool.go:41"), Score: 0.8},
+		{First: lock("TestX", "pool.go:60"), Second: lock(worker(2), "pool.go:41"), Score: 0.7},
+		{First: lock(worker(4), "pool.go:41"), Second: lock("TestX", "pool.go:60"), Score: 0.6},
+		{First: lock("TestX", "pool.go:60"), Second: lock(worker(5), "pool.go:41"), Score: 0.6},
+		{First: lock(worker(1), "pool.go:50"), Second: lock(worker(6), "pool.go:41"), Score: 0.5},
+	}
+	got := foldAlike(os)
+	var folded []int
+	for _, o := range got {
+		folded = append(folded, o.Folded)
+	}
+	if len(got) != 4 || got[0].Score != 0.9 || got[1].Score != 0.7 || got[2].Score != 0.6 || got[3].Score != 0.5 {
+		t.Fatalf("folded to %v, want the orders of scores 0.9, 0.7, 0.6 and 0.5", got)
+	}
+	if !slices.Equal(folded, []int{1, 1, 0, 0}) {
+		t.Errorf("folded counts %v, want [1 1 0 0]", folded)
+	}
+	if s := got[0].String(); !strings.Contains(s, "and 1 more such orders of goroutines started alike") {
+		t.Errorf("the folded order reads %q, without the orders folded into it", s)
 	}
 }

@@ -28,6 +28,9 @@ type Separator struct {
 	Failing    []string        `json:"failing"`
 	Passing    []string        `json:"passing"`
 	Goroutines []compare.Count `json:"goroutines"`
+	// Assertion says the statement is the check that reports the
+	// failure (markAssertions): it is listed after the others.
+	Assertion bool `json:"assertion,omitempty"`
 }
 
 // The kinds of pairs of runs, indexes of Separator.Pairs and of the
@@ -124,6 +127,9 @@ func (c *comparer) separators(fails, passes []*View, maxPairs int) ([]Separator,
 			continue
 		}
 		s.Failing, s.Passing = ranked(x.fail), ranked(x.pass)
+		if readAlike(s.Failing, s.Passing) {
+			continue
+		}
 		for what, n := range x.gor {
 			s.Goroutines = append(s.Goroutines, compare.Count{What: what, N: n})
 		}
@@ -175,4 +181,26 @@ func ranked(m map[string]int) []string {
 		return strings.Compare(a, b)
 	})
 	return out
+}
+
+// readAlike says whether the two sides of a separator say the same: the
+// failing runs did there what the passing runs did, the same paths most
+// frequent first ("went straight on" against "went straight on"). The runs
+// then parted there by something the statement does not show (how far a
+// call went, which iteration), and a line that reads the same on both sides
+// names no cause: it is not shown, however well it scores. An outcome that
+// stands for a value compare does not print ("another map order", "another
+// index") is no path: the same words on both sides there mean other values,
+// which may be the cause (a map order leaking into a result).
+func readAlike(failing, passing []string) bool {
+	return len(failing) > 0 && slices.Equal(failing, passing) && !slices.ContainsFunc(failing, namesValue)
+}
+
+// valueWords are compare's words for an outcome that is a value it does not
+// print (compare/took.go).
+var valueWords = []string{"another map order", "another index", "other input", "recorded another lock ticket"}
+
+// namesValue says whether outcome is a value's rather than a path's.
+func namesValue(outcome string) bool {
+	return slices.ContainsFunc(valueWords, func(w string) bool { return strings.Contains(outcome, w) })
 }

@@ -68,3 +68,29 @@ func TestSeparatorsBound(t *testing.T) {
 		t.Errorf("compared %v, want [%d 10 10]", rep.Compared, MaxPairs)
 	}
 }
+
+// TestReadAlike: a separator whose failing and passing sides list the same
+// paths, most frequent first, reads the same and is dropped; the same paths
+// in another order (the report's line names each side's first), one path
+// more on a side, a side that says nothing, or words that stand for values
+// not printed (a map's order: other orders on each side) keep it.
+func TestReadAlike(t *testing.T) {
+	for _, c := range []struct {
+		failing, passing []string
+		want             bool
+	}{
+		{[]string{"another map order"}, []string{"another map order"}, false},
+		{[]string{"recorded another lock ticket, index or map key"}, []string{"recorded another lock ticket, index or map key"}, false},
+		{[]string{"went straight on (no change point here)"}, []string{"went straight on (no change point here)"}, true},
+		{[]string{"took the then branch", "took the else branch"}, []string{"took the then branch", "took the else branch"}, true},
+		{[]string{"took the then branch", "took the else branch"}, []string{"took the else branch", "took the then branch"}, false},
+		{[]string{"then"}, []string{"else"}, false},
+		{[]string{"then", "else"}, []string{"then"}, false},
+		{nil, nil, false},
+		{[]string{"then"}, nil, false},
+	} {
+		if got := readAlike(c.failing, c.passing); got != c.want {
+			t.Errorf("readAlike(%q, %q) = %v, want %v", c.failing, c.passing, got, c.want)
+		}
+	}
+}

@@ -91,8 +91,9 @@ func writeTestReport(w io.Writer, rep *testReport) error {
 // from the passing runs, best first: the statements whose outcome parted
 // them (separators) and the orders of two sync operations (orderings),
 // ranked together by their scores, a statement before an order of the
-// same score. The race that decides a test is then where its score puts
-// it, not after every statement.
+// same score, and the check that reports the failure after both. The race
+// that decides a test is then where its score puts it, not after every
+// statement, nor after the assertion.
 func writeSeparators(bw io.Writer, what string, seps []flaky.Separator, ords []flaky.Ordering, compared [3]int) {
 	fmt.Fprintf(bw, "what separates %s from passing runs (%d fail-pass, %d pass-pass, %d fail-fail pairs compared):\n",
 		what, compared[flaky.PairFP], compared[flaky.PairPP], compared[flaky.PairFF])
@@ -106,7 +107,7 @@ func writeSeparators(bw io.Writer, what string, seps []flaky.Separator, ords []f
 			return
 		}
 		n++
-		if oi == len(ords) || si < len(seps) && seps[si].Score >= ords[oi].Score {
+		if oi == len(ords) || si < len(seps) && !seps[si].Assertion && seps[si].Score >= ords[oi].Score {
 			writeSeparator(bw, n, seps[si], compared)
 			si++
 			continue
