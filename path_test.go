@@ -28,8 +28,8 @@ func TestNoBinaryFromPath(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, f := range files {
-		if !strings.HasSuffix(f, "_test.go") {
-			continue
+		if !strings.HasSuffix(f, "_test.go") || f == "path_test.go" {
+			continue // this file names such programs as the pattern's examples
 		}
 		data, err := os.ReadFile(f)
 		if err != nil {

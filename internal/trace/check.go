@@ -37,6 +37,9 @@ func (w *Writer) CheckChunk(c *Chunk) error {
 	it := &chunkIter{chunks: chunks{r: r, e: &indexEntry{}, u: unpacker{loops: r.packs}, next: 1}}
 	it.e.ID, it.e.offsets = c.G, make([]int64, 1) // one chunk, loaded
 	it.body, it.left = pc.Body, pc.Events
+	// The chunk's block count is checked as a reader checks it: against
+	// its events, and as the goroutine's whole count.
+	it.blocksWant, it.blocksTotal, it.e.Blocks = pc.Blocks, pc.Blocks, pc.Blocks
 	_, err = r.checkEvents(it)
 	return err
 }
@@ -71,7 +74,10 @@ func (r *Reader) checkEvents(it *chunkIter) (uint64, error) {
 		if it.u.n == 0 {
 			packed = 0
 		} else if packed++; packed > checkedPacked {
-			it.u.n, packed = 0, 0 // the rest of the loop repeats what was read
+			// The rest of the loop repeats what was read; its executions
+			// still count toward the chunk's block count.
+			it.blocksGot += it.u.n
+			it.u.n, packed = 0, 0
 		}
 	}
 	return n, it.Err()
