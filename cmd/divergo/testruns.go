@@ -19,17 +19,18 @@ import (
 // before it are taken in, so that it depends on the outcomes and p, not
 // on which run ended first.
 type testRun struct {
-	rec  *runRecord
-	done chan error
+	rec   *runRecord
+	done  chan error
+	ended chan struct{} // closed when the run ended and its record is written
 }
 
-// makeRuns makes the runs of shard sh of n, up to par at a time, each
-// started by start at the strength plan chooses, and returns their
-// records in run order. done is told how many runs are taken in. Every
-// shard asks the plan for every run's schedule, its own or not, so that run
-// k gets the schedule of run k of one invocation making all n; the plan
-// adapts to the shard's own outcomes only.
-func makeRuns(plan *flaky.Plan, n, par int, sh shard, start func(k, strength int) *testRun, done func(int)) ([]*runRecord, error) {
+// makeRuns makes the runs k of n that mine says are the shard's, up to par
+// at a time, each started by start at the strength plan chooses, and
+// returns their records in run order. done is told how many runs are
+// taken in. Every shard asks the plan for every run's schedule, its own or
+// not, so that run k gets the schedule of run k of one invocation making
+// all n; the plan adapts to the shard's own outcomes only.
+func makeRuns(plan *flaky.Plan, n, par int, mine func(k int) bool, start func(k, strength int) *testRun, done func(int)) ([]*runRecord, error) {
 	var (
 		recs    []*runRecord
 		started []*testRun // in run order, not yet taken in
@@ -59,7 +60,7 @@ func makeRuns(plan *flaky.Plan, n, par int, sh shard, start func(k, strength int
 			}
 		}
 		strength := plan.Next()
-		if sh.has(k, n) {
+		if mine(k) {
 			started = append(started, start(k, strength))
 		}
 	}
@@ -75,8 +76,12 @@ func makeRuns(plan *flaky.Plan, n, par int, sh shard, start func(k, strength int
 // rec: how the binary ended, its output, what its trace says of each test;
 // then writes the record beside the trace.
 func startRun(bin string, args []string, dir string, env []string, rec *runRecord) *testRun {
-	r := &testRun{rec: rec, done: make(chan error, 1)}
-	go func() { r.done <- rec.run(bin, args, dir, env) }()
+	r := &testRun{rec: rec, done: make(chan error, 1), ended: make(chan struct{})}
+	go func() {
+		err := rec.run(bin, args, dir, env)
+		close(r.ended)
+		r.done <- err
+	}()
 	return r
 }
 
