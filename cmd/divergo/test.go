@@ -36,7 +36,10 @@ in every one of its first runs gives way to a quarter of it, and full
 strength joins when no test failed at all, so that a flaky test stays
 flaky; the report gives each test's failure rate under each schedule. The flags after -- go to the test binary
 (-test.timeout=30s, -test.count=1 ...); the timeout is 10m, as go test's,
-unless one is given. A test that timed out counts as failed.
+unless one is given. A test that timed out counts as failed. A run whose
+trace passes 2 GB is stopped, and the report says so: its tests did not
+finish, and the disk is not filled by -p runs of a test that records
+without end.
 
 A test is flaky when it passed in some runs and failed (or panicked, or did
 not finish) in others. For each flaky test, test prints:
@@ -411,7 +414,7 @@ func explainPackage(recs []*runRecord, keepSub string) (*testReport, error) {
 	var firsts []string
 	seen := map[string]bool{}
 	for _, rec := range byRun {
-		if !seen[rec.dir] {
+		if !seen[rec.dir] && rec.Graph != "" { // a run stopped at the trace cap left none
 			seen[rec.dir] = true
 			firsts = append(firsts, rec.tracePath())
 		}

@@ -6,6 +6,8 @@ import (
 	"os"
 	"os/exec"
 	"strings"
+	"sync/atomic"
+	"time"
 
 	"github.com/divergo/divergo/flaky"
 )
@@ -88,12 +90,61 @@ func startRun(bin string, args []string, dir string, env []string, rec *runRecor
 // wait waits for the run to end and says why it could not be made.
 func (r *testRun) wait() error { return <-r.done }
 
+// maxTrace is the largest trace a run may write: a run whose trace grows
+// past it is stopped, and its record says so. One package of
+// client_golang wrote 6.5 GB per run, and -p of them at once filled the
+// temporary directory's disk.
+const maxTrace = 2 << 30
+
+// traceCheckEvery is how often a run's trace size is looked at.
+const traceCheckEvery = 250 * time.Millisecond
+
 func (rec *runRecord) run(bin string, args []string, dir string, env []string) error {
+	return rec.runCapped(bin, args, dir, env, maxTrace)
+}
+
+// runCapped runs bin as run does, stopping it when its trace passes
+// limit bytes.
+func (rec *runRecord) runCapped(bin string, args []string, dir string, env []string, limit int64) error {
 	var out bytes.Buffer
 	cmd := exec.Command(bin, args...)
 	cmd.Dir, cmd.Stdout, cmd.Stderr = dir, &out, &out
 	cmd.Env = append(os.Environ(), env...)
-	if err := cmd.Run(); err != nil {
+	if err := cmd.Start(); err != nil {
+		return fmt.Errorf("running the tests of %s (run %d): %w", rec.Package, rec.Run, err)
+	}
+	var capped atomic.Bool
+	stop := make(chan struct{})
+	go func() {
+		tick := time.NewTicker(traceCheckEvery)
+		defer tick.Stop()
+		for {
+			select {
+			case <-stop:
+				return
+			case <-tick.C:
+				if fi, err := os.Stat(rec.tracePath()); err == nil && fi.Size() > limit {
+					capped.Store(true)
+					cmd.Process.Kill()
+					return
+				}
+			}
+		}
+	}()
+	err := cmd.Wait()
+	close(stop)
+	if capped.Load() {
+		// The trace ends mid-write: nothing in it can be read back.
+		rec.Died = fmt.Sprintf("stopped: its trace passed the cap of %d MB per run", limit>>20)
+		rec.Output = out.String()
+		rec.Tests = map[string]string{}
+		os.Remove(rec.tracePath())
+		if err := rec.write(); err != nil {
+			return fmt.Errorf("run %d: writing its record: %w", rec.Run, err)
+		}
+		return nil
+	}
+	if err != nil {
 		ee, ok := err.(*exec.ExitError)
 		if !ok {
 			return fmt.Errorf("running the tests of %s (run %d): %w", rec.Package, rec.Run, err)
