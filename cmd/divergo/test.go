@@ -145,6 +145,9 @@ type testReport struct {
 	// ends every test of the binary) or a timeout; the tests after it did
 	// not run.
 	Died []diedRun `json:"died,omitempty"`
+	// Alone are the runs made again alone, their first try beside other
+	// runs having failed with an error only overlapping runs give.
+	Alone []aloneRun `json:"alone,omitempty"`
 	// testArgs are the flags given to the test binary after --, which a
 	// rerun passes on (-test.cpu decides the schedule too).
 	testArgs []string
@@ -159,6 +162,12 @@ type diedRun struct {
 	Seed     int64  `json:"seed"`
 	Strength int    `json:"strength"` // its schedule: 0 unperturbed, else percent perturbed
 	Why      string `json:"why"`      // the first line of the panic, or the exit status
+}
+
+// aloneRun is a run made again alone, and the error it first failed with.
+type aloneRun struct {
+	Run   int    `json:"run"`
+	Error string `json:"error"`
 }
 
 // flakyTest is one test that both passed and failed.
@@ -459,6 +468,9 @@ func reportRuns(recs []*runRecord, keepSub string) (*testReport, error) {
 		rep.Strengths = append(rep.Strengths, rec.Strength)
 		if rec.Died != "" {
 			rep.Died = append(rep.Died, diedRun{Run: k + 1, Seed: rec.Seed, Strength: rec.Strength, Why: rec.Died})
+		}
+		if rec.Alone != "" {
+			rep.Alone = append(rep.Alone, aloneRun{Run: k + 1, Error: rec.Alone})
 		}
 		for name, res := range rec.Tests {
 			if outcomes[name] == nil {

@@ -65,6 +65,9 @@ type runRecord struct {
 	Tests map[string]string `json:"tests"`
 	// Died says why the binary ended early, "" when it did not.
 	Died string `json:"died,omitempty"`
+	// Alone is the error only overlapping runs give (a fixed port in use)
+	// that the run's first try failed with: it was made again alone.
+	Alone string `json:"alone,omitempty"`
 	// Output is everything the binary printed: the failure messages, and
 	// the t.Log lines of passing tests that tell log lines from failures.
 	Output string `json:"output"`

@@ -2,8 +2,11 @@ package main
 
 import (
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -34,6 +37,45 @@ type suite struct {
 	// the invocation names one package (flat), else in dir/<import path>.
 	dir  string
 	flat bool
+	// shared is held for reading by every run, and for writing by a run
+	// made again alone (overlapped).
+	shared sync.RWMutex
+}
+
+// runOnce makes run rec of p's binary beside the others; when it failed
+// with an error that only runs sharing outside state give (a fixed port
+// taken by another run), it is made again alone, and its record says so.
+func (s *suite) runOnce(rec *runRecord, p *testPackage, env []string) error {
+	s.shared.RLock()
+	err := rec.run(p.bin, s.binArgs, p.Dir, env)
+	s.shared.RUnlock()
+	why := overlapped(rec.Output)
+	if err != nil || why == "" || len(rec.failed()) == 0 || !slices.Contains(slices.Collect(maps.Values(rec.failed())), true) {
+		return err
+	}
+	s.shared.Lock()
+	defer s.shared.Unlock()
+	rec.Died, rec.Output, rec.Tests = "", "", nil
+	err = rec.run(p.bin, s.binArgs, p.Dir, env)
+	rec.Alone = why
+	if err == nil {
+		err = rec.write()
+	}
+	return err
+}
+
+// overlapErrors are errors a test gets when another run of its binary, or
+// of another package's, holds what it wants: a fixed port.
+var overlapErrors = []string{"address already in use"}
+
+// overlapped is the overlap error in a run's output, "" when none.
+func overlapped(output string) string {
+	for _, e := range overlapErrors {
+		if strings.Contains(output, e) {
+			return e
+		}
+	}
+	return ""
 }
 
 // suiteResult is what became of one package of the suite.
@@ -141,10 +183,12 @@ func (s *suite) runPackage(p *testPackage, mine func(int) bool, slots chan struc
 		}
 		env := append([]string{"DIVERGO_TRACE=" + rec.tracePath()}, perturbEnv(seed, strength)...)
 		slots <- struct{}{}
-		r := startRun(p.bin, s.binArgs, p.Dir, env, rec)
+		r := &testRun{rec: rec, done: make(chan error, 1), ended: make(chan struct{})}
 		go func() {
-			<-r.ended
+			err := s.runOnce(rec, p, env)
+			close(r.ended)
 			<-slots
+			r.done <- err
 		}()
 		return r
 	}, func(int) { ended() })
