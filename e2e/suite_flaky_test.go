@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -132,5 +133,18 @@ func TestSuite(t *testing.T) {
 		if got[p] != w {
 			t.Errorf("%s: %q, want %q", p, got[p], w)
 		}
+	}
+
+	// One package's shards, named by its directory and by its import
+	// path: runs of one package.
+	for k, name := range []string{"./order", "example.com/suite/order"} {
+		sh := fmt.Sprintf("%d/2", k+1)
+		if status, stdout, stderr := divergo(t, dir, "test", "-n", "4", "-shard", sh, "-o", filepath.Join(dir, "named-"+sh[:1]), name); status != 0 {
+			t.Fatalf("divergo test -shard %s %s: status %d\n%s\n%s", sh, name, status, stdout, stderr)
+		}
+	}
+	status, stdout, stderr = divergo(t, dir, "test", "-explain", filepath.Join(dir, "named-1"), filepath.Join(dir, "named-2"))
+	if (status != 0 && status != 1) || !strings.HasPrefix(stdout, "example.com/suite/order: 4 runs") {
+		t.Errorf("-explain of shards made as ./order and as its import path: status %d\n%s\n%s", status, stdout, stderr)
 	}
 }
