@@ -60,8 +60,8 @@ func TestModulesAsTheyAre(t *testing.T) {
 			cmd = exec.Command(filepath.Join(binDir, "divergo"), "test", "-n", "2", ".")
 			cmd.Dir, cmd.Env = dir, env(extra...)
 			out, err = cmd.CombinedOutput()
-			if code := exitCode(err); code != 0 {
-				t.Fatalf("divergo test: exit %d\n%s", code, out)
+			if code, want := exitCode(err), map[bool]int{false: 0, true: 1}[tc.testFails != ""]; code != want {
+				t.Fatalf("divergo test: exit %d, want %d\n%s", code, want, out)
 			}
 			if tc.testFails != "" && !strings.Contains(string(out), tc.testFails+" failed in every run") {
 				t.Errorf("divergo test does not report %s failing in every run, as it does plain:\n%s", tc.testFails, out)

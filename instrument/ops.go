@@ -692,6 +692,9 @@ func (r *rewriter) declaredBefore(e ast.Expr, pos token.Pos) bool {
 //	for v := range ch { body }
 //	for _dvg_rc := ch; ; { v, _dvg_ok := _dvg.Recv2(_dvg_r, 5, _dvg_rc); if !_dvg_ok { break }; { body } }
 //
+// An existing variable (for v = range ch) is assigned after the check, as
+// v = _dvg_rv, so that it keeps the last value received when the loop ends.
+//
 // Labels, break and continue keep their meaning; the body's probe stays
 // after its '{'. A channel expression over several lines puts the receive
 // back on the range's line with a line directive.
@@ -707,7 +710,7 @@ func (r *rewriter) rangeChan(s *ast.RangeStmt) {
 		return
 	}
 	recv := "_dvg.Recv2(_dvg_r, " + site + ", _dvg_rc)"
-	var assign string
+	var assign, after string
 	switch k := s.Key.(type) {
 	case nil:
 		assign = "_, _dvg_ok := "
@@ -715,13 +718,18 @@ func (r *rewriter) rangeChan(s *ast.RangeStmt) {
 		if s.Tok == token.DEFINE {
 			assign = k.Name + ", _dvg_ok := "
 		} else {
-			assign = "var _dvg_ok bool; " + k.Name + ", _dvg_ok = "
+			// An existing variable takes the value only once the receive
+			// got one: a receive from the closed channel that ends the
+			// loop gives the zero value, and plain Go leaves the variable
+			// holding the last value received.
+			assign = "_dvg_rv, _dvg_ok := "
+			after = k.Name + " = _dvg_rv; "
 		}
 	}
 	// range evaluates its channel once: so must the loop that replaces it
 	// (for v := range merge(a, b) would call merge at every receive).
 	r.buf.replace(r.off(s.For)+len("for"), r.off(s.X.Pos()), " _dvg_rc := ")
-	head := "; ; { " + assign + recv + "; if !_dvg_ok { break }; {"
+	head := "; ; { " + assign + recv + "; if !_dvg_ok { break }; " + after + "{"
 	if at, lb := r.fset.Position(s.X.Pos()), r.fset.Position(s.Body.Lbrace); at.Line != lb.Line {
 		// The receive goes after the '{', on a later line than the
 		// range when its channel expression takes several: a line
@@ -730,7 +738,7 @@ func (r *rewriter) rangeChan(s *ast.RangeStmt) {
 		// tracer and panics named the brace's line), and one before the
 		// body's brace takes the rest back to where it is.
 		name := r.tf.Name()
-		head = fmt.Sprintf("; ; { /*line %s:%d:%d*/%s%s; if !_dvg_ok { break }; /*line %s:%d:%d*/{", name, at.Line, at.Column, assign, recv, name, lb.Line, lb.Column)
+		head = fmt.Sprintf("; ; { /*line %s:%d:%d*/%s%s; if !_dvg_ok { break }; %s/*line %s:%d:%d*/{", name, at.Line, at.Column, assign, recv, after, name, lb.Line, lb.Column)
 	}
 	r.buf.replace(r.off(s.X.End()), r.off(s.Body.Lbrace)+1, head)
 	r.buf.insert(r.off(s.Body.Rbrace)+1, -r.depth, " }")

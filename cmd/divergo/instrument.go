@@ -61,14 +61,21 @@ func runInstrument(args []string, stdout, stderr io.Writer) (int, error) {
 	return 0, nil
 }
 
-// reportInstrument prints the warnings, then one line saying what was
-// written and how to build it.
+// reportInstrument prints the warnings (their count when .divergo was
+// reused: they were printed when it was written), then one line saying
+// what was written and how to build it.
 func reportInstrument(res *instrument.Result, stdout, stderr io.Writer) {
-	for _, s := range res.Skipped {
-		fmt.Fprintf(stderr, "divergo: warning: %s\n", rel(res.ModuleDir, s))
-	}
-	for _, w := range res.Warnings {
-		fmt.Fprintf(stderr, "divergo: warning: %s\n", rel(res.ModuleDir, w))
+	if n := len(res.Skipped) + len(res.Warnings); res.Reused && n > 0 {
+		// They were printed when .divergo was written: a suite tested
+		// again and again would print them every time.
+		fmt.Fprintf(stderr, "divergo: %d warnings, as when %s was written\n", n, instrument.OutDir)
+	} else {
+		for _, s := range res.Skipped {
+			fmt.Fprintf(stderr, "divergo: warning: %s\n", rel(res.ModuleDir, s))
+		}
+		for _, w := range res.Warnings {
+			fmt.Fprintf(stderr, "divergo: warning: %s\n", rel(res.ModuleDir, w))
+		}
 	}
 	did := "instrumented"
 	if res.Reused {

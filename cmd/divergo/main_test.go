@@ -74,6 +74,30 @@ func TestVetFigure1a(t *testing.T) {
 	}
 }
 
+// TestVetTests: with -tests, every change point is at a file of the
+// package, none at the test main go test generates in the build cache.
+func TestVetTests(t *testing.T) {
+	if testing.Short() {
+		t.Skip("loads and analyses packages")
+	}
+	status, out, errs := runCmd(t, "vet", "-tests", "../../testdata/flaky")
+	if status != 0 {
+		t.Fatalf("vet -tests: status %d: %s", status, errs)
+	}
+	tests := 0
+	for _, l := range strings.Split(strings.TrimSpace(out), "\n") {
+		if !strings.HasPrefix(l, "testdata/flaky/") {
+			t.Errorf("a change point outside the package: %q", l)
+		}
+		if strings.HasPrefix(l, "testdata/flaky/flaky_test.go:") {
+			tests++
+		}
+	}
+	if tests == 0 {
+		t.Errorf("no change point in the test files:\n%s", out)
+	}
+}
+
 func TestVetBadPackage(t *testing.T) {
 	status, _, errs := runCmd(t, "vet", "./does/not/exist")
 	if status != 2 || strings.Count(strings.TrimSpace(errs), "\n") != 0 || !strings.Contains(errs, "divergo vet: ") {

@@ -141,7 +141,7 @@ func buildInstrumentedIn(root, dir, pkg string, stderr io.Writer) (bin string, c
 	if err := isCommand(dir, pkg); err != nil {
 		return "", nil, err
 	}
-	pkgs, err := targetPackages(root, dir, pkg, false)
+	pkgs, err := targetPackages(root, dir, false, pkg)
 	if err != nil {
 		return "", nil, err
 	}

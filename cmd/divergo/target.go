@@ -9,24 +9,24 @@ import (
 	"strings"
 )
 
-// targetPackages lists the packages of the module rooted at root that pkg
-// links (with its tests' imports, when tests): run, test and check
+// targetPackages lists the packages of the module rooted at root that pkgs
+// link (with their tests' imports, when tests): run, test and check
 // instrument only those, so that a command of a large module does not
 // analyse the whole module first, and an edit elsewhere does not make
-// them instrument again. pkg is resolved in dir ("" for the current one).
-func targetPackages(root, dir, pkg string, tests bool) ([]string, error) {
+// them instrument again. pkgs are resolved in dir ("" for the current one).
+func targetPackages(root, dir string, tests bool, pkgs ...string) ([]string, error) {
 	args := []string{"list", "-deps", "-f", "{{.ImportPath}}\t{{with .Module}}{{.Dir}}{{end}}"}
 	if tests {
 		args = append(args, "-test")
 	}
-	cmd := exec.Command("go", append(args, pkg)...)
+	cmd := exec.Command("go", append(args, pkgs...)...)
 	cmd.Dir = dir
 	var out, errOut bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errOut
 	if err := cmd.Run(); err != nil {
-		return nil, fmt.Errorf("%s: %s", pkg, firstLine(errOut.String(), err))
+		return nil, fmt.Errorf("%s: %s", strings.Join(pkgs, " "), firstLine(errOut.String(), err))
 	}
-	var pkgs []string
+	var linked []string
 	for _, l := range strings.Split(strings.TrimSpace(out.String()), "\n") {
 		path, modDir, _ := strings.Cut(l, "\t")
 		if modDir == "" || filepath.Clean(modDir) != filepath.Clean(root) {
@@ -40,12 +40,12 @@ func targetPackages(root, dir, pkg string, tests bool) ([]string, error) {
 			continue
 		}
 		path = strings.TrimSuffix(path, "_test")
-		pkgs = append(pkgs, path)
+		linked = append(linked, path)
 	}
-	slices.Sort(pkgs)
-	pkgs = slices.Compact(pkgs)
-	if len(pkgs) == 0 {
-		return nil, fmt.Errorf("%s is not a package of the module at %s", pkg, root)
+	slices.Sort(linked)
+	linked = slices.Compact(linked)
+	if len(linked) == 0 {
+		return nil, fmt.Errorf("%s is not a package of the module at %s", strings.Join(pkgs, " "), root)
 	}
-	return pkgs, nil
+	return linked, nil
 }

@@ -1,14 +1,12 @@
 package main
 
 import (
-	"bytes"
 	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
 	"maps"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"runtime"
@@ -17,7 +15,6 @@ import (
 	"strings"
 
 	"github.com/divergo/divergo/flaky"
-	"github.com/divergo/divergo/instrument"
 	"github.com/divergo/divergo/internal/progress"
 	"github.com/divergo/divergo/internal/trace"
 )
@@ -25,8 +22,8 @@ import (
 func init() {
 	register(&command{
 		name:    "test",
-		usage:   "divergo test [-n N] [-p P] [-run RE] [-perturb=false] [-seed S] [-o DIR] [-shard K/N] [-json] [package] [-- testflags]\n       divergo test -explain [-json] DIR...",
-		summary: "run a package's tests N times and say what separates failing runs of a flaky test from passing ones",
+		usage:   "divergo test [-n N] [-p P] [-run RE] [-perturb=false] [-seed S] [-o DIR] [-shard K/N] [-json] [packages] [-- testflags]\n       divergo test -explain [-json] DIR...",
+		summary: "run the tests of packages N times and say what separates failing runs of a flaky test from passing ones",
 		help: `Test instruments the packages of the main module that the named package and
 its tests link (reusing .divergo when nothing changed since it was written),
 builds the package's test binary once with the overlay (go test -c, kept
@@ -41,7 +38,10 @@ in every one of its first runs gives way to a quarter of it, and full
 strength joins when no test failed at all, so that a flaky test stays
 flaky; the report gives each test's failure rate under each schedule. The flags after -- go to the test binary
 (-test.timeout=30s, -test.count=1 ...); the timeout is 10m, as go test's,
-unless one is given. A test that timed out counts as failed.
+unless one is given. A test that timed out counts as failed. A run whose
+trace passes 2 GB is stopped, and the report says so: its tests did not
+finish, and the disk is not filled by -p runs of a test that records
+without end.
 
 A test is flaky when it passed in some runs and failed (or panicked, or did
 not finish) in others. For each flaky test, test prints:
@@ -71,9 +71,20 @@ not finish) in others. For each flaky test, test prints:
     that order fails again; and the divergo diff of the two runs. Both
     commands work from the directory test ran in.
 
-The exit status is 0 when no test was flaky, 1 when one was, and 2 when the
-package could not be instrumented, built or run (or has no tests); a -shard
-invocation, which reports nothing, exits 0 once its runs are made.
+The packages may be any package pattern (./..., ./pool ./queue): the
+packages of the main module that every test binary links are instrumented
+once, the test binaries built side by side, and the runs of all packages
+scheduled together, -p at a time, each package's schedules adapting to
+its own outcomes. One package named gives its report as above, its traces
+directly in -o DIR; several give one report grouped by package, in go
+list's order, with a line for each package that has no test files or does
+not build, then a line counting them; their traces go in DIR/<import path>.
+
+The exit status is 0 when every test passed in all its runs, 1 when a test
+was flaky or failed in every run, and 2 when a package could not be
+instrumented, built or run (or, named alone, has no tests); a -shard
+invocation, which reports nothing, exits 0 once its runs are made, 2 when
+a package of its share did not build.
 
 Flags:
 	-n N	number of runs (default 20, at least 2)
@@ -99,12 +110,15 @@ Flags:
 		no report: the K-th of N consecutive blocks of the runs (shard
 		1/2 of -n 40 makes runs 1 to 20), each under the seed and
 		schedule of that run of one invocation making all n; a shard
-		adapts its strengths to its own runs only
+		adapts its strengths to its own runs only. Over several
+		packages the runs are numbered package by package, n each,
+		so that shards split the packages, and the runs of a package
+		at a block's edge
 	-explain	read the runs kept in the directories DIR... (of the
 		shards of one invocation, or of one -o) and report on them as one
-		invocation making them all; nothing is built or run. Runs of
-		another package, build or invocation, a run given twice and a
-		run missing are refused
+		invocation making them all; nothing is built or run. A suite's
+		runs are grouped by package. Runs of another build or
+		invocation, a run given twice and a run missing are refused
 	-json	the same report as JSON
 
 Examples:
@@ -141,9 +155,15 @@ type testReport struct {
 	// ends every test of the binary) or a timeout; the tests after it did
 	// not run.
 	Died []diedRun `json:"died,omitempty"`
+	// Alone are the runs made again alone, their first try beside other
+	// runs having failed with an error only overlapping runs give.
+	Alone []aloneRun `json:"alone,omitempty"`
 	// testArgs are the flags given to the test binary after --, which a
 	// rerun passes on (-test.cpu decides the schedule too).
 	testArgs []string
+	// keepSub is the directory below keepDir the flaky tests' runs are
+	// kept in: "" for one package, the package's path in a suite.
+	keepSub string
 }
 
 // diedRun is a run of the test binary that ended early.
@@ -152,6 +172,12 @@ type diedRun struct {
 	Seed     int64  `json:"seed"`
 	Strength int    `json:"strength"` // its schedule: 0 unperturbed, else percent perturbed
 	Why      string `json:"why"`      // the first line of the panic, or the exit status
+}
+
+// aloneRun is a run made again alone, and the error it first failed with.
+type aloneRun struct {
+	Run   int    `json:"run"`
+	Error string `json:"error"`
 }
 
 // flakyTest is one test that both passed and failed.
@@ -232,11 +258,7 @@ func runTest(args []string, stdout, stderr io.Writer) (int, error) {
 	if err := checkBudget(*budget, *n, sh); err != nil {
 		return 2, err
 	}
-	if sh.N > *n {
-		return 2, fmt.Errorf("-shard %s: more shards than the %d runs of -n", sh, *n)
-	}
-	pkg, err := onePackage(pos)
-	if err != nil {
+	if _, err := newTestPlan(*schedMode, *perturb); err != nil {
 		return 2, err
 	}
 	if *runRE != "" {
@@ -244,26 +266,98 @@ func runTest(args []string, stdout, stderr io.Writer) (int, error) {
 			return 2, usageError("-run: %v", err)
 		}
 	}
-	bin, pkgDir, err := buildTestBinary(pkg, stderr)
+	root, err := moduleRoot()
 	if err != nil {
 		return 2, err
 	}
-	dir := *keep
-	if dir == "" {
-		if dir, err = os.MkdirTemp("", "divergo-test-"); err != nil {
-			return 2, fmt.Errorf("making the trace directory: %w", err)
-		}
-		defer os.RemoveAll(dir)
-	} else if err := os.MkdirAll(dir, 0o777); err != nil {
-		return 2, fmt.Errorf("making the trace directory: %w", err)
+	if len(pos) == 0 {
+		pos = []string{"."}
 	}
-	if dir, err = filepath.Abs(dir); err != nil {
+	pkgs, err := listTestPackages(root, pos)
+	if err != nil {
 		return 2, err
 	}
+	// One package named keeps the report of one package, and its traces
+	// directly in DIR; several are a suite.
+	single := len(pkgs) == 1
+	if single {
+		if err := pkgs[0].unusable(); err != nil {
+			return 2, err
+		}
+	}
+	s := &suite{root: root, n: *n, seed: *seed, perturb: *perturb, sched: *schedMode, budget: *budget, sh: sh, flat: single, par: *parallel}
+	if s.par < 1 {
+		s.par = runtime.GOMAXPROCS(0)
+	}
+	if total := s.runCount(pkgs); sh.N > total {
+		return 2, fmt.Errorf("-shard %s: more shards than the %d runs", sh, total)
+	}
+	res, err := instrumentTests(root, pkgs, stderr)
+	if err != nil {
+		return 2, err
+	}
+	if single {
+		if err := pkgs[0].unusable(); err != nil {
+			return 2, err
+		}
+	}
+	if res != nil {
+		s.overlay = res.Overlay
+	}
+	if s.dir, err = traceDir(*keep); err != nil {
+		return 2, err
+	}
+	if *keep == "" {
+		defer os.RemoveAll(s.dir)
+	}
+	s.binArgs = testBinaryArgs(*runRE, testArgs)
+	prog := progress.NewRuns(stderr, "divergo test", s.mineRuns(pkgs), true)
+	results := s.run(pkgs, prog)
+	prog.Stop()
+	if single {
+		r := results[0]
+		switch {
+		case r.pkg.Broken != "":
+			return 2, fmt.Errorf("building the tests of %s with the overlay: %s", r.pkg.Path, r.pkg.Broken)
+		case r.err != nil:
+			return 2, r.err
+		}
+	}
+	if sh.N > 1 {
+		return printShard(s, results, stdout)
+	}
+	if single {
+		rep, err := reportRuns(results[0].recs, "")
+		if err != nil {
+			return 2, err
+		}
+		return printTestReport(rep, *asJSON, stdout)
+	}
+	return printSuiteReport(reportSuite(results), *asJSON, stdout)
+}
 
+// traceDir makes the directory the runs' traces go in: keep, or a
+// temporary directory when keep is "" (the caller removes it).
+func traceDir(keep string) (string, error) {
+	dir := keep
+	if dir == "" {
+		var err error
+		if dir, err = os.MkdirTemp("", "divergo-test-"); err != nil {
+			return "", fmt.Errorf("making the trace directory: %w", err)
+		}
+	} else if err := os.MkdirAll(dir, 0o777); err != nil {
+		return "", fmt.Errorf("making the trace directory: %w", err)
+	}
+	return filepath.Abs(dir)
+}
+
+// testBinaryArgs are the flags every run gives the test binary: -run's,
+// go test's timeout unless testArgs (the user's, after --) give one, and
+// -test.v.
+func testBinaryArgs(runRE string, testArgs []string) []string {
 	binArgs := []string{}
-	if *runRE != "" {
-		binArgs = append(binArgs, "-test.run="+*runRE)
+	if runRE != "" {
+		binArgs = append(binArgs, "-test.run="+runRE)
 	}
 	if !slices.ContainsFunc(testArgs, func(a string) bool { return strings.Contains(a, "test.timeout") }) {
 		// go test's default: a test binary run by itself has none, and a
@@ -273,83 +367,93 @@ func runTest(args []string, stdout, stderr io.Writer) (int, error) {
 	binArgs = append(binArgs, testArgs...)
 	// -test.v, last: passing tests print their t.Log messages too, which
 	// tells a failing run's log lines from its failure.
-	binArgs = append(binArgs, "-test.v=true")
-	plan, err := newTestPlan(*schedMode, *perturb)
-	if err != nil {
-		return 2, err
-	}
-	mine := 0
-	for k := range *n {
-		if sh.has(k, *n) {
-			mine++
+	return append(binArgs, "-test.v=true")
+}
+
+// printShard says what a -shard invocation made, and which of its
+// packages did not build or could not be run (exit 2 then).
+func printShard(s *suite, results []*suiteResult, stdout io.Writer) (int, error) {
+	made, status := 0, 0
+	for _, r := range results {
+		made += len(r.recs)
+		switch {
+		case r.mine == 0:
+		case r.pkg.Broken != "":
+			fmt.Fprintf(stdout, "%s: does not build: %s\n", r.pkg.Path, r.pkg.Broken)
+			status = 2
+		case r.err != nil:
+			fmt.Fprintf(stdout, "%s: its runs could not be made: %v\n", r.pkg.Path, r.err)
+			status = 2
 		}
 	}
-	par := *parallel
-	if par < 1 {
-		par = runtime.GOMAXPROCS(0)
+	pkgs := make([]*testPackage, len(results))
+	for i, r := range results {
+		pkgs[i] = r.pkg
 	}
-	runs := progress.NewRuns(stderr, "divergo test", mine, true)
-	recs, err := makeRuns(plan, *n, max(*n, *budget), par, sh, func(k, strength int) *testRun {
-		s := *seed + int64(k)
-		rec := &runRecord{Package: pkg, Args: binArgs, Runs: *n, Run: k + 1, Seed: s, Perturbed: *perturb, Strength: strength,
-			Trace: fmt.Sprintf("run-%d.dvt", k+1), dir: dir}
-		if sh.N > 1 {
-			rec.Shard = sh.String()
-		}
-		env := append([]string{"DIVERGO_TRACE=" + rec.tracePath()}, perturbEnv(s, strength)...)
-		return startRun(bin, binArgs, pkgDir, env, rec)
-	}, runs.Done)
-	if err != nil {
-		return 2, err
-	}
-	runs.Stop()
-	if err := settleRuns(recs, *n); err != nil {
-		return 2, err
-	}
-	if sh.N > 1 {
-		fmt.Fprintf(stdout, "shard %s: %d of %d runs in %s; divergo test -explain DIR... explains every shard's directory together\n", sh, len(recs), *n, dir)
-		return 0, nil
-	}
-	rep, err := reportRuns(recs)
-	if err != nil {
-		return 2, err
-	}
-	return printTestReport(rep, *asJSON, stdout)
+	fmt.Fprintf(stdout, "shard %s: %d of %d runs in %s; divergo test -explain DIR... explains every shard's directory together\n", s.sh, made, s.runCount(pkgs), s.dir)
+	return status, nil
 }
 
 // explainDirs explains the runs kept in dirs (by -shard invocations, or
-// one -o invocation) as one invocation making them all would.
+// one -o invocation) as one invocation making them all would: below each
+// directory, a suite's runs are in a directory per package.
 func explainDirs(dirs []string, asJSON bool, stdout io.Writer) (int, error) {
 	if len(dirs) == 0 {
 		return 2, usageError("-explain needs the directories the runs were kept in (-o DIR)")
 	}
-	recs, err := readRecords(dirs)
+	recs, err := readRecordTree(dirs)
 	if err != nil {
 		return 2, err
+	}
+	byPkg := map[string][]*runRecord{}
+	for _, rec := range recs {
+		byPkg[rec.Package] = append(byPkg[rec.Package], rec)
+	}
+	if len(byPkg) == 1 {
+		rep, err := explainPackage(recs, "")
+		if err != nil {
+			return 2, err
+		}
+		return printTestReport(rep, asJSON, stdout)
+	}
+	sr := &suiteReport{}
+	for _, path := range slices.Sorted(maps.Keys(byPkg)) {
+		pr := &packageReport{Package: path}
+		if pr.Report, err = explainPackage(byPkg[path], keepSub(path)); err != nil {
+			pr.Report, pr.Error = nil, err.Error()
+		}
+		sr.Packages = append(sr.Packages, pr)
+	}
+	return printSuiteReport(sr, asJSON, stdout)
+}
+
+// explainPackage explains the runs recs of one package, read from one or
+// more directories, once they are checked to be the runs of one
+// invocation of one program.
+func explainPackage(recs []*runRecord, keepSub string) (*testReport, error) {
+	byRun, err := checkRecords(recs)
+	if err != nil {
+		return nil, err
 	}
 	// The program graph's main package tells apart two programs of one
 	// module: the same-program check of divergo diff, on one trace of
 	// each directory.
 	var firsts []string
 	seen := map[string]bool{}
-	for _, rec := range recs {
-		if !seen[rec.dir] {
+	for _, rec := range byRun {
+		if !seen[rec.dir] && rec.Graph != "" { // a run stopped at the trace cap left none
 			seen[rec.dir] = true
 			firsts = append(firsts, rec.tracePath())
 		}
 	}
 	if err := sameProgramFiles(firsts); err != nil {
-		return 2, err
+		return nil, err
 	}
-	rep, err := reportRuns(recs)
-	if err != nil {
-		return 2, err
-	}
-	return printTestReport(rep, asJSON, stdout)
+	return reportRuns(byRun, keepSub)
 }
 
 // printTestReport prints rep as text or JSON; the status says whether a
-// test was flaky.
+// test was flaky or failed in every run.
 func printTestReport(rep *testReport, asJSON bool, stdout io.Writer) (int, error) {
 	if asJSON {
 		enc := json.NewEncoder(stdout)
@@ -360,7 +464,7 @@ func printTestReport(rep *testReport, asJSON bool, stdout io.Writer) (int, error
 	} else if err := writeTestReport(stdout, rep); err != nil {
 		return 2, err
 	}
-	if len(rep.Flaky) > 0 {
+	if len(rep.Flaky) > 0 || len(rep.Failed) > 0 {
 		return 1, nil
 	}
 	return 0, nil
@@ -369,8 +473,8 @@ func printTestReport(rep *testReport, asJSON bool, stdout io.Writer) (int, error
 // reportRuns explains the runs recs, every run of one invocation in the
 // order of their index, and keeps a failing and a passing run of each
 // flaky test (testkeep.go).
-func reportRuns(recs []*runRecord) (*testReport, error) {
-	rep := &testReport{Package: recs[0].Package, Runs: len(recs), Perturbed: recs[0].Perturbed, testArgs: userTestArgs(recs[0].Args)}
+func reportRuns(recs []*runRecord, keepSub string) (*testReport, error) {
+	rep := &testReport{Package: recs[0].Package, Runs: len(recs), Perturbed: recs[0].Perturbed, testArgs: userTestArgs(recs[0].Args), keepSub: keepSub}
 	// The failure rates by schedule count the runs again: a shard's plan
 	// saw only its own.
 	tally := flaky.NewPlan(false)
@@ -382,6 +486,9 @@ func reportRuns(recs []*runRecord) (*testReport, error) {
 		rep.Strengths = append(rep.Strengths, rec.Strength)
 		if rec.Died != "" {
 			rep.Died = append(rep.Died, diedRun{Run: k + 1, Seed: rec.Seed, Strength: rec.Strength, Why: rec.Died})
+		}
+		if rec.Alone != "" {
+			rep.Alone = append(rep.Alone, aloneRun{Run: k + 1, Error: rec.Alone})
 		}
 		for name, res := range rec.Tests {
 			if outcomes[name] == nil {
@@ -513,83 +620,4 @@ func explainFlaky(name string, paths []string, fails []int, failures []flaky.Fai
 	ft := &flakyTest{Name: name, Failures: len(fails), Report: rep}
 	ft.Messages = messages(failures)
 	return ft, nil
-}
-
-// goList asks the go command about pkg (format as go list -f).
-func goList(pkg, format string) (string, error) {
-	cmd := exec.Command("go", "list", "-f", format, pkg)
-	var out, errOut bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errOut
-	if err := cmd.Run(); err != nil {
-		return "", fmt.Errorf("%s: %s", pkg, firstLine(errOut.String(), err))
-	}
-	return strings.TrimSpace(out.String()), nil
-}
-
-// buildTestBinary instruments the module and builds pkg's test binary with
-// the overlay (go test -c). It returns the binary and the package's
-// directory, where go test runs it.
-//
-// The binary is kept under .divergo (testBinary), where the next build of
-// an unchanged package finds it: go test -c leaves a binary that is up to
-// date as it is, where a new path costs a link (0.4 to 0.6 s of a short
-// test's 1.3 s, docs/PERFORMANCE.md). Vet is off: the user's go test vets
-// the package, and divergo's runs need only its binary (0.1 s).
-func buildTestBinary(pkg string, stderr io.Writer) (bin, pkgDir string, err error) {
-	root, err := moduleRoot()
-	if err != nil {
-		return "", "", err
-	}
-	// One go command for both: each is 15 to 70 ms of a warm start. The
-	// directory comes last, since it may hold spaces.
-	info, err := goList(pkg, "{{len .TestGoFiles}} {{len .XTestGoFiles}} {{.Dir}}")
-	if err != nil {
-		return "", "", err
-	}
-	f := strings.SplitN(info, " ", 3)
-	if len(f) != 3 {
-		return "", "", fmt.Errorf("%s: go list said %q, not the package's test files and directory", pkg, info)
-	}
-	if f[0] == "0" && f[1] == "0" {
-		return "", "", fmt.Errorf("%s has no test files", pkg)
-	}
-	pkgDir = f[2]
-	pkgs, err := targetPackages(root, "", pkg, true)
-	if err != nil {
-		return "", "", err
-	}
-	res, err := instrument.Instrument(instrument.Config{Dir: root, Patterns: pkgs, Linked: true})
-	if err != nil {
-		return "", "", err
-	}
-	reportInstrument(res, stderr, stderr)
-	bin, err = testBinary(root, res.Overlay, pkgDir)
-	if err != nil {
-		return "", "", err
-	}
-	var out bytes.Buffer
-	build := exec.Command("go", "test", "-c", "-vet=off", "-overlay="+res.Overlay, "-o", bin, pkg)
-	build.Stdout, build.Stderr = &out, &out
-	if err := build.Run(); err != nil {
-		return "", "", fmt.Errorf("building the tests of %s with the overlay: %s", pkg, firstLine(out.String(), err))
-	}
-	return bin, pkgDir, nil
-}
-
-// testBinary is where the test binary of the package in pkgDir is kept,
-// beside the overlay of the module at root:
-// .divergo/_test/<the package's directory in the module>/pkg.test. The go
-// command takes no package from a directory whose name starts with "_", so
-// no instrumented copy is ever written there, and instrumenting again
-// removes the binaries with the rest of .divergo.
-func testBinary(root, overlay, pkgDir string) (string, error) {
-	rel, err := filepath.Rel(root, pkgDir)
-	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-		return "", fmt.Errorf("%s is outside the module root %s", pkgDir, root)
-	}
-	dir := filepath.Join(filepath.Dir(overlay), "_test", rel)
-	if err := os.MkdirAll(dir, 0o777); err != nil {
-		return "", fmt.Errorf("making a directory for the test binary: %w", err)
-	}
-	return filepath.Join(dir, "pkg.test"), nil
 }

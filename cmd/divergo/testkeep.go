@@ -32,7 +32,7 @@ type keeper struct {
 
 // newKeeper keeps the runs of rep, whose traces are paths.
 func newKeeper(rep *testReport, paths []string) (*keeper, error) {
-	abs, err := filepath.Abs(keepDir)
+	abs, err := filepath.Abs(filepath.Join(keepDir, rep.keepSub))
 	if err != nil {
 		return nil, fmt.Errorf("the directory to keep runs in: %w", err)
 	}

@@ -28,6 +28,9 @@ func writeTestReport(w io.Writer, rep *testReport) error {
 		fmt.Fprintln(bw)
 		writeMessages(bw, f.Messages)
 	}
+	for _, a := range rep.Alone {
+		fmt.Fprintf(bw, "run %d failed beside other runs with %q, which only runs sharing a port or file give: it was made again alone, and counts as that\n", a.Run, a.Error)
+	}
 	for _, d := range rep.Died {
 		fmt.Fprintf(bw, "run %d (seed %d, %s) ended early, the tests after it did not run: %s\n", d.Run, d.Seed, flaky.ScheduleName(d.Strength), d.Why)
 	}

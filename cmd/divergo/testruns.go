@@ -6,6 +6,8 @@ import (
 	"os"
 	"os/exec"
 	"strings"
+	"sync/atomic"
+	"time"
 
 	"github.com/divergo/divergo/flaky"
 )
@@ -19,20 +21,21 @@ import (
 // before it are taken in, so that it depends on the outcomes and p, not
 // on which run ended first.
 type testRun struct {
-	rec  *runRecord
-	done chan error
+	rec   *runRecord
+	done  chan error
+	ended chan struct{} // closed when the run ended and its record is written
 }
 
-// makeRuns makes the runs of shard sh of n, up to par at a time, each
-// started by start at the strength plan chooses, and returns their
-// records in run order. done is told how many runs are taken in. Every
-// shard asks the plan for every run's schedule, its own or not, so that run
-// k gets the schedule of run k of one invocation making all n; the plan
-// adapts to the shard's own outcomes only.
+// makeRuns makes the runs k of n that mine says are the shard's, up to par
+// at a time, each started by start at the strength plan chooses, and
+// returns their records in run order. done is told how many runs are
+// taken in. Every shard asks the plan for every run's schedule, its own or
+// not, so that run k gets the schedule of run k of one invocation making
+// all n; the plan adapts to the shard's own outcomes only.
 //
 // Past n, up to budget, it goes on while no test has failed in a run
 // taken in: whether it does depends on the outcomes and par only.
-func makeRuns(plan *flaky.Plan, n, budget, par int, sh shard, start func(k, strength int) *testRun, done func(int)) ([]*runRecord, error) {
+func makeRuns(plan *flaky.Plan, n, budget, par int, mine func(k int) bool, start func(k, strength int) *testRun, done func(int)) ([]*runRecord, error) {
 	var (
 		recs    []*runRecord
 		started []*testRun // in run order, not yet taken in
@@ -65,7 +68,7 @@ func makeRuns(plan *flaky.Plan, n, budget, par int, sh shard, start func(k, stre
 			break
 		}
 		strength := plan.Next()
-		if k >= n || sh.has(k, n) { // past n: the budget's, which has no shards
+		if k >= n || mine(k) { // past n: the budget's, which has no shards
 			started = append(started, start(k, strength))
 		}
 	}
@@ -81,20 +84,73 @@ func makeRuns(plan *flaky.Plan, n, budget, par int, sh shard, start func(k, stre
 // rec: how the binary ended, its output, what its trace says of each test;
 // then writes the record beside the trace.
 func startRun(bin string, args []string, dir string, env []string, rec *runRecord) *testRun {
-	r := &testRun{rec: rec, done: make(chan error, 1)}
-	go func() { r.done <- rec.run(bin, args, dir, env) }()
+	r := &testRun{rec: rec, done: make(chan error, 1), ended: make(chan struct{})}
+	go func() {
+		err := rec.run(bin, args, dir, env)
+		close(r.ended)
+		r.done <- err
+	}()
 	return r
 }
 
 // wait waits for the run to end and says why it could not be made.
 func (r *testRun) wait() error { return <-r.done }
 
+// maxTrace is the largest trace a run may write: a run whose trace grows
+// past it is stopped, and its record says so. One package of
+// client_golang wrote 6.5 GB per run, and -p of them at once filled the
+// temporary directory's disk.
+const maxTrace = 2 << 30
+
+// traceCheckEvery is how often a run's trace size is looked at.
+const traceCheckEvery = 250 * time.Millisecond
+
 func (rec *runRecord) run(bin string, args []string, dir string, env []string) error {
+	return rec.runCapped(bin, args, dir, env, maxTrace)
+}
+
+// runCapped runs bin as run does, stopping it when its trace passes
+// limit bytes.
+func (rec *runRecord) runCapped(bin string, args []string, dir string, env []string, limit int64) error {
 	var out bytes.Buffer
 	cmd := exec.Command(bin, args...)
 	cmd.Dir, cmd.Stdout, cmd.Stderr = dir, &out, &out
 	cmd.Env = append(os.Environ(), env...)
-	if err := cmd.Run(); err != nil {
+	if err := cmd.Start(); err != nil {
+		return fmt.Errorf("running the tests of %s (run %d): %w", rec.Package, rec.Run, err)
+	}
+	var capped atomic.Bool
+	stop := make(chan struct{})
+	go func() {
+		tick := time.NewTicker(traceCheckEvery)
+		defer tick.Stop()
+		for {
+			select {
+			case <-stop:
+				return
+			case <-tick.C:
+				if fi, err := os.Stat(rec.tracePath()); err == nil && fi.Size() > limit {
+					capped.Store(true)
+					cmd.Process.Kill()
+					return
+				}
+			}
+		}
+	}()
+	err := cmd.Wait()
+	close(stop)
+	if capped.Load() {
+		// The trace ends mid-write: nothing in it can be read back.
+		rec.Died = fmt.Sprintf("stopped: its trace passed the cap of %d MB per run", limit>>20)
+		rec.Output = out.String()
+		rec.Tests = map[string]string{}
+		os.Remove(rec.tracePath())
+		if err := rec.write(); err != nil {
+			return fmt.Errorf("run %d: writing its record: %w", rec.Run, err)
+		}
+		return nil
+	}
+	if err != nil {
 		ee, ok := err.(*exec.ExitError)
 		if !ok {
 			return fmt.Errorf("running the tests of %s (run %d): %w", rec.Package, rec.Run, err)

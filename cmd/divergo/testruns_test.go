@@ -47,7 +47,7 @@ func (f *fakeRuns) make(t *testing.T, n, par int, sh shard) ([]int, []*runRecord
 	t.Helper()
 	f.strengths = map[int]int{}
 	f.most.Store(0)
-	recs, err := makeRuns(flaky.NewPlan(true), n, n, par, sh, f.start, func(int) {})
+	recs, err := makeRuns(flaky.NewPlan(true), n, n, par, func(k int) bool { return sh.has(k, n) }, f.start, func(int) {})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -127,7 +127,7 @@ func TestMakeRunsError(t *testing.T) {
 		}()
 		return r
 	}
-	_, err := makeRuns(flaky.NewPlan(true), 10, 10, 2, shard{1, 1}, start, func(int) {})
+	_, err := makeRuns(flaky.NewPlan(true), 10, 10, 2, func(int) bool { return true }, start, func(int) {})
 	if err == nil || err.Error() != "no binary" {
 		t.Fatalf("error %v, want the run's", err)
 	}

@@ -32,7 +32,7 @@ func TestMakeRunsBudget(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		recs, err := makeRuns(plan, 10, 30, c.par, shard{1, 1}, start, func(int) {})
+		recs, err := makeRuns(plan, 10, 30, c.par, func(int) bool { return true }, start, func(int) {})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -64,6 +65,9 @@ type runRecord struct {
 	Tests map[string]string `json:"tests"`
 	// Died says why the binary ended early, "" when it did not.
 	Died string `json:"died,omitempty"`
+	// Alone is the error only overlapping runs give (a fixed port in use)
+	// that the run's first try failed with: it was made again alone.
+	Alone string `json:"alone,omitempty"`
 	// Output is everything the binary printed: the failure messages, and
 	// the t.Log lines of passing tests that tell log lines from failures.
 	Output string `json:"output"`
@@ -123,35 +127,62 @@ func (rec *runRecord) write() error {
 	return os.WriteFile(filepath.Join(rec.dir, recordName(rec.Run-1)), append(b, '\n'), 0o666)
 }
 
-// readRecords reads the run records of dirs, which -shard invocations (or
-// one -o invocation) wrote, and returns them by run index. It refuses,
-// in one line, records of other packages, builds, flags or run counts,
-// two records of one run, and runs no directory has a record of.
-func readRecords(dirs []string) ([]*runRecord, error) {
+// readRecordTree reads the run records below dirs, which -shard
+// invocations (or one -o invocation) wrote: a directory's own, or in a
+// suite's, those of each package's directory below it.
+func readRecordTree(dirs []string) ([]*runRecord, error) {
 	var recs []*runRecord
 	for _, d := range dirs {
-		paths, err := filepath.Glob(filepath.Join(d, "run-*.json"))
+		before := len(recs)
+		err := filepath.WalkDir(d, func(path string, e fs.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			if !e.IsDir() {
+				return nil
+			}
+			in, err := readRecords(path)
+			recs = append(recs, in...)
+			return err
+		})
 		if err != nil {
 			return nil, err
 		}
-		if len(paths) == 0 {
+		if len(recs) == before {
 			return nil, fmt.Errorf("%s: no run records (run-K.json): not a directory of divergo test -o", d)
 		}
-		for _, p := range paths {
-			b, err := os.ReadFile(p)
-			if err != nil {
-				return nil, fmt.Errorf("reading a run record: %w", err)
-			}
-			rec := &runRecord{dir: d}
-			if err := json.Unmarshal(b, rec); err != nil {
-				return nil, fmt.Errorf("%s: %w", p, err)
-			}
-			if rec.Runs < 1 || rec.Run < 1 || rec.Run > rec.Runs || rec.Trace == "" || filepath.IsAbs(rec.Trace) {
-				return nil, fmt.Errorf("%s: not a run record of divergo test", p)
-			}
-			recs = append(recs, rec)
-		}
 	}
+	return recs, nil
+}
+
+// readRecords reads the run records directly in dir.
+func readRecords(d string) ([]*runRecord, error) {
+	paths, err := filepath.Glob(filepath.Join(d, "run-*.json"))
+	if err != nil {
+		return nil, err
+	}
+	var recs []*runRecord
+	for _, p := range paths {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return nil, fmt.Errorf("reading a run record: %w", err)
+		}
+		rec := &runRecord{dir: d}
+		if err := json.Unmarshal(b, rec); err != nil {
+			return nil, fmt.Errorf("%s: %w", p, err)
+		}
+		if rec.Runs < 1 || rec.Run < 1 || rec.Run > rec.Runs || rec.Trace == "" || filepath.IsAbs(rec.Trace) || rec.Package == "" {
+			return nil, fmt.Errorf("%s: not a run record of divergo test", p)
+		}
+		recs = append(recs, rec)
+	}
+	return recs, nil
+}
+
+// checkRecords returns recs, the runs of one package, by run index. It
+// refuses, in one line, records of other packages, builds, flags or run
+// counts, two records of one run, and runs no directory has a record of.
+func checkRecords(recs []*runRecord) ([]*runRecord, error) {
 	first := recs[0]
 	byRun := make([]*runRecord, first.Runs)
 	for _, rec := range recs {
@@ -159,7 +190,7 @@ func readRecords(dirs []string) ([]*runRecord, error) {
 		switch {
 		case rec.Package != first.Package:
 			return nil, fmt.Errorf("%s is a run of %s, not %s: explain one package's runs at a time", where, rec.Package, first.Package)
-		case rec.Graph != first.Graph:
+		case rec.Graph != first.Graph && rec.Graph != "" && first.Graph != "": // "": a run stopped at the trace cap
 			return nil, fmt.Errorf("%s and %s are runs of different builds (graphs %s and %s)", where, filepath.Join(first.dir, recordName(first.Run-1)), rec.Graph, first.Graph)
 		case rec.Runs != first.Runs || rec.Perturbed != first.Perturbed || !slices.Equal(rec.Args, first.Args) ||
 			rec.Seed-int64(rec.Run) != first.Seed-int64(first.Run):

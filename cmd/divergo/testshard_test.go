@@ -99,7 +99,14 @@ func TestReadRecords(t *testing.T) {
 	a, b := filepath.Join(tmp, "a"), filepath.Join(tmp, "b")
 	write(a, []int{1, 3}, nil)
 	write(b, []int{2, 4}, nil)
-	recs, err := readRecords([]string{b, a})
+	read := func(dirs []string) ([]*runRecord, error) {
+		recs, err := readRecordTree(dirs)
+		if err != nil {
+			return nil, err
+		}
+		return checkRecords(recs)
+	}
+	recs, err := read([]string{b, a})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -114,7 +121,7 @@ func TestReadRecords(t *testing.T) {
 
 	refused := func(what string, dirs []string, want string) {
 		t.Helper()
-		_, err := readRecords(dirs)
+		_, err := read(dirs)
 		if err == nil || !strings.Contains(err.Error(), want) || strings.Contains(err.Error(), "\n") {
 			t.Errorf("%s: error %v, want one line with %q", what, err, want)
 		}
@@ -133,5 +140,9 @@ func TestReadRecords(t *testing.T) {
 	f := filepath.Join(tmp, "f")
 	write(f, []int{2, 4}, func(r *runRecord) { r.Seed += 100 })
 	refused("another -seed", []string{a, f}, "another invocation")
-	refused("no records", []string{tmp}, "no run records")
+	empty := filepath.Join(tmp, "empty")
+	if err := os.Mkdir(empty, 0o777); err != nil {
+		t.Fatal(err)
+	}
+	refused("no records", []string{empty}, "no run records")
 }

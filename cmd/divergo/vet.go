@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"sort"
+	"strings"
 
 	"github.com/divergo/divergo/analyzer"
 	"github.com/divergo/divergo/internal/load"
@@ -71,6 +72,11 @@ func runVet(args []string, stdout, stderr io.Writer) (int, error) {
 	var lines []line
 	seen := map[line]bool{}
 	for _, p := range res.Roots {
+		if strings.HasSuffix(p.Pkg.ID, ".test") {
+			// The test main go test generates, in the build cache: none of
+			// the user's code, and no file to open.
+			continue
+		}
 		for _, d := range p.Diagnostics {
 			pos := res.Fset.Position(d.Pos)
 			l := line{res.Rel(pos.Filename), pos.Line, pos.Column, d.Message}
