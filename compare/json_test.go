@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"path/filepath"
+	"reflect"
 	"testing"
 
 	"github.com/divergo/divergo/internal/trace"
@@ -63,6 +64,11 @@ func TestWriteJSON(t *testing.T) {
 		"same":          mustCompare(t, x.run(true, 1), x.run(true, 1)),
 		"inputs differ": mustCompare(t, fileTrace(t, filepath.Join(dir, "a.dvt"), f.g, f.run(1, 0, 1000), ten), fileTrace(t, filepath.Join(dir, "b.dvt"), f.g, f.run(0, 0, 2000), twelve)),
 		"nil lists":     {},
+		"endings":       {Endings: &Endings{A: RunEnding{Kind: "panic", Code: 2, Text: "a panic"}, B: RunEnding{Kind: "killed", Text: "killed"}}},
+	}
+	// Every field of Report is written: WriteJSON lists them by hand.
+	if n := reflect.TypeFor[Report]().NumField(); n != 8 {
+		t.Fatalf("Report has %d fields; WriteJSON writes 8: write the new one and count it here", n)
 	}
 	for name, rep := range reports {
 		// As diff -json wrote it before: HTML characters (the ">" of spawn

@@ -39,6 +39,10 @@ func (r *Report) WriteJSON(w io.Writer) error {
 		jw.raw(`,"inputs":`)
 		jw.value(r.Inputs)
 	}
+	if r.Endings != nil {
+		jw.raw(`,"endings":`)
+		jw.value(r.Endings)
+	}
 	jw.raw("}\n")
 	if jw.err != nil {
 		return jw.err

@@ -239,12 +239,16 @@ func (c *pairCmp) advance(s *stream, m *sideMeasure, k StepKind, cp, depth int32
 			return stopCP, nil
 		case c.again != noBlock && tok.kind == tBlock && tok.depth == depth && tok.block == c.again:
 			return stopAgain, nil
-		case c.again != noBlock && tok.kind == tBlock && tok.depth == depth && c.p.loopHead(tok.block) && c.p.dominates(tok.block, c.again):
-			// The head of a loop around the TCP, with a decision of its
-			// own, on the way back: the loop is not endless, and the
-			// next iteration is that decision's to compare. The
-			// convergence point as before. (A loop inside one of the
-			// TCP's branches does not dominate it.)
+		case c.again != noBlock && tok.kind == tBlock && tok.depth == depth && c.p.dominates(tok.block, c.again):
+			// A block that dominates the TCP, met on the way back to it:
+			// the head of a loop around it. With a decision of its own
+			// (for cond {...}, a range), the next iteration is that
+			// decision's to compare; without one, the side left the
+			// endless loop (a break) and came round an outer loop, and
+			// meeting the other side "again" there would pair one
+			// outer iteration with the next. The convergence point as
+			// before. (A loop inside one of the TCP's branches does not
+			// dominate it.)
 			c.again = noBlock
 		}
 		m.token(c.p, *tok)
