@@ -150,3 +150,80 @@ func argReader3(s []int, done chan bool) {
 	}
 	done <- true
 }
+
+// The shape of a fannkuch whose workers get their table as an argument:
+// fact is frozen, out is written by the workers and stays shared.
+func argFannkuch(n, workers int) {
+	fact := make([]int, n+1)
+	fact[0] = 1
+	for i := 1; i <= n; i++ {
+		fact[i] = fact[i-1] * i
+	}
+	out := make([]int, workers)
+	done := make(chan bool)
+	chunk := fact[n] / workers
+	for w := 0; w < workers; w++ {
+		go argFannkuchWorker(n, w*chunk, (w+1)*chunk, fact, out[w:w+1], done) // want `\(spawn\)`
+	}
+	for w := 0; w < workers; w++ {
+		<-done
+	}
+	if out[0] > 0 { // want `\(branch\): out\[0\] depends on`
+		println()
+	}
+}
+
+func argFannkuchWorker(n, lo, hi int, fact []int, out []int, done chan bool) {
+	perm := make([]int, n)
+	for i := lo; i < hi; i++ {
+		idx := i
+		for k := n - 1; k > 0; k-- {
+			d := idx / fact[k]
+			idx -= d * fact[k]
+			if d > 0 { // read from fact, frozen: no change point
+				perm[k] = d
+			}
+		}
+		if perm[n-1] > out[0] { // want `\(branch\): out\[0\] depends on memory whose address escapes`
+			out[0] = perm[n-1]
+		}
+	}
+	done <- true
+}
+
+func callsArgFannkuch() { argFannkuch(7, 4) }
+
+// A map and a pointer to a variable, passed and only read: frozen.
+func argMapPassed(done chan bool) {
+	m := map[string]int{"a": 1}
+	limit := 2
+	go argMapReader(m, &limit, done) // want `\(spawn\)`
+}
+
+func argMapReader(m map[string]int, limit *int, done chan bool) {
+	if m["a"] > *limit {
+		println()
+	}
+	done <- true
+}
+
+func callsArgMap() { argMapPassed(make(chan bool)) }
+
+// Frozen, but passed by a go statement that a shared branch skips now and
+// then: the k-th goroutine may get another slice in another run.
+func argByCount(ch chan int) {
+	for i := 0; i < 3; i++ {
+		if <-ch > 0 { // want `\(branch\): <-ch depends on channel receive`
+			continue
+		}
+		s := make([]int, 1)
+		s[0] = i
+		go argReader4(s) // want `\(spawn\)`
+	}
+}
+
+func argReader4(s []int) {
+	if s[0] > 1 { // want `\(branch\): s\[0\] depends on .*varying number of times`
+		println()
+	}
+}
