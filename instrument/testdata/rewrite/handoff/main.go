@@ -29,4 +29,7 @@ func main() {
 		return ys[i] < ys[j]
 	})
 	fmt.Println(xs, ys, apply(func(x int) int { return x + 1 }, 1))
+	// The AfterFunc goroutines record their exits after their sends:
+	// give them the time before main returns, or the golden loses one.
+	time.Sleep(100 * time.Millisecond)
 }
