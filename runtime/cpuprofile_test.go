@@ -2,12 +2,8 @@ package runtime
 
 import (
 	"bytes"
-	"errors"
 	"os"
-	"os/exec"
-	"strings"
 	"testing"
-	"time"
 
 	"github.com/divergo/divergo/internal/trace"
 )
@@ -21,25 +17,7 @@ func TestDeadlockReportedWithSamples(t *testing.T) {
 	cmd, path := child(t, "stuck")
 	useNonRaceChild(t, cmd)
 	cmd.Env = append(cmd.Env, "DIVERGO_CPUPROFILE=on")
-	var stderr strings.Builder
-	cmd.Stderr = &stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
-	var err error
-	select {
-	case err = <-done:
-	case <-time.After(time.Minute):
-		cmd.Process.Kill()
-		<-done
-		t.Fatal("the deadlocked program hung")
-	}
-	var ee *exec.ExitError
-	if !errors.As(err, &ee) || ee.ExitCode() != 2 || !strings.Contains(stderr.String(), "all goroutines are asleep - deadlock!") {
-		t.Fatalf("child: %v, stderr:\n%s", err, stderr.String())
-	}
+	wantDeadlockReport(t, cmd)
 	data, err := os.ReadFile(trace.CPUProfileBeside(path))
 	if err != nil || !bytes.HasPrefix(data, []byte{0x1f, 0x8b}) {
 		t.Errorf("CPU samples beside the trace: %d bytes, %v; want a gzipped profile", len(data), err)

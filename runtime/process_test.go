@@ -395,25 +395,7 @@ func useNonRaceChild(t *testing.T, cmd *exec.Cmd) {
 func TestDeadlockReported(t *testing.T) {
 	cmd, path := child(t, "deadlock")
 	useNonRaceChild(t, cmd)
-	var stderr strings.Builder
-	cmd.Stderr = &stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
-	var err error
-	select {
-	case err = <-done:
-	case <-time.After(time.Minute):
-		cmd.Process.Kill()
-		<-done
-		t.Fatal("the deadlocked program hung")
-	}
-	var ee *exec.ExitError
-	if !errors.As(err, &ee) || ee.ExitCode() != 2 || !strings.Contains(stderr.String(), "all goroutines are asleep - deadlock!") {
-		t.Fatalf("child: %v, stderr:\n%s", err, stderr.String())
-	}
+	wantDeadlockReport(t, cmd)
 	r, gs := readTrace(t, path)
 	if r.Truncated() || gs["main"].info.Blocks != 200001 {
 		t.Errorf("trace after the deadlock: truncated %v, main %+v; want it completed, %d blocks", r.Truncated(), gs["main"].info, 200001)
@@ -489,5 +471,31 @@ func TestBlockedAtEnd(t *testing.T) {
 				t.Error("main did not end")
 			}
 		})
+	}
+}
+
+// wantDeadlockReport runs cmd, a child that deadlocks, and fails unless it
+// dies as Go makes a deadlocked program die: exit status 2 and "all
+// goroutines are asleep", within a minute.
+func wantDeadlockReport(t *testing.T, cmd *exec.Cmd) {
+	t.Helper()
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	var err error
+	select {
+	case err = <-done:
+	case <-time.After(time.Minute):
+		cmd.Process.Kill()
+		<-done
+		t.Fatal("the deadlocked program hung")
+	}
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() != 2 || !strings.Contains(stderr.String(), "all goroutines are asleep - deadlock!") {
+		t.Fatalf("child: %v, stderr:\n%s", err, stderr.String())
 	}
 }
