@@ -15,15 +15,20 @@ import (
 	"testing"
 )
 
-// history matches a development session named by its number, singular or
-// plural, with or without a dash before the number. Decisions and
-// measurements are named by what they are and cited by a doc section's
-// title; git keeps when they happened.
-var history = regexp.MustCompile(`(?i)\bsessions?[\s-]*[0-9]+`)
+// history matches development history named by number: a session or an
+// issue of this project, singular or plural, with or without a dash or a
+// '#' before the number, or the period of work it was done in. Decisions
+// and measurements are named by what they are and cited by a doc
+// section's title; git keeps when they happened. What precedes the word
+// must not be a letter, a digit, '/' or '.', so that a file such as Go's
+// test/fixedbugs/issue5963.go and an upstream issue cited by its address
+// (golang.org/issue/2075, go.dev/issue/2075) pass; an issue is named by a
+// separated number, so issue5963.go alone passes too.
+var history = regexp.MustCompile(`(?i)(?:^|[^\w/.])(sessions?[\s-]*[0-9]+|issues?[\s#-]+[0-9]+|work[\s-]+periods?\b)`)
 
 // TestNoSessionNumbers keeps development history out of the tracked files:
 // docs, comments, scripts and test names say what is, not which session
-// measured it. Files under testdata/ directories are programs and traces,
+// measured it or which issue asked for it. Files under testdata/ directories are programs and traces,
 // not prose, and are left out, as are binary files.
 func TestNoSessionNumbers(t *testing.T) {
 	files, err := trackedFiles()
@@ -42,17 +47,22 @@ func TestNoSessionNumbers(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, hit := range historyLines(data) {
-			t.Errorf("%s:%s: name the decision or measurement by what it is, and cite the doc section by its title", f, hit)
+			t.Errorf("%s:%s: name the decision or measurement by what it is, cite the doc section by its title, and an upstream issue by its address", f, hit)
 		}
 	}
 }
 
 // TestNoSessionNumbersCatches: the rule fails the forms it is meant to fail,
-// across a line break too, and passes the runtime's own sessions.
+// across a line break too, and passes the runtime's own sessions, Go's
+// fixedbugs files and upstream issues cited by their address.
 func TestNoSessionNumbersCatches(t *testing.T) {
 	s := "sess" + "ion" // so that this file does not hold what it tests
+	i := "iss" + "ue"
+	w := "work" + " period"
 	for _, bad := range []string{
 		s + " 7", "S" + s[1:] + " 11's machine", s + "s 6-10", s + "\n9", s + "-3", "(" + s + " 8)",
+		i + " 12", "I" + i[1:] + " 25 asks", "(" + i + " 24: x)", i + "s 12 and 15", i + " #7", i + "\n26",
+		"the targets of " + i + " 15", w, w + "s", "W" + w[1:] + " 3",
 	} {
 		if len(historyLines([]byte(bad))) == 0 {
 			t.Errorf("%q passes", bad)
@@ -60,6 +70,9 @@ func TestNoSessionNumbersCatches(t *testing.T) {
 	}
 	for _, good := range []string{
 		"the " + s + "'s lock", s + ".go", "a " + s + " of 41 rounds", "multi" + s + " 3", s + "s end",
+		"test/fixedbugs/" + i + "5963.go", "`" + i + "79186.go`", "golang.org/" + i + "/2075",
+		"https://go.dev/" + i + "/61234", "github.com/golang/go/" + i + "s/2075", "an " + i + " of 3 bytes",
+		"the work of a period", "tissue 3",
 	} {
 		if hits := historyLines([]byte(good)); len(hits) > 0 {
 			t.Errorf("%q fails: %v", good, hits)
@@ -77,9 +90,9 @@ func historyLines(data []byte) []string {
 		return nil
 	}
 	var hits []string
-	for _, m := range history.FindAllIndex(data, -1) {
-		line := 1 + bytes.Count(data[:m[0]], []byte("\n"))
-		hits = append(hits, fmt.Sprintf("%d: %q", line, data[m[0]:m[1]]))
+	for _, m := range history.FindAllSubmatchIndex(data, -1) {
+		line := 1 + bytes.Count(data[:m[2]], []byte("\n"))
+		hits = append(hits, fmt.Sprintf("%d: %q", line, data[m[2]:m[3]]))
 	}
 	return hits
 }

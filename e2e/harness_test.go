@@ -301,8 +301,8 @@ func readRun(t *testing.T, path, stdout string) *run {
 
 // checkProfileTotal explains the waiting time of every trace the tests
 // read and requires the pprof profile's values to add up to the report's
-// waiting time within 1% (issue 12: the profile held 31.8 s against 1.96 s
-// of waiting in the text).
+// waiting time within 1% (a profile once held 31.8 s against 1.96 s of waiting
+// in the text).
 func checkProfileTotal(t *testing.T, r *trace.Reader) {
 	t.Helper()
 	rep, err := waittime.Analyze(r, waittime.Options{})

@@ -18,9 +18,9 @@ import (
 // a 64 MB buffer on each of lines 18 and 19, one block of the trace, while
 // main waits for it. With the CPU samples the runtime records beside the
 // trace when asked (DIVERGO_CPUPROFILE=on), divergo wait gives lines 18 and 19 their shares of main's wait
-// and line 17 none, in the text, the JSON and the pprof profile (issue 24:
-// "+ main.go:17 ... 87.8 ms", the block's first line, and 18 and 19 never
-// appeared). Recorded without them (the default), the block's time stays
+// and line 17 none, in the text, the JSON and the pprof profile (not
+// "+ main.go:17 ... 87.8 ms", the block's first line, with 18 and 19
+// absent). Recorded without them (the default), the block's time stays
 // at its first line: the samples are what moves it.
 func TestHashLines(t *testing.T) {
 	t.Parallel()

@@ -16,8 +16,8 @@ import (
 // every path. Run 1 is the program as it runs, unperturbed; the waits of
 // the perturbed run 2 have divergo's delays taken out before they are
 // explained: no step is divergo's, and the header says once how long it
-// delayed the goroutines, in all and in the waits (issue 24: "+ (divergo's
-// perturbation) ... 5.73 s" was the top step of a class).
+// delayed the goroutines, in all and in the waits (not "+ (divergo's
+// perturbation) ... 5.73 s" as the top step of a class).
 func TestPerturbFlowExplainsProgram(t *testing.T) {
 	t.Parallel()
 	for _, prog := range []string{"contention", "rwhammer"} {

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # How long divergo test -n 40 of a short test takes against go test -race
-# -count=40 of the same test (issue 25: within 3×, build included, caches
+# -count=40 of the same test (the target: within 3×, build included, caches
 # warm; docs/PERFORMANCE.md, "divergo test against go test -race -count"),
 # on testdata/flaky's TestGroupForget and TestSendClose, copied into a
 # module of their own as the e2e tests do, and on golang.org/x/sync's

@@ -3,7 +3,7 @@
 # with go's coverage counters (count, atomic) and the runtime execution
 # tracer as reference points, on (a) a branch-heavy CPU loop
 # (testdata/cpuloop), (b) a concurrent workload (testdata/wordcount), (c)
-# issue 15's switch in a counting loop, one probe per iteration
+# a switch in a counting loop, one probe per iteration
 # (scripts/testdata/switchloop), (d) a recursive Fibonacci, a function
 # entry and return every few instructions (scripts/testdata/calls), and
 # (e) spectral-norm, a tiny deterministic function called n² times in

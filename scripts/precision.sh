@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Precision figures (issue 26, item 5) for a fixed corpus: programs of the
+# Precision figures for a fixed corpus: programs of the
 # e2e corpus (testdata/), programs of Go's own test suite that use channels
 # and goroutines ($(go env GOROOT)/test/chan), and the four compute-bound
 # programs in the benchmarks game's shape (analyzer/testdata/src). For each

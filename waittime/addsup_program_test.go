@@ -9,8 +9,8 @@ import (
 )
 
 // TestAddsUpProgram runs testdata/addsup twice, plain and perturbed, and
-// checks the waits of issue 12's "Explanations that do not add up" and
-// "Perturbation" on a real program: the child that waits for a goroutine
+// checks the waits that once did not add up, and those of perturbed
+// runs, on a real program: the child that waits for a goroutine
 // started after its parent's computation, the waiter released by
 // time.AfterFunc's goroutine, and, perturbed, a mutex-heavy fork-join whose
 // waiting is divergo's own delays, which no line of the program may carry.

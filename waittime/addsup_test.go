@@ -8,8 +8,8 @@ import (
 	"github.com/divergo/divergo/internal/trace"
 )
 
-// TestSpawnSnapshotBeforeChildWaits is cause (a) of issue 12's
-// "Explanations that do not add up": main starts a, computes, starts b and
+// TestSpawnSnapshotBeforeChildWaits is the first cause of
+// explanations that did not add up: main starts a, computes, starts b and
 // computes again before its next timestamp; a waits for b, and its wait
 // ends before that timestamp. The snapshot of main's path at b's go
 // statement must be there when a's wait is explained: a waited for main's

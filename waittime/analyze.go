@@ -412,7 +412,7 @@ func (a *analysis) relatives(g, r *gstate, rel *release) bool {
 // wait, with the opposite sign (negative when it ran after S, positive
 // when it was already waiting and the releaser did not exist yet); the
 // releaser's, from S to the release. Without this the later goroutine was
-// compared with the other's whole life (issue 12: 19,152% explained).
+// compared with the other's whole life (19,152% explained).
 func (a *analysis) unrelated(g, r *gstate, ev trace.Event, rel *release) {
 	s := max(g.info.Start, r.info.Start)
 	if r.info.Start >= g.info.Start {

@@ -89,7 +89,7 @@ func (g *gstate) alloc(a *analysis) {
 // which began after the previous timestamp, may wait and be released
 // before the next timestamp's time comes in the merge. Spreading later
 // left such a wait without the snapshot, comparing whole paths from the
-// goroutines' starts (issue 12: "go A; spin; go B; <-done" was explained
+// goroutines' starts ("go A; spin; go B; <-done" was explained
 // at -770785%). No other goroutine reads g's path between two of g's
 // timestamps except through snapshots taken at g's own events, so
 // spreading early changes nothing else.
