@@ -289,3 +289,43 @@ func TestCIShardsExample(t *testing.T) {
 		t.Errorf("docs/ci-shards.yml: want 4 shards, each with its job in the matrix")
 	}
 }
+
+// mdRef matches a Markdown file named in prose, code or a link.
+var mdRef = regexp.MustCompile(`[A-Za-z0-9_./-]*[A-Za-z0-9_-]\.md\b`)
+
+// TestDocsExist: every Markdown file a tracked file names is in the
+// repository, found from the module root, from docs/ or from the naming
+// file's own folder, so that no doc or comment sends a reader to a file
+// they cannot open.
+func TestDocsExist(t *testing.T) {
+	files, err := trackedFiles()
+	if err != nil {
+		t.Fatal(err)
+	}
+	exists := func(p string) bool {
+		_, err := os.Stat(p)
+		return err == nil
+	}
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if bytes.IndexByte(data[:min(len(data), 8000)], 0) >= 0 {
+			continue
+		}
+		for _, m := range mdRef.FindAllIndex(data, -1) {
+			ref := strings.TrimPrefix(string(data[m[0]:m[1]]), "./")
+			if strings.Contains(ref, "://") || m[0] > 0 && data[m[0]-1] == '/' {
+				continue // a web address, or the tail of one
+			}
+			if !exists(ref) && !exists(filepath.Join("docs", ref)) && !exists(filepath.Join(filepath.Dir(f), ref)) {
+				line := 1 + bytes.Count(data[:m[0]], []byte("\n"))
+				t.Errorf("%s:%d: %s is not in the repository", f, line, ref)
+			}
+		}
+	}
+}

@@ -27,7 +27,7 @@ import (
 // is nanotime, and conversion is exact subtraction.
 
 // nanotime is the Go runtime's monotonic clock: about 22 ns against 43 for
-// time.Now on the machines we measured (see DESIGN.md), and monotonic.
+// time.Now on the machines we measured, and monotonic.
 //
 //go:linkname nanotime runtime.nanotime
 func nanotime() int64

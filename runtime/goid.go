@@ -9,7 +9,7 @@ import (
 
 // goidOffset is the offset of goid inside the Go runtime's g struct, or -1
 // when it is unknown and goids come from parsing runtime.Stack (about 2 µs
-// instead of 1 ns, see DESIGN.md).
+// instead of 1 ns; docs/PERFORMANCE.md, "Function entry").
 var goidOffset = -1
 
 // maxGoidOffset bounds the search: goid sits about 150 bytes into g in Go
