@@ -75,12 +75,3 @@
 //
 // Known sources of unsoundness are listed in docs/SOUNDNESS.md.
 package analyzer
-
-const doc = `report trace change points and their convergence points
-
-A trace change point (TCP) is a statement whose outcome can differ between
-two runs of the same program on the same input because it depends on shared
-data: a branch, loop, switch or select on shared data, a lock, an index
-computed from shared data, a range over a map, a go statement, the begin of
-main.main, or a nondeterministic input. Each is reported with its
-convergence point, its immediate post-dominator.`
