@@ -329,3 +329,16 @@ func TestDocsExist(t *testing.T) {
 		}
 	}
 }
+
+// TestPerformanceShort keeps docs/PERFORMANCE.md a reference: today's
+// figures with their commands, then a short section per decision. What
+// was measured before and replaced stays in git log, not in the page.
+func TestPerformanceShort(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("docs", "PERFORMANCE.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := bytes.Count(data, []byte("\n")); n > 600 {
+		t.Errorf("docs/PERFORMANCE.md has %d lines, want at most 600: keep today's figure and its command, and leave what it replaced to git log", n)
+	}
+}
