@@ -186,3 +186,112 @@ func goList() (map[string][]string, error) {
 	}
 	return imports, nil
 }
+
+// TestPackages holds the table of docs/ARCHITECTURE.md, "Packages", to the
+// module: a row for every package, and in its last column exactly the
+// packages of the module that the package's own files import. Names in
+// backquotes that are not packages of the module (std, x/tools) are the
+// reader's, and left alone.
+func TestPackages(t *testing.T) {
+	doc, err := os.ReadFile("docs/ARCHITECTURE.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows, err := readPackages(string(doc))
+	if err != nil {
+		t.Fatalf("docs/ARCHITECTURE.md: %v", err)
+	}
+	imports, err := goList()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range packageDrift(rows, imports) {
+		t.Error(d)
+	}
+}
+
+// TestPackagesCatches: the rule fails a package the table lacks, a row of
+// a package that is gone, and an import missing from a row or added to it.
+func TestPackagesCatches(t *testing.T) {
+	rows := map[string][]string{"a": nil, "b": {"a"}, "gone": nil, "c": {"a", "b"}}
+	imports := map[string][]string{"a": {}, "b": {"a"}, "c": {"a"}, "new": {}, "d": {"c"}}
+	rows["d"] = []string{"a"}
+	got := packageDrift(rows, imports)
+	want := []string{
+		`c: the table of docs/ARCHITECTURE.md, "Packages", says it imports b, which it does not`,
+		`d imports c, which the table of docs/ARCHITECTURE.md, "Packages", does not list in its row`,
+		`d: the table of docs/ARCHITECTURE.md, "Packages", says it imports a, which it does not`,
+		`gone is in the table of docs/ARCHITECTURE.md, "Packages", but not in the module`,
+		`new is not in the table of docs/ARCHITECTURE.md, "Packages": add its row`,
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("drift:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// packageDrift lists, sorted, where the table's rows (a package and the
+// packages of the module it says it imports) and the module differ.
+func packageDrift(rows, imports map[string][]string) []string {
+	var out []string
+	for pkg, imps := range imports {
+		row, ok := rows[pkg]
+		if !ok {
+			out = append(out, fmt.Sprintf(`%s is not in the table of docs/ARCHITECTURE.md, "Packages": add its row`, pkg))
+			continue
+		}
+		for _, imp := range imps {
+			if !slices.Contains(row, imp) {
+				out = append(out, fmt.Sprintf(`%s imports %s, which the table of docs/ARCHITECTURE.md, "Packages", does not list in its row`, pkg, imp))
+			}
+		}
+		for _, imp := range row {
+			if _, inModule := imports[imp]; inModule && !slices.Contains(imps, imp) {
+				out = append(out, fmt.Sprintf(`%s: the table of docs/ARCHITECTURE.md, "Packages", says it imports %s, which it does not`, pkg, imp))
+			}
+		}
+	}
+	for pkg := range rows {
+		if _, ok := imports[pkg]; !ok {
+			out = append(out, fmt.Sprintf(`%s is in the table of docs/ARCHITECTURE.md, "Packages", but not in the module`, pkg))
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// packageRow is a row of the table "Packages": the package in backquotes
+// in the first column, its imports in the last.
+var packageRow = regexp.MustCompile("^\\|\\s*`([^`]+)`\\s*\\|.*\\|([^|]*)\\|\\s*$")
+
+// readPackages reads the table of the section "## Packages": for each
+// package, the names in backquotes of its imports column.
+func readPackages(doc string) (map[string][]string, error) {
+	_, rest, ok := strings.Cut(doc, "\n## Packages\n")
+	if !ok {
+		return nil, errors.New(`no section "## Packages"`)
+	}
+	if i := strings.Index(rest, "\n## "); i >= 0 {
+		rest = rest[:i]
+	}
+	rows := map[string][]string{}
+	sc := bufio.NewScanner(strings.NewReader(rest))
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		m := packageRow.FindStringSubmatch(sc.Text())
+		if m == nil {
+			continue
+		}
+		if _, dup := rows[m[1]]; dup {
+			return nil, fmt.Errorf("%s has two rows in the table of packages", m[1])
+		}
+		imps := []string{}
+		for _, p := range pkgName.FindAllStringSubmatch(m[2], -1) {
+			imps = append(imps, p[1])
+		}
+		rows[m[1]] = imps
+	}
+	if len(rows) == 0 {
+		return nil, errors.New(`the section "Packages" has no table of packages`)
+	}
+	return rows, sc.Err()
+}
