@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/divergo/divergo/internal/gotrace"
+	"github.com/divergo/divergo/internal/replay"
 	"github.com/divergo/divergo/internal/tbb"
 	"github.com/divergo/divergo/internal/trace"
 )
@@ -74,7 +75,7 @@ type agreement struct {
 	// missed: waits divergo named no releaser for while the tracer saw an
 	// instrumented goroutine unblock them, with divergo's reason.
 	missed  []string
-	unnamed map[trace.Why]int
+	unnamed map[replay.Why]int
 	// wrong: every disagreement, in words.
 	wrong []string
 	// wrongMutex: the disagreements on mutex waits.
@@ -99,7 +100,7 @@ type agreement struct {
 	lines lineAgreement
 }
 
-// compareReleasers pairs the divergo trace at dvt (trace.Pair) and checks
+// compareReleasers pairs the divergo trace at dvt (replay.Pair) and checks
 // every releaser it names against the execution trace at gt, and the line
 // of every wait joined with a block of the tracer's against the statement
 // the waiter blocked at; dir is the program's module root.
@@ -110,7 +111,7 @@ func compareReleasers(t *testing.T, dir, dvt, gt string) *agreement {
 		t.Fatal(err)
 	}
 	defer r.Close()
-	pairs, err := trace.Pair(r, 0)
+	pairs, err := replay.Pair(r, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -149,7 +150,7 @@ func compareReleasers(t *testing.T, dir, dvt, gt string) *agreement {
 			}
 		}
 	}
-	a := &agreement{byKind: map[string][2]int{}, unnamed: map[trace.Why]int{}, lines: newLineAgreement()}
+	a := &agreement{byKind: map[string][2]int{}, unnamed: map[replay.Why]int{}, lines: newLineAgreement()}
 	g := r.Graph()
 	pf := newProgramFiles(dir)
 	for _, gi := range r.Sorted() {
@@ -163,7 +164,7 @@ func compareReleasers(t *testing.T, dir, dvt, gt string) *agreement {
 			if ev.Kind != trace.EvSync {
 				continue
 			}
-			ref := trace.SyncRef{G: gi.ID, N: n}
+			ref := replay.SyncRef{G: gi.ID, N: n}
 			n++
 			if !ev.Waited || ev.End < ev.Begin || ev.Op == trace.OpSleep {
 				continue
@@ -176,7 +177,7 @@ func compareReleasers(t *testing.T, dir, dvt, gt string) *agreement {
 			where := fmt.Sprintf("%s: %s at %s, %d..%d", gi.Path, ev.Op, sitePos(g, ev.Site, ev.Block), ev.Begin, ev.End)
 			if edge != nil {
 				a.lines.check(t, pf, g, ev, edge.WaitStack, false, where)
-			} else if pairs.Why(ref) == trace.WhyUnfinished {
+			} else if pairs.Why(ref) == replay.WhyUnfinished {
 				// Still blocked when the divergo trace ended: the
 				// goroutine's block then, which divergo's list of
 				// blocked goroutines names.
@@ -270,7 +271,7 @@ type objOp struct {
 // value), a writer the reader whose unlock was stamped last instead of
 // the one that unlocked last (docs/PERFORMANCE.md, "Releases the stamps
 // do not order").
-func unordered(ev trace.Event, rel trace.Release, edge *gotrace.Wake, tries []opAt, by uint64) bool {
+func unordered(ev trace.Event, rel replay.Release, edge *gotrace.Wake, tries []opAt, by uint64) bool {
 	chanRecv := ev.Op == trace.OpRecv || ev.Op == trace.OpSelect && !ev.Sends && ev.Object != 0
 	chanSend := ev.Op == trace.OpSend || ev.Op == trace.OpSelect && ev.Sends && ev.Object != 0
 	switch {
@@ -282,7 +283,7 @@ func unordered(ev trace.Event, rel trace.Release, edge *gotrace.Wake, tries []op
 		return false
 	}
 	return slices.ContainsFunc(tries, func(s opAt) bool {
-		return s.g == by && s.t >= ev.Begin-trace.DefaultPairSlack && s.t <= edge.At
+		return s.g == by && s.t >= ev.Begin-replay.DefaultPairSlack && s.t <= edge.At
 	})
 }
 
@@ -296,7 +297,7 @@ type opAt struct {
 // the recorder reads the clock, writes the event (which may flush a
 // chunk) and only then unlocks, so the unlock that wakes a waiter can be
 // stamped before the waiter began to wait.
-const stampLag = trace.DefaultPairSlack
+const stampLag = replay.DefaultPairSlack
 
 // barged reports whether the tracer's events show that the mutex wait ev,
 // whose last block is edge (among the waiter's blocks bs), was woken by one
@@ -309,7 +310,7 @@ const stampLag = trace.DefaultPairSlack
 //     waited for it;
 //   - the waiter did not block again between the wake and its acquisition:
 //     it lost the mutex once, without parking.
-func barged(bs []gotrace.Wake, edge *gotrace.Wake, ev trace.Event, rel trace.Release, us []opAt, waker uint64) bool {
+func barged(bs []gotrace.Wake, edge *gotrace.Wake, ev trace.Event, rel replay.Release, us []opAt, waker uint64) bool {
 	if waker == 0 || waker == rel.G || rel.Op != trace.OpUnlock || rel.Time < edge.At-agreeEps {
 		return false
 	}
@@ -351,7 +352,7 @@ func blockedAgain(bs []gotrace.Wake, edge *gotrace.Wake, ev trace.Event) bool {
 //     before rel's;
 //   - rel's unlock was stamped before the wake;
 //   - the waiter did not block again between the wake and its acquisition.
-func lateWake(bs []gotrace.Wake, edge *gotrace.Wake, ev trace.Event, rel trace.Release, us []opAt, waker uint64) bool {
+func lateWake(bs []gotrace.Wake, edge *gotrace.Wake, ev trace.Event, rel replay.Release, us []opAt, waker uint64) bool {
 	if waker == 0 || waker == rel.G || rel.Op != trace.OpUnlock || rel.Time > edge.At+agreeEps {
 		return false
 	}
@@ -455,7 +456,7 @@ func TestReleasersAgreeWithTracer(t *testing.T) {
 	total := map[string][2]int{}
 	var named, agree, noEdge, missed, barged, late, unord, unordMutex, wrong, libCompared, libAgree int
 	var afterUnlock, afterWake []int64
-	unnamed := map[trace.Why]int{}
+	unnamed := map[replay.Why]int{}
 	lines := newLineAgreement()
 	for _, p := range agreementProgs() {
 		t.Run(p.name, func(t *testing.T) {

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/divergo/divergo/internal/replay"
 	"github.com/divergo/divergo/internal/trace"
 )
 
@@ -224,7 +225,7 @@ func (r *run) checkReleasers(t *testing.T) int {
 				if e.Waited {
 					at = e.Begin
 				}
-				rels = append(rels, rel{g.ID, e.Object, trace.ReleaseOp(e), at})
+				rels = append(rels, rel{g.ID, e.Object, replay.ReleaseOp(e), at})
 			}
 		}
 	}
@@ -238,7 +239,7 @@ func (r *run) checkReleasers(t *testing.T) int {
 			if e.Begin > e.End {
 				t.Errorf("%s: %s wait ends (%d) before it begins (%d)", g.Path, e.Op, e.End, e.Begin)
 			}
-			op := trace.ReleaseOp(e)
+			op := replay.ReleaseOp(e)
 			ops, known := releasers[op]
 			if !known {
 				continue

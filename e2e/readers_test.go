@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/divergo/divergo/internal/perfetto"
+	"github.com/divergo/divergo/internal/replay"
 	"github.com/divergo/divergo/internal/trace"
 	"github.com/divergo/divergo/waittime"
 )
@@ -121,7 +122,7 @@ func checkReadersAgree(t *testing.T, path string) {
 	// end, which waittime lists apart.
 	var compared, named int
 	for _, w := range tl.waits {
-		if w.op == "sleep" || w.why == trace.WhyUnfinished.String() {
+		if w.op == "sleep" || w.why == replay.WhyUnfinished.String() {
 			continue
 		}
 		k := waitKey{w.g, w.begin}

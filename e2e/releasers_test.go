@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/divergo/divergo/internal/replay"
 	"github.com/divergo/divergo/internal/trace"
 	"github.com/divergo/divergo/waittime"
 )
@@ -41,7 +42,7 @@ func TestReleasersGolden(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer tr.Close()
-	pairs, err := trace.Pair(tr, 0)
+	pairs, err := replay.Pair(tr, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -60,7 +61,7 @@ func TestReleasersGolden(t *testing.T) {
 			if ev.Kind != trace.EvSync {
 				continue
 			}
-			ref := trace.SyncRef{G: g.ID, N: n}
+			ref := replay.SyncRef{G: g.ID, N: n}
 			n++
 			if !ev.Waited || ev.Op == trace.OpSleep {
 				continue
@@ -106,7 +107,7 @@ func TestReleasersGolden(t *testing.T) {
 		for _, w := range s.Instances {
 			want := named[[2]int64{int64(w.GID), w.Begin}]
 			if w.Releaser != want {
-				t.Errorf("waittime: %s %s at %s released by goroutine %d, trace.Pair says %d", w.Goroutine, w.Op, s.Pos, w.Releaser, want)
+				t.Errorf("waittime: %s %s at %s released by goroutine %d, replay.Pair says %d", w.Goroutine, w.Op, s.Pos, w.Releaser, want)
 			}
 		}
 	}

@@ -25,11 +25,11 @@ type analysis struct {
 	// groupRan counts per group and kind of step the goroutines that ran
 	// it: a report's goroutine count for a group's step.
 	groupRan map[stepKey]int
-	// pairs names every wait's releaser (trace.Releasers, run ahead of
+	// pairs names every wait's releaser (replay.Releasers, run ahead of
 	// the merge by the timeline); rels are the releases still needed,
 	// with the releaser's path at the release.
-	pairs *trace.Releasers
-	rels  map[trace.SyncRef]*release
+	pairs *replay.Releasers
+	rels  map[replay.SyncRef]*release
 	objs  map[uint64]*object
 	sites map[siteKey]*site
 
@@ -96,7 +96,7 @@ func Analyze(t Trace, opts Options) (*Report, error) {
 		paths:  replay.NewPaths(replay.NewProgram(g)),
 		gs:     make(map[uint64]*gstate),
 		infos:  make(map[uint64]*ginfo),
-		rels:   make(map[trace.SyncRef]*release),
+		rels:   make(map[replay.SyncRef]*release),
 		objs:   make(map[uint64]*object),
 		sites:  make(map[siteKey]*site),
 		runIdx: make(map[int32]int32),
@@ -104,10 +104,10 @@ func Analyze(t Trace, opts Options) (*Report, error) {
 		defers: newDeferLines(opts.SourceRoot),
 	}
 	a.lines = lineShares(g, opts.CPUProfile, a.defers)
-	// Releasers by causality (trace.Releasers: the rule the Perfetto
+	// Releasers by causality (replay.Releasers: the rule the Perfetto
 	// export and every other reader use), paired over the sync events in a
 	// second merge the timeline keeps ahead of its own.
-	a.pairs = trace.NewReleasers(t, opts.Slack)
+	a.pairs = replay.NewReleasers(t, opts.Slack)
 	tl, err := replay.NewTimeline(t, a.paths, a.pairs, opts.Slack)
 	if err != nil {
 		return nil, err
@@ -199,7 +199,7 @@ func (a *analysis) Apply(l *replay.Lane) (bool, error) {
 		}
 	case trace.EvSync:
 		if ev.Waited {
-			defer a.pairs.Forget(trace.SyncRef{G: g.info.ID, N: n})
+			defer a.pairs.Forget(replay.SyncRef{G: g.info.ID, N: n})
 		}
 		switch {
 		case ev.Blocked:
@@ -231,7 +231,7 @@ func (a *analysis) wait(g *gstate, ev trace.Event, rel *release) {
 	if rel == nil {
 		s.unmatched++
 		s.unmatchedNs += w
-		ref := trace.SyncRef{G: g.info.ID, N: g.lane.NSync - 1}
+		ref := replay.SyncRef{G: g.info.ID, N: g.lane.NSync - 1}
 		why := a.pairs.Why(ref)
 		// A wait the pairing named but whose release the merge had not
 		// kept (it came more than the slack after the wait: a send that
@@ -239,11 +239,11 @@ func (a *analysis) wait(g *gstate, ev trace.Event, rel *release) {
 		// names its releaser, as the Perfetto export does; it is not
 		// explained, having no path of the releaser to compare.
 		named, isNamed := a.pairs.Of(ref)
-		if why == trace.Named {
-			why = trace.WhyLate
+		if why == replay.Named {
+			why = replay.WhyLate
 		}
 		if s.why == nil {
-			s.why = make(map[trace.Why]int)
+			s.why = make(map[replay.Why]int)
 		}
 		s.why[why]++
 		a.own(g, stepKey{g.key, int32(ev.Site), stateOf(ev.Op)}, w)

@@ -8,6 +8,7 @@ import (
 	"slices"
 
 	"github.com/divergo/divergo/internal/gotrace"
+	"github.com/divergo/divergo/internal/replay"
 	"github.com/divergo/divergo/internal/tbb"
 	"github.com/divergo/divergo/internal/trace"
 )
@@ -269,7 +270,7 @@ func lastOps(t Trace, g *tbb.Graph, byID map[uint64]trace.GoroutineInfo, out *Bl
 // opName names an operation on an object; a select by the case it chose.
 func opName(e trace.Event) string {
 	if e.Op == trace.OpSelect && e.Object != 0 {
-		return "select (" + trace.ReleaseOp(e).String() + ")"
+		return "select (" + replay.ReleaseOp(e).String() + ")"
 	}
 	return e.Op.String()
 }

@@ -5,6 +5,7 @@ import (
 	"math"
 	"slices"
 
+	"github.com/divergo/divergo/internal/replay"
 	"github.com/divergo/divergo/internal/trace"
 )
 
@@ -21,7 +22,7 @@ type site struct {
 	key         siteKey
 	waits       int
 	unmatched   int
-	why         map[trace.Why]int   // why the unmatched waits have no releaser
+	why         map[replay.Why]int  // why the unmatched waits have no releaser
 	unmatchedNs int64               // waiting time of the waits without a releaser
 	wakers      map[wakerKey]*Waker // who woke them, says Go's execution trace
 	total       int64

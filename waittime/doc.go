@@ -165,7 +165,7 @@
 //
 // # Releasers
 //
-// A wait's releaser is the operation [trace.Releasers] names, by the rule of its
+// A wait's releaser is the operation [replay.Releasers] names, by the rule of its
 // kind (docs/FORMAT.md, "Sync events and releasers"): the send whose value a
 // receive got, FIFO; the receive that freed a blocked sender; the close;
 // the unlock of the acquisition before a lock's ticket; the latest wg.done

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/divergo/divergo/internal/replay"
 	"github.com/divergo/divergo/internal/tbb"
 	"github.com/divergo/divergo/internal/trace"
 )
@@ -56,7 +57,7 @@ type Site struct {
 	// TotalNs and in no class.
 	UnmatchedNs int64 `json:"unmatched_ns,omitempty"`
 	// Why counts the unmatched waits by why they have no releaser
-	// (trace.Why's text: a timer's channel, a select case not recorded,
+	// (replay.Why's text: a timer's channel, a select case not recorded,
 	// ...).
 	Why map[string]int `json:"unmatched_why,omitempty"`
 	// WokenBy is who woke unmatched waits, as Go's execution trace says
@@ -413,7 +414,7 @@ func shortFunc(name string) string {
 }
 
 // whyCounts is a site's reasons for unmatched waits by their text.
-func whyCounts(m map[trace.Why]int) map[string]int {
+func whyCounts(m map[replay.Why]int) map[string]int {
 	if len(m) == 0 {
 		return nil
 	}

@@ -1,6 +1,9 @@
 package waittime
 
-import "github.com/divergo/divergo/internal/trace"
+import (
+	"github.com/divergo/divergo/internal/replay"
+	"github.com/divergo/divergo/internal/trace"
+)
 
 // stateOf is the blocked state of a wait in op.
 func stateOf(op trace.Op) State {
@@ -23,11 +26,11 @@ func stateOf(op trace.Op) State {
 	return Blocked
 }
 
-// release is a release-side event that ends some wait ([trace.Releasers]
+// release is a release-side event that ends some wait ([replay.Releasers]
 // says which), with the releaser's path at that moment, kept until every
 // wait it ended has been explained.
 type release struct {
-	ref   trace.SyncRef
+	ref   replay.SyncRef
 	op    trace.Op
 	g     *gstate
 	time  int64
@@ -65,14 +68,14 @@ func latestRule(op trace.Op) bool {
 // recordRelease keeps g's release event ev (its sync event number n) when it
 // ended some wait, or may have.
 func (a *analysis) recordRelease(g *gstate, ev trace.Event, n uint64) {
-	ref := trace.SyncRef{G: g.info.ID, N: n}
+	ref := replay.SyncRef{G: g.info.ID, N: n}
 	uses := a.pairs.Uses(ref)
 	a.pairs.ForgetRelease(ref)
 	ring := ev.Object != 0 && latestRule(ev.Op) && !(ev.Op == trace.OpOnce && ev.Waited)
 	if uses == 0 && !ring {
 		return
 	}
-	rec := &release{ref: ref, op: trace.ReleaseOp(ev), g: g, time: ev.End, block: int32(ev.Block), site: int32(ev.Site),
+	rec := &release{ref: ref, op: replay.ReleaseOp(ev), g: g, time: ev.End, block: int32(ev.Block), site: int32(ev.Site),
 		snap: g.path.snapshot(nil), uses: uses, held: ring, idx: len(g.recs)}
 	g.recs = append(g.recs, rec)
 	g.refs++
@@ -98,7 +101,7 @@ func (a *analysis) recordRelease(g *gstate, ev trace.Event, n uint64) {
 // the one the pairing named. due is when that release is applied in the
 // merge, for a wait that came first; 0 when there is none to wait for.
 func (a *analysis) releaser(g *gstate, n uint64) (rec *release, due int64) {
-	rel, ok := a.pairs.Of(trace.SyncRef{G: g.info.ID, N: n})
+	rel, ok := a.pairs.Of(replay.SyncRef{G: g.info.ID, N: n})
 	if !ok {
 		return nil, 0
 	}

@@ -28,7 +28,7 @@
 //     object, the waiting time and the releaser in their args;
 //   - a flow arrow from the releasing goroutine's release (drawn as a
 //     zero-length slice "op @ file:line") to the end of the wait it ended.
-//     The releaser is the one [trace.Releasers] names, by the rule of the wait's
+//     The releaser is the one [replay.Releasers] names, by the rule of the wait's
 //     kind (docs/FORMAT.md, "Sync events and releasers"), the same one
 //     waittime names. A wait without one says why in its args
 //     ("releaser": "unknown", "why": ...); a release stamped after the end
@@ -62,7 +62,7 @@
 // that a wait meets its releaser without holding the trace; what is kept
 // is, per live goroutine, its open frames and the steps since its last
 // timestamp (at most a chunk), and the pairing of releasers
-// ([trace.Releasers]), a merge of its own over the sync events run ahead
+// ([replay.Releasers]), a merge of its own over the sync events run ahead
 // of the timeline, which holds the waits in flight.
 //
 // # Checking the output

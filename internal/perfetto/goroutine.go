@@ -43,7 +43,7 @@ type gstate struct {
 	// does, so that tokens are counted alike on both sides of a diff) and
 	// gives them their times.
 	lane  *replay.Lane
-	nsync uint64 // sync events drawn (trace.SyncRef)
+	nsync uint64 // sync events drawn (replay.SyncRef)
 	ntok  int64
 
 	frames []frame
@@ -196,7 +196,7 @@ func (g *gstate) spawn(ev trace.Event, at int64) {
 
 // sync draws a wait, with an arrow from its releaser.
 func (g *gstate) sync(ev trace.Event, at int64) {
-	ref := trace.SyncRef{G: g.info.ID, N: g.nsync}
+	ref := replay.SyncRef{G: g.info.ID, N: g.nsync}
 	g.nsync++
 	if ev.Waited {
 		// The timeline resumes the goroutine's time at the same end.
@@ -204,7 +204,7 @@ func (g *gstate) sync(ev trace.Event, at int64) {
 	}
 }
 
-func (g *gstate) wait(ev trace.Event, ref trace.SyncRef, begin, end int64) {
+func (g *gstate) wait(ev trace.Event, ref replay.SyncRef, begin, end int64) {
 	rs := g.rs
 	enc := rs.w.enc
 	site := rs.site(ev.Site, ev.Block)
@@ -219,7 +219,7 @@ func (g *gstate) wait(ev trace.Event, ref trace.SyncRef, begin, end int64) {
 		// Still blocked when the trace ended: drawn to the end with no
 		// arrow, as wait lists it apart, even when a receive stamped
 		// later took its value (it had not run again).
-		ok, why = false, trace.WhyUnfinished
+		ok, why = false, replay.WhyUnfinished
 	}
 	r := rs.gs[rel.G]
 	switch {

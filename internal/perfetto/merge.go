@@ -13,7 +13,7 @@ func (rs *runState) run() error {
 	// timeline keeps ahead of its own: a wait is drawn when the timeline
 	// reaches its end, and its releaser is final once the pairing has
 	// passed that end by the slack.
-	rs.pairs = trace.NewReleasers(rs.r, 0)
+	rs.pairs = replay.NewReleasers(rs.r, 0)
 	rs.metadata()
 	tl, err := replay.NewTimeline(rs.r, rs.paths, rs.pairs, 0)
 	if err != nil {

@@ -116,16 +116,16 @@ type runState struct {
 	gs    map[uint64]*gstate
 	order []*gstate // main first, then spawn-tree order
 	marks map[uint64][]mark
-	// pairs names every wait's releaser (trace.Releasers: the rule
+	// pairs names every wait's releaser (replay.Releasers: the rule
 	// waittime uses too); drawn holds the releases whose slice is written
 	// and the number of waits they ended still to draw.
-	pairs *trace.Releasers
-	drawn map[trace.SyncRef]int
+	pairs *replay.Releasers
+	drawn map[replay.SyncRef]int
 }
 
 func newRunState(w *writer, r *trace.Reader, pid int, name string, tid *int) *runState {
 	g := r.Graph()
-	rs := &runState{w: w, r: r, g: g, pid: pid, name: name, gs: map[uint64]*gstate{}, drawn: map[trace.SyncRef]int{}}
+	rs := &runState{w: w, r: r, g: g, pid: pid, name: name, gs: map[uint64]*gstate{}, drawn: map[replay.SyncRef]int{}}
 	rs.block = make([]binfo, len(g.Blocks))
 	rs.paths = replay.NewPaths(replay.NewProgram(g))
 	for i, b := range g.Blocks {

@@ -28,4 +28,10 @@
 // releasers run ahead of it, and the blocks between two timestamps of a
 // goroutine timed by [Stretch.Spread]. The order and the rule are stated in
 // docs/FORMAT.md ("Reading order", "Durations").
+//
+// The pairing names the operation that ended each wait ([Pair],
+// [NewReleasers], [Releasers]; docs/FORMAT.md, "Sync events and
+// releasers"). It lives here, on the read side, rather than beside the
+// format in internal/trace, because every recorded build compiles
+// internal/trace and none needs the pairing.
 package replay

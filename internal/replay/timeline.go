@@ -22,9 +22,9 @@ import (
 // is opened when the merge reaches its goroutine's start, so only
 // goroutines alive at one time hold a chunk of their events in memory.
 type Timeline struct {
-	src   trace.Source
+	src   Source
 	paths *Paths
-	pairs *trace.Releasers
+	pairs *Releasers
 	ahead int64
 	h     laneHeap
 	steps []Step // scratch for one event's steps
@@ -77,7 +77,7 @@ type Lane struct {
 	// Head is the next timestamped event, valid from Ran to Apply.
 	Head trace.Event
 	// NSync counts the sync events read, the head included: a sync head is
-	// the goroutine's sync event number NSync-1 ([trace.SyncRef]).
+	// the goroutine's sync event number NSync-1 ([SyncRef]).
 	NSync uint64
 
 	b      *buf
@@ -133,9 +133,9 @@ type Consumer interface {
 // program's implied paths (one cache per reader goroutine); pairs, when not
 // nil, is run ahead of the merge by [PairAhead] or twice slack, the larger,
 // before each head is handed over. It fails on a goroutine listed twice.
-func NewTimeline(src trace.Source, paths *Paths, pairs *trace.Releasers, slack int64) (*Timeline, error) {
+func NewTimeline(src Source, paths *Paths, pairs *Releasers, slack int64) (*Timeline, error) {
 	if slack <= 0 {
-		slack = trace.DefaultPairSlack
+		slack = DefaultPairSlack
 	}
 	t := &Timeline{src: src, paths: paths, pairs: pairs, ahead: max(PairAhead, 2*slack)}
 	infos := trace.ByID(src.Goroutines())

@@ -1,6 +1,10 @@
-package trace
+package replay
 
-import "container/heap"
+import (
+	"container/heap"
+
+	"github.com/divergo/divergo/internal/trace"
+)
 
 // pairing is the state of one run of [Pair]: per object, what the rule of
 // its kind needs, and the waits not yet given a releaser.
@@ -139,7 +143,7 @@ func (pr *pairing) apply(g *pgor, s *sev) {
 		case ev.End < ev.Begin:
 			pr.waits[s.ref] = WhyUnfinished
 			return
-		case ev.Op == OpSleep:
+		case ev.Op == trace.OpSleep:
 			pr.waits[s.ref] = WhySleep
 			return
 		case ev.Object == 0:
@@ -154,39 +158,39 @@ func (pr *pairing) apply(g *pgor, s *sev) {
 	}
 	o := pr.obj(ev.Object)
 	switch s.op {
-	case OpSend, OpRecv, OpClose:
+	case trace.OpSend, trace.OpRecv, trace.OpClose:
 		pr.pairChan(o, s)
-	case OpLock, OpRLock, OpWGWait:
+	case trace.OpLock, trace.OpRLock, trace.OpWGWait:
 		if ev.Waited {
 			heap.Push(&pr.latest, *s)
 		}
-	case OpCondWait:
+	case trace.OpCondWait:
 		if ev.Waited {
 			o.cond.push(s)
 			heap.Push(&pr.latest, *s)
 		}
-	case OpCondSignal:
+	case trace.OpCondSignal:
 		o.remember(s)
 		if o.cond.len() > 0 {
 			w := o.cond.pop()
 			pr.name(&w, s)
 		}
-	case OpCondBroadcast:
+	case trace.OpCondBroadcast:
 		o.remember(s)
 		for o.cond.len() > 0 {
 			w := o.cond.pop()
 			pr.name(&w, s)
 		}
-	case OpOnce:
+	case trace.OpOnce:
 		if ev.Waited {
 			heap.Push(&pr.latest, *s)
 		} else if o.first == nil {
 			f := *s
 			o.first = &f
 		}
-	case OpUnlock, OpRUnlock, OpWGDone:
+	case trace.OpUnlock, trace.OpRUnlock, trace.OpWGDone:
 		o.remember(s)
-		if s.op == OpUnlock {
+		if s.op == trace.OpUnlock {
 			o.unlock, o.hasUnlock = *s, true
 		}
 	}
@@ -220,7 +224,7 @@ func (pr *pairing) pairChan(o *pobj, s *sev) {
 	c := o.ch
 	old := s.at - pr.slack
 	switch s.op {
-	case OpSend:
+	case trace.OpSend:
 		if c.closed != nil {
 			// Sending on a closed channel panics: this is another channel
 			// at the same address.
@@ -260,7 +264,7 @@ func (pr *pairing) pairChan(o *pobj, s *sev) {
 			c.blocked.drop(func(b *sev) bool { return b.end < old })
 			c.blocked.push(s)
 		}
-	case OpRecv:
+	case trace.OpRecv:
 		if s.ev.Waited {
 			// No value was there when this receive began: values sent
 			// before the slack, and blocked senders that had already
@@ -317,7 +321,7 @@ func (pr *pairing) pairChan(o *pobj, s *sev) {
 			b := c.blocked.pop()
 			pr.name(&b, s)
 		}
-	case OpClose:
+	case trace.OpClose:
 		for c.recvs.len() > 0 {
 			r := c.recvs.pop()
 			pr.name(&r, s)
@@ -359,12 +363,12 @@ func (pr *pairing) settle(t int64) {
 		}
 		o := pr.objs[w.ev.Object]
 		switch w.op {
-		case OpOnce:
+		case trace.OpOnce:
 			if o.first != nil {
 				pr.name(&w, o.first)
 			}
 			continue
-		case OpCondWait:
+		case trace.OpCondWait:
 			// The count of waiters and signals went wrong (a Signal not
 			// under the lock, stamped out of order): forget this waiter.
 			o.cond.drop(func(c *sev) bool { return c.ref == w.ref })
@@ -381,10 +385,10 @@ func (pr *pairing) settle(t int64) {
 // goroutine that can end w, attempted at or before w's end.
 func (o *pobj) latest(w *sev) *sev {
 	n := min(o.nring, ringLen)
-	if w.op == OpLock && w.ticket > 1 {
+	if w.op == trace.OpLock && w.ticket > 1 {
 		for i := 1; i <= n; i++ {
 			r := &o.ring[(o.nring-i)%ringLen]
-			if r.op == OpUnlock && r.ticket == w.ticket-1 && r.ref.G != w.ref.G {
+			if r.op == trace.OpUnlock && r.ticket == w.ticket-1 && r.ref.G != w.ref.G {
 				return r
 			}
 		}

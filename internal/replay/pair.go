@@ -1,22 +1,24 @@
-package trace
+package replay
 
 import (
 	"container/heap"
 	"fmt"
 	"math"
+
+	"github.com/divergo/divergo/internal/trace"
 )
 
 // Source is what [Pair] reads: the goroutines of a run and each one's
-// events. A *[Reader] is one.
+// events. A *[trace.Reader] is one.
 type Source interface {
-	Goroutines() []GoroutineInfo
-	Events(id uint64) (EventIter, error)
+	Goroutines() []trace.GoroutineInfo
+	Events(id uint64) (trace.EventIter, error)
 }
 
-var _ Source = (*Reader)(nil)
+var _ Source = (*trace.Reader)(nil)
 
 // SyncRef names one sync event of a run: its goroutine (recorder id) and its
-// number among that goroutine's [EvSync] events, from 0. Readers that walk a
+// number among that goroutine's [trace.EvSync] events, from 0. Readers that walk a
 // goroutine's stream count its sync events and meet the same numbers.
 type SyncRef struct {
 	G uint64
@@ -26,10 +28,10 @@ type SyncRef struct {
 // Release is the operation that ended a wait.
 type Release struct {
 	SyncRef
-	Op    Op     // as [ReleaseOp] gives it: a select is its chosen case's send or receive
-	Block uint32 // the block holding it
-	Site  uint32 // the statement's site
-	Time  int64  // its End: taken before it released
+	Op    trace.Op // as [ReleaseOp] gives it: a select is its chosen case's send or receive
+	Block uint32   // the block holding it
+	Site  uint32   // the statement's site
+	Time  int64    // its End: taken before it released
 }
 
 // Why says why a wait has no releaser, or that it has one ([Named]).
@@ -164,7 +166,7 @@ func NewReleasers(src Source, slack int64) *Releasers {
 		at:   math.MinInt64,
 	}
 	p.pr = &pairing{slack: slack, objs: make(map[uint64]*pobj), out: p, waits: make(map[SyncRef]Why)}
-	infos := ByID(src.Goroutines())
+	infos := trace.ByID(src.Goroutines())
 	for _, info := range infos {
 		// Opened when the merge reaches its start: only goroutines alive
 		// at once hold a chunk.
@@ -217,15 +219,15 @@ func (p *Releasers) Advance(t int64) error {
 
 // pgor is one goroutine in the pairing merge.
 type pgor struct {
-	info GoroutineInfo
-	it   EventIter
+	info trace.GoroutineInfo
+	it   trace.EventIter
 	key  int64
 	n    uint64 // sync events read
 	nev  int    // events read, for messages
 	head sev
 	// look is an event read past head (to find a lock's ticket) and not
 	// yet used.
-	look    Event
+	look    trace.Event
 	hasLook bool
 	// held is, per lock object, the ticket of this goroutine's latest
 	// acquisition: its next unlock releases that one.
@@ -238,9 +240,9 @@ type pgor struct {
 // sev is a sync event in the merge.
 type sev struct {
 	ref SyncRef
-	ev  Event
-	op  Op    // ReleaseOp(ev)
-	at  int64 // when the operation was attempted
+	ev  trace.Event
+	op  trace.Op // ReleaseOp(ev)
+	at  int64    // when the operation was attempted
 	// end is when it returned: the event's End, or never (the largest
 	// int64) for an operation still blocked when the trace was written,
 	// whose End is only when it was seen blocked. A send seen blocked can
@@ -260,7 +262,7 @@ type sev struct {
 // next reads g's next sync event into head.
 func (g *pgor) next() (bool, error) {
 	for {
-		var ev Event
+		var ev trace.Event
 		if g.hasLook {
 			ev, g.hasLook = g.look, false
 		} else {
@@ -273,10 +275,10 @@ func (g *pgor) next() (bool, error) {
 			ev = g.it.Event()
 			g.nev++
 		}
-		if ev.Kind == EvClock {
+		if ev.Kind == trace.EvClock {
 			g.stamp = max(g.stamp, ev.Time)
 		}
-		if ev.Kind != EvSync {
+		if ev.Kind != trace.EvSync {
 			continue
 		}
 		s := sev{ref: SyncRef{g.info.ID, g.n}, ev: ev, op: ReleaseOp(ev), at: ev.End, end: ev.End, from: min(g.stamp, ev.End)}
@@ -292,12 +294,12 @@ func (g *pgor) next() (bool, error) {
 		}
 		s.at = max(s.at, g.key) // a goroutine's times only grow; keep the merge sane if not
 		switch ev.Op {
-		case OpLock, OpRLock, OpTryLock:
+		case trace.OpLock, trace.OpRLock, trace.OpTryLock:
 			// The acquisition's ticket is the outcome right after it.
 			if g.it.Next() {
 				nx := g.it.Event()
 				g.nev++
-				if nx.Kind == EvOutcome {
+				if nx.Kind == trace.EvOutcome {
 					s.ticket = nx.Value
 				} else {
 					g.look, g.hasLook = nx, true
@@ -309,7 +311,7 @@ func (g *pgor) next() (bool, error) {
 				}
 				g.held[ev.Object] = s.ticket
 			}
-		case OpUnlock, OpRUnlock:
+		case trace.OpUnlock, trace.OpRUnlock:
 			s.ticket = g.held[ev.Object]
 			delete(g.held, ev.Object)
 		}

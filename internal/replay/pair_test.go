@@ -1,42 +1,44 @@
-package trace
+package replay
 
 import (
 	"fmt"
 	"slices"
 	"testing"
+
+	"github.com/divergo/divergo/internal/trace"
 )
 
 // memSource is an in-memory run for Pair.
-type memSource []GoroutineEvents
+type memSource []trace.GoroutineEvents
 
-func (m memSource) Goroutines() []GoroutineInfo {
-	var out []GoroutineInfo
+func (m memSource) Goroutines() []trace.GoroutineInfo {
+	var out []trace.GoroutineInfo
 	for _, g := range m {
-		out = append(out, GoroutineInfo{ID: g.ID, GoID: g.ID + 100, Start: g.Start})
+		out = append(out, trace.GoroutineInfo{ID: g.ID, GoID: g.ID + 100, Start: g.Start})
 	}
 	return out
 }
 
-func (m memSource) Events(id uint64) (EventIter, error) {
+func (m memSource) Events(id uint64) (trace.EventIter, error) {
 	for _, g := range m {
 		if g.ID == id {
-			return SliceIter(g.Events), nil
+			return trace.SliceIter(g.Events), nil
 		}
 	}
 	return nil, fmt.Errorf("no goroutine %d", id)
 }
 
 // op is a sync event that did not wait, attempted at t.
-func op(o Op, obj uint64, t int64) Event {
-	return Event{Kind: EvSync, Op: o, Object: obj, Block: 1, End: t}
+func op(o trace.Op, obj uint64, t int64) trace.Event {
+	return trace.Event{Kind: trace.EvSync, Op: o, Object: obj, Block: 1, End: t}
 }
 
 // wait is a sync event that waited from b to e.
-func wait(o Op, obj uint64, b, e int64) Event {
-	return Event{Kind: EvSync, Op: o, Object: obj, Block: 1, Begin: b, End: e, Waited: true}
+func wait(o trace.Op, obj uint64, b, e int64) trace.Event {
+	return trace.Event{Kind: trace.EvSync, Op: o, Object: obj, Block: 1, Begin: b, End: e, Waited: true}
 }
 
-func ticket(n uint64) Event { return Event{Kind: EvOutcome, Value: n} }
+func ticket(n uint64) trace.Event { return trace.Event{Kind: trace.EvOutcome, Value: n} }
 
 // released lists "g.n<-g.n" for every wait with a releaser and "g.n: why"
 // for the others, sorted.
@@ -50,7 +52,7 @@ func released(t *testing.T, src memSource) []string {
 	for _, g := range src {
 		n := uint64(0)
 		for _, ev := range g.Events {
-			if ev.Kind != EvSync {
+			if ev.Kind != trace.EvSync {
 				continue
 			}
 			ref := SyncRef{g.ID, n}
@@ -83,12 +85,12 @@ func TestPair(t *testing.T) {
 		name: "reader after many readers",
 		src: func() memSource {
 			src := memSource{
-				{ID: 1, Events: []Event{wait(OpRLock, mu, 100, 2000)}},
-				{ID: 2, Events: []Event{op(OpUnlock, mu, 500)}},
+				{ID: 1, Events: []trace.Event{wait(trace.OpRLock, mu, 100, 2000)}},
+				{ID: 2, Events: []trace.Event{op(trace.OpUnlock, mu, 500)}},
 			}
 			for i := range 10 {
 				at := int64(600 + 100*i)
-				src = append(src, GoroutineEvents{ID: uint64(3 + i), Events: []Event{op(OpRLock, mu, at), op(OpRUnlock, mu, at+50)}})
+				src = append(src, trace.GoroutineEvents{ID: uint64(3 + i), Events: []trace.Event{op(trace.OpRLock, mu, at), op(trace.OpRUnlock, mu, at+50)}})
 			}
 			return src
 		}(),
@@ -101,8 +103,8 @@ func TestPair(t *testing.T) {
 		// burst's last send.
 		name: "buffered burst",
 		src: memSource{
-			{ID: 1, Events: []Event{op(OpRecv, ch, 1100), op(OpRecv, ch, 1200), op(OpRecv, ch, 1250), wait(OpRecv, ch, 1300, 50000)}},
-			{ID: 2, Events: []Event{op(OpSend, ch, 1000), op(OpSend, ch, 1001), op(OpSend, ch, 1002), op(OpSend, ch, 50100)}},
+			{ID: 1, Events: []trace.Event{op(trace.OpRecv, ch, 1100), op(trace.OpRecv, ch, 1200), op(trace.OpRecv, ch, 1250), wait(trace.OpRecv, ch, 1300, 50000)}},
+			{ID: 2, Events: []trace.Event{op(trace.OpSend, ch, 1000), op(trace.OpSend, ch, 1001), op(trace.OpSend, ch, 1002), op(trace.OpSend, ch, 50100)}},
 		},
 		want: []string{"1.3<-2.3"},
 	}, {
@@ -110,9 +112,9 @@ func TestPair(t *testing.T) {
 		// to wait, whichever woke first.
 		name: "fifo receivers",
 		src: memSource{
-			{ID: 1, Events: []Event{wait(OpRecv, ch, 100, 900)}},
-			{ID: 2, Events: []Event{wait(OpRecv, ch, 200, 800)}},
-			{ID: 3, Events: []Event{op(OpSend, ch, 500), op(OpSend, ch, 600)}},
+			{ID: 1, Events: []trace.Event{wait(trace.OpRecv, ch, 100, 900)}},
+			{ID: 2, Events: []trace.Event{wait(trace.OpRecv, ch, 200, 800)}},
+			{ID: 3, Events: []trace.Event{op(trace.OpSend, ch, 500), op(trace.OpSend, ch, 600)}},
 		},
 		want: []string{"1.0<-3.0", "2.0<-3.1"},
 	}, {
@@ -121,24 +123,24 @@ func TestPair(t *testing.T) {
 		// buffer behind 3's).
 		name: "blocked sender",
 		src: memSource{
-			{ID: 1, Events: []Event{op(OpRecv, ch, 500), op(OpRecv, ch, 700)}},
-			{ID: 2, Events: []Event{op(OpSend, ch, 100), wait(OpSend, ch, 200, 600)}},
+			{ID: 1, Events: []trace.Event{op(trace.OpRecv, ch, 500), op(trace.OpRecv, ch, 700)}},
+			{ID: 2, Events: []trace.Event{op(trace.OpSend, ch, 100), wait(trace.OpSend, ch, 200, 600)}},
 		},
 		want: []string{"2.1<-1.0"},
 	}, {
 		name: "close",
 		src: memSource{
-			{ID: 1, Events: []Event{wait(OpRecv, ch, 100, 900)}},
-			{ID: 2, Events: []Event{wait(OpRecv, ch, 150, 950)}},
-			{ID: 3, Events: []Event{op(OpClose, ch, 500)}},
+			{ID: 1, Events: []trace.Event{wait(trace.OpRecv, ch, 100, 900)}},
+			{ID: 2, Events: []trace.Event{wait(trace.OpRecv, ch, 150, 950)}},
+			{ID: 3, Events: []trace.Event{op(trace.OpClose, ch, 500)}},
 		},
 		want: []string{"1.0<-3.0", "2.0<-3.0"},
 	}, {
 		// A select's chosen receive is a receive of its channel.
 		name: "select",
 		src: memSource{
-			{ID: 1, Events: []Event{wait(OpSelect, ch, 100, 900), wait(OpSelect, 0, 1000, 2000)}},
-			{ID: 2, Events: []Event{{Kind: EvSync, Op: OpSelect, Object: ch, Sends: true, End: 500}}},
+			{ID: 1, Events: []trace.Event{wait(trace.OpSelect, ch, 100, 900), wait(trace.OpSelect, 0, 1000, 2000)}},
+			{ID: 2, Events: []trace.Event{{Kind: trace.EvSync, Op: trace.OpSelect, Object: ch, Sends: true, End: 500}}},
 		},
 		want: []string{"1.0<-2.0", "1.1: " + WhyUnnamed.String()},
 	}, {
@@ -152,9 +154,9 @@ func TestPair(t *testing.T) {
 		// during its wait.
 		name: "blocked senders out of order",
 		src: memSource{
-			{ID: 1, Events: []Event{op(OpRecv, ch, 550), op(OpSelect, 0, 650), wait(OpRecv, ch, 2000, 3000)}},
-			{ID: 2, Events: []Event{wait(OpSend, ch, 100, 700)}},
-			{ID: 3, Events: []Event{wait(OpSend, ch, 110, 600), op(OpSend, ch, 2500)}},
+			{ID: 1, Events: []trace.Event{op(trace.OpRecv, ch, 550), op(trace.OpSelect, 0, 650), wait(trace.OpRecv, ch, 2000, 3000)}},
+			{ID: 2, Events: []trace.Event{wait(trace.OpSend, ch, 100, 700)}},
+			{ID: 3, Events: []trace.Event{wait(trace.OpSend, ch, 110, 600), op(trace.OpSend, ch, 2500)}},
 		},
 		want: []string{"1.2<-3.1", "2.0<-1.0", "3.0: " + WhyNoRelease.String()},
 	}, {
@@ -165,15 +167,15 @@ func TestPair(t *testing.T) {
 		// the stale waiting receiver called it "not blocked" (ken_chan).
 		name: "receiver woken elsewhere",
 		src: memSource{
-			{ID: 1, Events: []Event{wait(OpRecv, ch, 100, 600), op(OpRecv, ch, 1900)}},
-			{ID: 2, Events: []Event{wait(OpSend, ch, 1200, 2000)}},
+			{ID: 1, Events: []trace.Event{wait(trace.OpRecv, ch, 100, 600), op(trace.OpRecv, ch, 1900)}},
+			{ID: 2, Events: []trace.Event{wait(trace.OpSend, ch, 1200, 2000)}},
 		},
 		want: []string{"1.0: " + WhyNoRelease.String(), "2.0<-1.1"},
 	}, {
 		// A receive on a channel nobody recorded a send on (a ticker's).
 		name: "timer channel",
 		src: memSource{
-			{ID: 1, Events: []Event{wait(OpRecv, ch, 100, 900), wait(OpSleep, 0, 1000, 2000)}},
+			{ID: 1, Events: []trace.Event{wait(trace.OpRecv, ch, 100, 900), wait(trace.OpSleep, 0, 1000, 2000)}},
 		},
 		want: []string{"1.0: " + WhyNoRelease.String(), "1.1: " + WhySleep.String()},
 	}, {
@@ -181,8 +183,8 @@ func TestPair(t *testing.T) {
 		// 5000 is not paired with it but with the send during it.
 		name: "resync",
 		src: memSource{
-			{ID: 1, Events: []Event{wait(OpRecv, ch, 5000, 9000)}},
-			{ID: 2, Events: []Event{op(OpSend, ch, 100), op(OpSend, ch, 8000)}},
+			{ID: 1, Events: []trace.Event{wait(trace.OpRecv, ch, 5000, 9000)}},
+			{ID: 2, Events: []trace.Event{op(trace.OpSend, ch, 100), op(trace.OpSend, ch, 8000)}},
 		},
 		want: []string{"1.0<-2.1"},
 	}, {
@@ -191,9 +193,9 @@ func TestPair(t *testing.T) {
 		// ticket is stamped later.
 		name: "mutex",
 		src: memSource{
-			{ID: 1, Events: []Event{op(OpLock, mu, 100), ticket(1), op(OpUnlock, mu, 450)}},
-			{ID: 2, Events: []Event{wait(OpLock, mu, 200, 500), ticket(2), op(OpUnlock, mu, 600)}},
-			{ID: 3, Events: []Event{wait(OpLock, mu, 300, 700), ticket(3)}},
+			{ID: 1, Events: []trace.Event{op(trace.OpLock, mu, 100), ticket(1), op(trace.OpUnlock, mu, 450)}},
+			{ID: 2, Events: []trace.Event{wait(trace.OpLock, mu, 200, 500), ticket(2), op(trace.OpUnlock, mu, 600)}},
+			{ID: 3, Events: []trace.Event{wait(trace.OpLock, mu, 300, 700), ticket(3)}},
 		},
 		want: []string{"2.0<-1.1", "3.0<-2.1"},
 	}, {
@@ -204,9 +206,9 @@ func TestPair(t *testing.T) {
 		// acquired after, not 1's, which woke it.
 		name: "barged mutex",
 		src: memSource{
-			{ID: 1, Events: []Event{op(OpLock, mu, 100), ticket(1), op(OpUnlock, mu, 300)}},
-			{ID: 2, Events: []Event{op(OpLock, mu, 310), ticket(2), op(OpUnlock, mu, 400)}},
-			{ID: 3, Events: []Event{wait(OpLock, mu, 200, 450), ticket(3)}},
+			{ID: 1, Events: []trace.Event{op(trace.OpLock, mu, 100), ticket(1), op(trace.OpUnlock, mu, 300)}},
+			{ID: 2, Events: []trace.Event{op(trace.OpLock, mu, 310), ticket(2), op(trace.OpUnlock, mu, 400)}},
+			{ID: 3, Events: []trace.Event{wait(trace.OpLock, mu, 200, 450), ticket(3)}},
 		},
 		want: []string{"3.0<-2.1"},
 	}, {
@@ -216,16 +218,16 @@ func TestPair(t *testing.T) {
 		// names it.
 		name: "unlock stamped before the wait",
 		src: memSource{
-			{ID: 1, Events: []Event{op(OpLock, mu, 100), ticket(1), op(OpUnlock, mu, 150)}},
-			{ID: 2, Events: []Event{wait(OpLock, mu, 200, 9000), ticket(2)}},
+			{ID: 1, Events: []trace.Event{op(trace.OpLock, mu, 100), ticket(1), op(trace.OpUnlock, mu, 150)}},
+			{ID: 2, Events: []trace.Event{wait(trace.OpLock, mu, 200, 9000), ticket(2)}},
 		},
 		want: []string{"2.0<-1.1"},
 	}, {
 		name: "waitgroup",
 		src: memSource{
-			{ID: 1, Events: []Event{wait(OpWGWait, wg, 100, 900)}},
-			{ID: 2, Events: []Event{op(OpWGDone, wg, 300)}},
-			{ID: 3, Events: []Event{op(OpWGDone, wg, 700)}},
+			{ID: 1, Events: []trace.Event{wait(trace.OpWGWait, wg, 100, 900)}},
+			{ID: 2, Events: []trace.Event{op(trace.OpWGDone, wg, 300)}},
+			{ID: 3, Events: []trace.Event{op(trace.OpWGDone, wg, 700)}},
 		},
 		want: []string{"1.0<-3.0"},
 	}, {
@@ -233,9 +235,9 @@ func TestPair(t *testing.T) {
 		// sooner.
 		name: "cond",
 		src: memSource{
-			{ID: 1, Events: []Event{wait(OpCondWait, cv, 100, 900)}},
-			{ID: 2, Events: []Event{wait(OpCondWait, cv, 200, 800)}},
-			{ID: 3, Events: []Event{op(OpCondSignal, cv, 500), op(OpCondSignal, cv, 600)}},
+			{ID: 1, Events: []trace.Event{wait(trace.OpCondWait, cv, 100, 900)}},
+			{ID: 2, Events: []trace.Event{wait(trace.OpCondWait, cv, 200, 800)}},
+			{ID: 3, Events: []trace.Event{op(trace.OpCondSignal, cv, 500), op(trace.OpCondSignal, cv, 600)}},
 		},
 		want: []string{"1.0<-3.0", "2.0<-3.1"},
 	}} {
