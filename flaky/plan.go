@@ -140,7 +140,7 @@ func (p *Plan) add(strength int) {
 
 // Rate is the failure rate of a test under one schedule.
 type Rate struct {
-	Strength int `json:"strength"` // percent of sync operations delayed; 0: unperturbed; -d: controlled at PCT depth d
+	Strength int `json:"strength"` // percent of sync operations delayed; 0: unperturbed; -d: controlled at PCT depth d; -100: the controlled walk
 	Runs     int `json:"runs"`
 	Failures int `json:"failures"`
 }
@@ -154,6 +154,9 @@ func (r Rate) String() string {
 func ScheduleName(strength int) string {
 	if strength == Unperturbed {
 		return "unperturbed"
+	}
+	if strength == Walk {
+		return "controlled walk"
 	}
 	if d := Depth(strength); d > 0 {
 		return fmt.Sprintf("controlled depth %d", d)

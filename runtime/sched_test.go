@@ -19,6 +19,8 @@ func TestParseSched(t *testing.T) {
 		{"pct:0", 0, true},
 		{"pct:9", 0, true},
 		{"pct:x", 0, true},
+		{"walk", 0, false},
+		{"walk:2", 0, true},
 		{"pos", 0, true},
 		{"", 0, true},
 	} {

@@ -96,7 +96,8 @@ Flags:
 	-perturb	perturb the schedule (default true; -perturb=false runs as is)
 	-sched MODE	the schedule families (default mixed): mixed takes turns
 		among unperturbed runs (one in four), controlled scheduling at
-		PCT depths 2, 3 and 1 (DIVERGO_SCHED=pct:D) and delays; pct runs
+		PCT depth 2 (DIVERGO_SCHED=pct:D), by a random walk
+		(DIVERGO_SCHED=walk), at depths 3 and 1, and delays; pct runs
 		controlled families only, so that the same seeds give the same
 		report; delays is unperturbed and delays only; plain, as is. A
 		family under which no test failed in 9 runs, while some test
@@ -556,7 +557,7 @@ func reportRuns(recs []*runRecord, keepSub string) (*testReport, error) {
 
 // perturbEnv is the environment of a run of seed at strength.
 func perturbEnv(seed int64, strength int) []string {
-	if flaky.Depth(strength) > 0 {
+	if flaky.IsControlled(strength) {
 		return ctlEnv(seed, strength)
 	}
 	switch strength {

@@ -25,9 +25,13 @@ func newTestPlan(mode string, perturb bool) (*flaky.Plan, error) {
 }
 
 // ctlEnv is the environment of a controlled run of seed at schedule s
-// (flaky.Depth(s) > 0).
+// (flaky.IsControlled(s)).
 func ctlEnv(seed int64, s int) []string {
-	return []string{"DIVERGO_PERTURB=" + strconv.FormatInt(seed, 10), "DIVERGO_SCHED=pct:" + strconv.Itoa(flaky.Depth(s))}
+	sched := "DIVERGO_SCHED=pct:" + strconv.Itoa(flaky.Depth(s))
+	if s == flaky.Walk {
+		sched = "DIVERGO_SCHED=walk"
+	}
+	return []string{"DIVERGO_PERTURB=" + strconv.FormatInt(seed, 10), sched}
 }
 
 // checkBudget checks -budget against -n and -shard: a shard's runs are a

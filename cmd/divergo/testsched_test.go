@@ -59,4 +59,8 @@ func TestCtlEnv(t *testing.T) {
 	if len(got) != 2 || got[0] != "DIVERGO_PERTURB=7" || got[1] != "DIVERGO_SCHED=pct:2" {
 		t.Errorf("perturbEnv(7, depth 2) = %v", got)
 	}
+	got = perturbEnv(7, flaky.Walk)
+	if len(got) != 2 || got[0] != "DIVERGO_PERTURB=7" || got[1] != "DIVERGO_SCHED=walk" {
+		t.Errorf("perturbEnv(7, walk) = %v", got)
+	}
 }
