@@ -202,6 +202,12 @@ type flakyTest struct {
 	ModeDiffs  []string `json:"mode_diffs,omitempty"`
 	// ReplayError says why the rerun replays no schedule, when it does not.
 	ReplayError string `json:"replay_error,omitempty"`
+	// RerunTries is how many times divergo test made the rerun, and
+	// RerunFails how many of them failed again (testhold.go); 0 tries:
+	// not made (-explain).
+	RerunTries int `json:"rerun_tries,omitempty"`
+	RerunFails int `json:"rerun_fails"`
+	rerunEnv   []string
 }
 
 // failedTest is a test that failed in every run it ran in.
@@ -330,6 +336,9 @@ func runTest(args []string, stdout, stderr io.Writer) (int, error) {
 	if single {
 		rep, err := reportRuns(results[0].recs, "")
 		if err != nil {
+			return 2, err
+		}
+		if err := s.checkReruns(rep, results[0].pkg); err != nil {
 			return 2, err
 		}
 		return printTestReport(rep, *asJSON, stdout)
