@@ -97,6 +97,7 @@ type ctlG struct {
 var ctl struct {
 	on      bool
 	walk    bool // walk, not pct: a uniform draw at each handover
+	sweep   int  // sweep:I's I+1 (schedsweep.go); 0 for none
 	depth   int
 	changes []int64 // steps of the test at which the goroutine at its hook is lowered, ascending
 	draws   uint64  // walk's PRNG state, from the seed and the test's name
@@ -121,11 +122,11 @@ const (
 	maxDepth     = 8
 )
 
-// readSched reads DIVERGO_SCHED. A value that is not "pct", "pct:D" or
-// "walk" is reported once and ignored: the program runs as it would
-// without.
+// readSched reads DIVERGO_SCHED. A value that is not "pct", "pct:D",
+// "walk" or "sweep:I" is reported once and ignored: the program runs as
+// it would without.
 func readSched() {
-	ctl.on, ctl.walk, ctl.depth, ctl.changes = false, false, 0, nil
+	ctl.on, ctl.walk, ctl.depth, ctl.changes, ctl.sweep = false, false, 0, nil, 0
 	ctl.holder.Store(nil)
 	ctl.ready, ctl.parked, ctl.inGo, ctl.owners, ctl.steps, ctl.lowered = nil, nil, nil, nil, 0, 0
 	ctl.starting.Store(0)
@@ -133,32 +134,39 @@ func readSched() {
 	if v == "" || replay.on {
 		return
 	}
-	d, err := parseSched(v)
+	d, sweep, err := parseSched(v)
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "divergo: DIVERGO_SCHED=%q: %v; not scheduling\n", v, err)
 		return
 	}
-	ctl.on, ctl.walk, ctl.depth, hooked = true, d == 0, d, true
+	ctl.on, ctl.walk, ctl.depth, ctl.sweep, hooked = true, d == 0, d, sweep+1, true
 	ctlBeginTest(perturbSeed) // until a test starts (schedtest.go)
 }
 
-// parseSched parses "pct", "pct:D" or "walk", which is depth 0.
-func parseSched(v string) (int, error) {
+// parseSched parses "pct", "pct:D", "walk" (depth 0) or "sweep:I" (depth
+// 2, sweep I; schedsweep.go). sweep is -1 but for a sweep.
+func parseSched(v string) (depth, sweep int, err error) {
 	if v == "walk" {
-		return 0, nil
+		return 0, -1, nil
 	}
-	name, depth, has := strings.Cut(v, ":")
-	if name != "pct" {
-		return 0, fmt.Errorf("not pct, pct:DEPTH or walk")
+	name, arg, has := strings.Cut(v, ":")
+	switch {
+	case name == "sweep":
+		i, err := strconv.Atoi(arg)
+		if err != nil || i < 0 {
+			return 0, -1, fmt.Errorf("sweep %q is not a run index from 0", arg)
+		}
+		return 2, i, nil
+	case name != "pct":
+		return 0, -1, fmt.Errorf("not pct, pct:DEPTH, walk or sweep:INDEX")
+	case !has:
+		return defaultDepth, -1, nil
 	}
-	if !has {
-		return defaultDepth, nil
-	}
-	d, err := strconv.Atoi(depth)
+	d, err := strconv.Atoi(arg)
 	if err != nil || d < 1 || d > maxDepth {
-		return 0, fmt.Errorf("depth %q is not from 1 to %d", depth, maxDepth)
+		return 0, -1, fmt.Errorf("depth %q is not from 1 to %d", arg, maxDepth)
 	}
-	return d, nil
+	return d, -1, nil
 }
 
 // initialPrio is the priority a goroutine of identity ident starts with:
@@ -174,7 +182,7 @@ func initialPrio(ident uint64) uint64 {
 func (g *G) ctlHook() {
 	g.sel.force, g.cg.inSelect = 0, false
 	if g.cg.prio == 0 {
-		g.cg.prio = initialPrio(g.ident)
+		g.cg.prio = g.firstPrio()
 		if g.cg.spawned {
 			ctl.starting.Add(-1) // it came (schedwake.go)
 		}
@@ -249,7 +257,7 @@ func (g *G) ctlClaim() {
 	ctl.mu.Lock()
 	if ctl.holder.Load() == nil && !slices.Contains(ctl.ready, g) {
 		if g.cg.prio == 0 {
-			g.cg.prio = initialPrio(g.ident)
+			g.cg.prio = g.firstPrio()
 		}
 		ctl.holder.Store(g)
 		ctl.epoch.Add(1)
@@ -262,7 +270,7 @@ func (g *G) ctlClaim() {
 func (g *G) ctlResume() {
 	g.cg.inSelect = false
 	if g.cg.prio == 0 {
-		g.cg.prio = initialPrio(g.ident)
+		g.cg.prio = g.firstPrio()
 	}
 	ctl.mu.Lock()
 	g.ctlLeftGoLocked()

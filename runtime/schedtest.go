@@ -23,7 +23,10 @@ import (
 func ctlBeginTest(ident uint64) {
 	ctl.mu.Lock()
 	ctl.steps, ctl.lowered, ctl.changes = 0, 0, nil
-	if ctl.depth > 0 {
+	switch {
+	case ctl.sweep > 0:
+		ctl.changes = []int64{sweepStep(ctl.sweep - 1)}
+	case ctl.depth > 0:
 		ctl.changes = changePoints(ident, ctl.depth)
 	}
 	ctl.draws = mix(ident ^ 0x77616c6b) // "walk"

@@ -68,3 +68,25 @@ func TestWalkPick(t *testing.T) {
 		}
 	}
 }
+
+// TestSweep checks the sweep's runs: two per step, the first newest
+// first and the second oldest first, through sweepSpan steps, then again.
+func TestSweep(t *testing.T) {
+	ctlTest(t, 2, nil)
+	t.Cleanup(func() { ctl.sweep = 0 })
+	old, young := newG(2, 2), newG(9, 9)
+	for i, want := range []int64{1, 1, 2, 2, 3, 3} {
+		ctl.sweep = i + 1
+		ctlBeginTest(testIdent(uint64(i), "TestA")) // the seed does not matter
+		if !slices.Equal(ctl.changes, []int64{want}) {
+			t.Errorf("sweep %d: change points %v, want [%d]", i, ctl.changes, want)
+		}
+		oldFirst := old.firstPrio() > young.firstPrio()
+		if oldFirst != (i%2 == 1) || min(old.firstPrio(), young.firstPrio()) <= maxDepth {
+			t.Errorf("sweep %d: priorities %d (started first), %d", i, old.firstPrio(), young.firstPrio())
+		}
+	}
+	if got := sweepStep(2 * sweepSpan); got != 1 {
+		t.Errorf("sweep %d: step %d, want 1 again", 2*sweepSpan, got)
+	}
+}

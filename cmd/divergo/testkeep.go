@@ -166,7 +166,11 @@ func (rep *testReport) rerun(name string, k int, sched, out string) string {
 // rerunEnv is the environment, unquoted, that makes run k again: its
 // seed's schedule family and, with sched, the replay of its schedule.
 func (rep *testReport) rerunEnv(k int, sched string) []string {
-	env := perturbEnv(rep.Seeds[k], rep.Strengths[k])
+	sweep := 0
+	if k < len(rep.Sweeps) {
+		sweep = rep.Sweeps[k]
+	}
+	env := perturbEnv(rep.Seeds[k], rep.Strengths[k], sweep)
 	if sched != "" {
 		env = append(env, "DIVERGO_REPLAY="+sched)
 	}

@@ -57,13 +57,17 @@ func TestCheckBudget(t *testing.T) {
 }
 
 func TestCtlEnv(t *testing.T) {
-	got := perturbEnv(7, flaky.Controlled(2))
+	got := perturbEnv(7, flaky.Controlled(2), 0)
 	if len(got) != 2 || got[0] != "DIVERGO_PERTURB=7" || got[1] != "DIVERGO_SCHED=pct:2" {
 		t.Errorf("perturbEnv(7, depth 2) = %v", got)
 	}
-	got = perturbEnv(7, flaky.Walk)
+	got = perturbEnv(7, flaky.Walk, 0)
 	if len(got) != 2 || got[0] != "DIVERGO_PERTURB=7" || got[1] != "DIVERGO_SCHED=walk" {
 		t.Errorf("perturbEnv(7, walk) = %v", got)
+	}
+	got = perturbEnv(7, flaky.Sweep, 6)
+	if len(got) != 2 || got[1] != "DIVERGO_SCHED=sweep:5" {
+		t.Errorf("perturbEnv(7, the sweep's sixth run) = %v", got)
 	}
 }
 
