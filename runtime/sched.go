@@ -103,6 +103,9 @@ var ctl struct {
 	draws   uint64  // walk's PRNG state, from the seed and the test's name
 	order   []int   // walkPick's, reused
 
+	drawStep int64  // the step of walkPick's last draw
+	drawn    uint64 // its draws at that step
+
 	mu      sync.Mutex
 	holder  atomic.Pointer[G] // the goroutine allowed to run; nil: none
 	ready   []*G              // goroutines waiting at a hook to be chosen

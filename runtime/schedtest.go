@@ -30,6 +30,7 @@ func ctlBeginTest(ident uint64) {
 		ctl.changes = changePoints(ident, ctl.depth)
 	}
 	ctl.draws = mix(ident ^ 0x77616c6b) // "walk"
+	ctl.drawStep, ctl.drawn = -1, 0
 	ctl.mu.Unlock()
 }
 
@@ -61,10 +62,17 @@ func changePoints(seed uint64, depth int) []int64 {
 // initial priorities, which come from their spawn identities, and not of
 // a place in ctl.ready, whose order is the order they got ready in: the
 // same ready goroutines give the same pick whichever thread got there
-// first. Under ctl.mu.
+// first. It is drawn from the test's step and the handovers made at that
+// step, not from one sequence over the test: a handover the schedule
+// does not decide (a holder that lost the run after the patience) then
+// changes the draws of its step only. Under ctl.mu.
 func walkPick() int {
-	ctl.draws += 0x9e3779b97f4a7c15
-	rank := int(mix(ctl.draws) % uint64(len(ctl.ready)))
+	if ctl.drawStep != ctl.steps {
+		ctl.drawStep, ctl.drawn = ctl.steps, 0
+	}
+	ctl.drawn++
+	h := mix(ctl.draws ^ uint64(ctl.steps)*0x9e3779b97f4a7c15 ^ ctl.drawn<<48)
+	rank := int(h % uint64(len(ctl.ready)))
 	order := ctl.order[:0]
 	for i := range ctl.ready {
 		order = append(order, i)

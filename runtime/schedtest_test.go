@@ -54,7 +54,7 @@ func TestWalkPick(t *testing.T) {
 			for _, i := range order {
 				ctl.ready = append(ctl.ready, gs[i])
 			}
-			ctl.draws = seed
+			ctl.draws, ctl.drawStep = seed, -1
 			got = append(got, ctl.ready[walkPick()])
 		}
 		if got[0] != got[1] || got[0] != got[2] {
