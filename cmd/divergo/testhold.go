@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"time"
 )
 
 // Whether a rerun holds its failure. The rerun line replays the failing
@@ -27,8 +28,14 @@ import (
 // invocation that found a flaky test by as many runs of it.
 const holdTries = 3
 
+// holdLong is how long a try may take for the next one to be made: a
+// failure that is a hang (a deadlock, until the test binary's timeout)
+// costs one try, as long as one of the runs, not three.
+const holdLong = 30 * time.Second
+
 // checkReruns makes the rerun of each flaky test of rep, the report of
-// package p's runs, holdTries times, and notes how many failed.
+// package p's runs, holdTries times (once when a try takes longer than
+// holdLong), and notes how many failed.
 func (s *suite) checkReruns(rep *testReport, p *testPackage) error {
 	out := filepath.Join(s.dir, "rerun-check.dvt")
 	defer os.Remove(out)
@@ -42,7 +49,9 @@ func (s *suite) checkReruns(rep *testReport, p *testPackage) error {
 		for range holdTries {
 			cmd := exec.Command(p.bin, args...)
 			cmd.Dir, cmd.Env = p.Dir, env
+			start := time.Now()
 			err := cmd.Run()
+			long := time.Since(start) > holdLong
 			var ee *exec.ExitError
 			switch {
 			case err == nil:
@@ -52,6 +61,9 @@ func (s *suite) checkReruns(rep *testReport, p *testPackage) error {
 				return fmt.Errorf("rerunning %s: %w", ft.Name, err)
 			}
 			ft.RerunTries++
+			if long {
+				break
+			}
 		}
 	}
 	return nil
@@ -72,6 +84,8 @@ func holdLine(ft *flakyTest) string {
 	switch {
 	case ft.RerunTries == 0:
 		return ""
+	case ft.RerunFails == 0 && ft.RerunTries < holdTries:
+		return fmt.Sprintf("the rerun passed in %d of %d tries, the last longer than %v, after which no more were made: it may not hold this failure", ft.RerunTries, ft.RerunTries, holdLong)
 	case ft.RerunFails == 0:
 		return fmt.Sprintf("the rerun cannot hold this failure: it passed in %d of %d tries, so what decided the failure is not in the schedule it replays (a data race between two sync operations, I/O, the clock or a map's order)", ft.RerunTries, ft.RerunTries)
 	}

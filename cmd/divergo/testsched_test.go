@@ -80,6 +80,8 @@ func TestHoldLine(t *testing.T) {
 		{3, 3, "the rerun failed again in 3 of 3 tries"},
 		{3, 1, "the rerun failed again in 1 of 3 tries"},
 		{3, 0, "the rerun cannot hold this failure: it passed in 3 of 3 tries"},
+		{1, 0, "the rerun passed in 1 of 1 tries, the last longer than 30s"},
+		{1, 1, "the rerun failed again in 1 of 1 tries"},
 	} {
 		got := holdLine(&flakyTest{RerunTries: c.tries, RerunFails: c.fails})
 		if !strings.HasPrefix(got, c.want) || (c.want == "") != (got == "") {
