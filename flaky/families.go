@@ -6,15 +6,18 @@ import (
 )
 
 // Schedule families. A run's schedule is one int: Unperturbed (0), a
-// perturbation strength (1 to 100, random delays), or controlled
-// scheduling at PCT depth d (the runtime's DIVERGO_SCHED=pct:d), written
-// -d. A family is one such value; the plan takes the families of its mode
-// in turn and stops one that never fails while another does.
+// perturbation strength (1 to 100, random delays), controlled scheduling
+// at PCT depth d (the runtime's DIVERGO_SCHED=pct:d), written -d, or the
+// controlled random walk (DIVERGO_SCHED=walk), written Walk, or the
+// controlled sweep (DIVERGO_SCHED=sweep:I, I the run's index among the
+// sweep's runs: Plan.Ordinal), written Sweep. A family is one such value;
+// the plan takes the families of its mode in turn and stops one that
+// never fails while another does.
 
 // Modes of a plan: which families it explores.
 const (
-	ModeMixed   = "mixed"     // unperturbed, controlled depths 1 to 3 and delays
-	ModePCT     = "pct"       // controlled depths 1 to 3 only: the same seeds give the same runs
+	ModeMixed   = "mixed"     // unperturbed, controlled (depths 2 and 3, sweep, walk) and delays
+	ModePCT     = "pct"       // controlled (depths 2 and 3, sweep, walk) only: the same seeds give the same runs
 	ModeDelays  = "delays"    // unperturbed and delays of adapted strengths
 	ModePlain   = "plain"     // unperturbed only
 	maxCtlDepth = 3           // the deepest family a plan starts with
@@ -27,8 +30,26 @@ var Modes = []string{ModeMixed, ModePCT, ModeDelays, ModePlain}
 // Controlled is the schedule of controlled scheduling at PCT depth d.
 func Controlled(depth int) int { return -depth }
 
-// Depth is the PCT depth of a controlled schedule, 0 for others.
-func Depth(schedule int) int { return max(0, -schedule) }
+// Walk is the schedule of the controlled random walk: at each step the
+// goroutine to run is drawn among the ready ones. Sweep is the controlled
+// sweep's: one change point going through a test's first steps in turn,
+// run after run, from the two orders the goroutines were started in.
+const (
+	Walk  = -100
+	Sweep = -101
+)
+
+// Depth is the PCT depth of a controlled schedule, 0 for others (Walk
+// and Sweep too).
+func Depth(schedule int) int {
+	if schedule <= Walk {
+		return 0
+	}
+	return max(0, -schedule)
+}
+
+// IsControlled says whether schedule is one of controlled scheduling.
+func IsControlled(schedule int) bool { return schedule < 0 }
 
 // NewPlanMode is a plan of mode's families.
 func NewPlanMode(mode string) (*Plan, error) {
@@ -44,10 +65,18 @@ func NewPlanMode(mode string) (*Plan, error) {
 	p := NewPlan(false)
 	p.controlled = true
 	p.noPlain = mode == ModePCT
-	for d := 2; d <= maxCtlDepth; d++ { // depth 2 first: most bugs need one change point
+	// Depth 2 first: most bugs need one change point. The sweep and the
+	// walk next: they find the shallow bugs of short tests that PCT meets
+	// only when its change point falls on the one step of a few that
+	// matters, the sweep by going through those steps in turn. No depth
+	// 1: its runs, without a change point, are the sweep's past a test's
+	// last step, and the walk's draws take the goroutines in every order.
+	p.add(Controlled(2))
+	p.add(Sweep)
+	p.add(Walk)
+	for d := 3; d <= maxCtlDepth; d++ {
 		p.add(Controlled(d))
 	}
-	p.add(Controlled(1))
 	if mode == ModeMixed {
 		p.add(DefaultStrength)
 	}

@@ -23,10 +23,11 @@ func runMode(t *testing.T, mode string, n int, fails func(s int) bool) (*Plan, [
 }
 
 // TestModeMixed: one run in four unperturbed, the others controlled at
-// depths 2, 3 and 1 and delayed at the default strength in turn.
+// depth 2, by the sweep and the walk, at depth 3, and delayed at the
+// default strength in turn.
 func TestModeMixed(t *testing.T) {
-	_, got := runMode(t, ModeMixed, 8, func(int) bool { return false })
-	want := []int{Unperturbed, Controlled(2), Controlled(3), Controlled(1), Unperturbed, DefaultStrength, Controlled(2), Controlled(3)}
+	_, got := runMode(t, ModeMixed, 9, func(int) bool { return false })
+	want := []int{Unperturbed, Controlled(2), Sweep, Walk, Unperturbed, Controlled(3), DefaultStrength, Controlled(2), Unperturbed}
 	if !slices.Equal(got, want) {
 		t.Errorf("schedules %v, want %v", got, want)
 	}
@@ -37,7 +38,7 @@ func TestModeMixed(t *testing.T) {
 func TestModePCT(t *testing.T) {
 	_, got := runMode(t, ModePCT, 40, func(int) bool { return false })
 	for _, s := range got {
-		if Depth(s) == 0 {
+		if !IsControlled(s) {
 			t.Fatalf("schedules %v: %s in pct mode", got, ScheduleName(s))
 		}
 	}
@@ -49,12 +50,12 @@ func TestModePCT(t *testing.T) {
 func TestStopIdle(t *testing.T) {
 	p, got := runMode(t, ModeMixed, 80, func(s int) bool { return s == Controlled(2) })
 	stopped := p.Stopped()
-	for _, s := range []int{Controlled(1), Controlled(3), DefaultStrength} {
+	for _, s := range []int{Sweep, Walk, Controlled(3), DefaultStrength} {
 		if !slices.Contains(stopped, s) {
 			t.Errorf("stopped %v: %s never failed and was not stopped", stopped, ScheduleName(s))
 		}
 	}
-	last := got[60:]
+	last := got[66:]
 	if !slices.Contains(last, Unperturbed) || !slices.Contains(last, Controlled(2)) {
 		t.Errorf("last schedules %v: want unperturbed and depth 2 only", last)
 	}
@@ -71,12 +72,33 @@ func TestStopIdle(t *testing.T) {
 }
 
 func TestScheduleNames(t *testing.T) {
-	for s, want := range map[int]string{0: "unperturbed", 50: "perturbed 50%", Controlled(2): "controlled depth 2"} {
+	for s, want := range map[int]string{0: "unperturbed", 50: "perturbed 50%", Controlled(2): "controlled depth 2", Walk: "controlled walk", Sweep: "controlled sweep"} {
 		if got := ScheduleName(s); got != want {
 			t.Errorf("ScheduleName(%d) = %q, want %q", s, got, want)
 		}
 	}
 	if _, err := NewPlanMode("pos"); err == nil {
 		t.Error("NewPlanMode(pos): no error")
+	}
+}
+
+// TestOrdinal: each run's index among its schedule's runs, the sweep's
+// run index.
+func TestOrdinal(t *testing.T) {
+	p, err := NewPlanMode(ModePCT)
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[int]int{}
+	for range 20 {
+		s := p.Next()
+		if got := p.Ordinal(); got != seen[s] {
+			t.Fatalf("%s: ordinal %d, want %d", ScheduleName(s), got, seen[s])
+		}
+		seen[s]++
+		p.Record(s, map[string]bool{"TestX": false})
+	}
+	if seen[Sweep] < 4 {
+		t.Errorf("20 runs gave the sweep %d", seen[Sweep])
 	}
 }

@@ -40,6 +40,9 @@ type Plan struct {
 	controlled bool  // controlled families among the perturbed (families.go)
 	noPlain    bool  // no unperturbed runs
 	stopped    []int // families stopped
+
+	given map[int]int // strength → runs Next gave it
+	ord   int         // the last run's index among its strength's
 }
 
 // NewPlan is a plan of perturbed and unperturbed runs, or of unperturbed
@@ -54,6 +57,20 @@ func NewPlan(perturb bool) *Plan {
 
 // Next is the strength of the next run.
 func (p *Plan) Next() int {
+	s := p.next()
+	if p.given == nil {
+		p.given = map[int]int{}
+	}
+	p.ord = p.given[s]
+	p.given[s]++
+	return s
+}
+
+// Ordinal is the index of the run Next gave last among the runs it gave
+// the same strength, from 0: the sweep's run index.
+func (p *Plan) Ordinal() int { return p.ord }
+
+func (p *Plan) next() int {
 	t := p.turn
 	p.turn++
 	if p.noPlain && len(p.perturbed) > 0 {
@@ -140,7 +157,7 @@ func (p *Plan) add(strength int) {
 
 // Rate is the failure rate of a test under one schedule.
 type Rate struct {
-	Strength int `json:"strength"` // percent of sync operations delayed; 0: unperturbed; -d: controlled at PCT depth d
+	Strength int `json:"strength"` // percent of sync operations delayed; 0: unperturbed; -d: controlled at PCT depth d; -100: the controlled walk; -101: the controlled sweep
 	Runs     int `json:"runs"`
 	Failures int `json:"failures"`
 }
@@ -154,6 +171,12 @@ func (r Rate) String() string {
 func ScheduleName(strength int) string {
 	if strength == Unperturbed {
 		return "unperturbed"
+	}
+	switch strength {
+	case Walk:
+		return "controlled walk"
+	case Sweep:
+		return "controlled sweep"
 	}
 	if d := Depth(strength); d > 0 {
 		return fmt.Sprintf("controlled depth %d", d)

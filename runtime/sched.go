@@ -13,10 +13,10 @@ import (
 )
 
 // Controlled scheduling. DIVERGO_SCHED=pct:D (D, the depth, 1 to 8; "pct"
-// alone is depth 3), with DIVERGO_PERTURB=SEED, lets one recorded
-// goroutine run at a time and chooses which at every sync operation, by
-// PCT (probabilistic concurrency testing, Burckhardt et al., ASPLOS 2010;
-// what Fray, OOPSLA 2025, runs on the JVM):
+// alone is depth 3) or DIVERGO_SCHED=walk, with DIVERGO_PERTURB=SEED, lets
+// one recorded goroutine run at a time and chooses which at every sync
+// operation. Under pct, by PCT (probabilistic concurrency testing,
+// Burckhardt et al., ASPLOS 2010; what Fray, OOPSLA 2025, runs on the JVM):
 //
 //   - every goroutine gets a priority drawn from the seed and its spawn
 //     identity (perturb.go) when it first passes the schedule hook;
@@ -26,22 +26,30 @@ import (
 //     there;
 //   - a goroutine about to block in Go (block, blocked.go) gives the run
 //     up, and one that resumes (unblock) waits to be chosen again;
-//   - at D-1 steps, drawn from the seed among the first K (K itself drawn
-//     per seed, 8 to 4096, so that short and long tests alike meet their
-//     change points), the priority of the goroutine at its hook drops below
-//     every initial one: a bug of depth D then shows with probability at
-//     least 1/(n·K^(D-1)) per run, n goroutines, K steps.
+//   - at D-1 steps, drawn from the seed and the test's name among the
+//     first K of the test (schedtest.go), the priority of the goroutine
+//     at its hook drops below every initial one: a bug of depth D then
+//     shows with probability at least 1/(n·K^(D-1)) per run, n
+//     goroutines, K steps.
+//
+// Under walk, every handover draws the goroutine to run uniformly among
+// the ready ones (schedtest.go): POS (partial order sampling, Yuan et al.,
+// CAV 2018; Fray's default) with every two pending operations taken as
+// racing, since the hook does not know the objects. A shallow bug of a
+// short test, one that needs the run taken from a goroutine at one
+// particular step of a few, shows in a few runs of ten, where PCT needs
+// its change point on that step.
 //
 // A select among several ready cases takes one drawn from the goroutine's
 // PRNG rather than Go's (ctlSelect, selforce.go's machinery); the clause is
 // recorded as every select's is, so that a rerun's replay forces it.
 //
-// Seed S gives the same priorities and change points in every run; what
-// the scheduler cannot hold is what it does not see: a goroutine that
-// blocks in code divergo did not instrument (a library's channel, I/O,
-// testing's t.Run) keeps the run until the others have waited
-// ctlPatience without a handover, then loses it until its next hook, and
-// the outcome of a data race between two sync operations is the
+// Seed S gives the same priorities, change points and draws in every
+// run; what the scheduler cannot hold is what it does not see: a
+// goroutine that blocks in code divergo did not instrument (a library's
+// channel, I/O, testing's t.Run) keeps the run until the others have
+// waited ctlPatience without a handover, then loses it until its next
+// hook, and the outcome of a data race between two sync operations is the
 // hardware's. Unset, the hook costs what it did: the branch on hooked.
 //
 // Under DIVERGO_REPLAY the recorded order decides, and DIVERGO_SCHED is
@@ -88,8 +96,15 @@ type ctlG struct {
 // exists; holder, ready and the counts change under mu.
 var ctl struct {
 	on      bool
+	walk    bool // walk, not pct: a uniform draw at each handover
+	sweep   int  // sweep:I's I+1 (schedsweep.go); 0 for none
 	depth   int
-	changes []int64 // steps at which the goroutine at its hook is lowered, ascending
+	changes []int64 // steps of the test at which the goroutine at its hook is lowered, ascending
+	draws   uint64  // walk's PRNG state, from the seed and the test's name
+	order   []int   // walkPick's, reused
+
+	drawStep int64  // the step of walkPick's last draw
+	drawn    uint64 // its draws at that step
 
 	mu      sync.Mutex
 	holder  atomic.Pointer[G] // the goroutine allowed to run; nil: none
@@ -97,7 +112,7 @@ var ctl struct {
 	parked  []*G              // goroutines waiting for a lock held (schedlock.go)
 	inGo    []*G              // goroutines blocked in Go on channels (schedwake.go)
 	owners  map[uint64][]*G   // each lock's holders (schedowner.go)
-	steps   int64             // hook passes so far
+	steps   int64             // hook passes of the test so far (schedtest.go)
 	lowered int               // change points passed
 	epoch   atomic.Int64      // handovers so far
 
@@ -110,10 +125,11 @@ const (
 	maxDepth     = 8
 )
 
-// readSched reads DIVERGO_SCHED. A value that is not "pct" or "pct:D" is
-// reported once and ignored: the program runs as it would without.
+// readSched reads DIVERGO_SCHED. A value that is not "pct", "pct:D",
+// "walk" or "sweep:I" is reported once and ignored: the program runs as
+// it would without.
 func readSched() {
-	ctl.on, ctl.depth, ctl.changes = false, 0, nil
+	ctl.on, ctl.walk, ctl.depth, ctl.changes, ctl.sweep = false, false, 0, nil, 0
 	ctl.holder.Store(nil)
 	ctl.ready, ctl.parked, ctl.inGo, ctl.owners, ctl.steps, ctl.lowered = nil, nil, nil, nil, 0, 0
 	ctl.starting.Store(0)
@@ -121,52 +137,39 @@ func readSched() {
 	if v == "" || replay.on {
 		return
 	}
-	d, err := parseSched(v)
+	d, sweep, err := parseSched(v)
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "divergo: DIVERGO_SCHED=%q: %v; not scheduling\n", v, err)
 		return
 	}
-	ctl.on, ctl.depth, hooked = true, d, true
-	ctl.changes = changePoints(perturbSeed, d)
+	ctl.on, ctl.walk, ctl.depth, ctl.sweep, hooked = true, d == 0, d, sweep+1, true
+	ctlBeginTest(perturbSeed) // until a test starts (schedtest.go)
 }
 
-// parseSched parses "pct" or "pct:D".
-func parseSched(v string) (int, error) {
-	name, depth, has := strings.Cut(v, ":")
-	if name != "pct" {
-		return 0, fmt.Errorf("not pct or pct:DEPTH")
+// parseSched parses "pct", "pct:D", "walk" (depth 0) or "sweep:I" (depth
+// 2, sweep I; schedsweep.go). sweep is -1 but for a sweep.
+func parseSched(v string) (depth, sweep int, err error) {
+	if v == "walk" {
+		return 0, -1, nil
 	}
-	if !has {
-		return defaultDepth, nil
-	}
-	d, err := strconv.Atoi(depth)
-	if err != nil || d < 1 || d > maxDepth {
-		return 0, fmt.Errorf("depth %q is not from 1 to %d", depth, maxDepth)
-	}
-	return d, nil
-}
-
-// changePoints draws depth-1 steps from seed among the first K, K itself
-// a power of two from 8 to 4096 drawn from the seed: PCT wants K near the
-// number of steps a run makes, which a test's run does not know ahead, and
-// a spread of K over seeds meets short and long tests alike.
-func changePoints(seed uint64, depth int) []int64 {
-	state := mix(seed ^ 0x7063745f) // "pct_"
-	next := func() uint64 {
-		state += 0x9e3779b97f4a7c15
-		return mix(state)
-	}
-	k := uint64(8) << (next() % 10)
-	out := make([]int64, 0, depth-1)
-	for range depth - 1 {
-		out = append(out, int64(1+next()%k))
-	}
-	for i := 1; i < len(out); i++ { // a few values: insertion sort
-		for j := i; j > 0 && out[j] < out[j-1]; j-- {
-			out[j], out[j-1] = out[j-1], out[j]
+	name, arg, has := strings.Cut(v, ":")
+	switch {
+	case name == "sweep":
+		i, err := strconv.Atoi(arg)
+		if err != nil || i < 0 {
+			return 0, -1, fmt.Errorf("sweep %q is not a run index from 0", arg)
 		}
+		return 2, i, nil
+	case name != "pct":
+		return 0, -1, fmt.Errorf("not pct, pct:DEPTH, walk or sweep:INDEX")
+	case !has:
+		return defaultDepth, -1, nil
 	}
-	return out
+	d, err := strconv.Atoi(arg)
+	if err != nil || d < 1 || d > maxDepth {
+		return 0, -1, fmt.Errorf("depth %q is not from 1 to %d", arg, maxDepth)
+	}
+	return d, -1, nil
 }
 
 // initialPrio is the priority a goroutine of identity ident starts with:
@@ -182,7 +185,7 @@ func initialPrio(ident uint64) uint64 {
 func (g *G) ctlHook() {
 	g.sel.force, g.cg.inSelect = 0, false
 	if g.cg.prio == 0 {
-		g.cg.prio = initialPrio(g.ident)
+		g.cg.prio = g.firstPrio()
 		if g.cg.spawned {
 			ctl.starting.Add(-1) // it came (schedwake.go)
 		}
@@ -194,7 +197,7 @@ func (g *G) ctlHook() {
 	// (one just started) arrives when its thread gets there.
 	if ctl.holder.Load() == g {
 		ctl.steps++
-		if ctl.lowered < len(ctl.changes) && ctl.steps >= ctl.changes[ctl.lowered] {
+		if !ctl.walk && ctl.lowered < len(ctl.changes) && ctl.steps >= ctl.changes[ctl.lowered] {
 			ctl.lowered++
 			g.cg.prio = uint64(ctl.depth - ctl.lowered)
 		}
@@ -257,7 +260,7 @@ func (g *G) ctlClaim() {
 	ctl.mu.Lock()
 	if ctl.holder.Load() == nil && !slices.Contains(ctl.ready, g) {
 		if g.cg.prio == 0 {
-			g.cg.prio = initialPrio(g.ident)
+			g.cg.prio = g.firstPrio()
 		}
 		ctl.holder.Store(g)
 		ctl.epoch.Add(1)
@@ -270,7 +273,7 @@ func (g *G) ctlClaim() {
 func (g *G) ctlResume() {
 	g.cg.inSelect = false
 	if g.cg.prio == 0 {
-		g.cg.prio = initialPrio(g.ident)
+		g.cg.prio = g.firstPrio()
 	}
 	ctl.mu.Lock()
 	g.ctlLeftGoLocked()
@@ -312,15 +315,20 @@ func (g *G) ctlRelease() {
 }
 
 // handoverLocked gives the run to the ready goroutine of highest
-// priority, the earliest ready among equals.
+// priority, the earliest ready among equals; under walk, to one drawn
+// (walkPick).
 func handoverLocked() {
 	if len(ctl.ready) == 0 {
 		return
 	}
 	best := 0
-	for i, r := range ctl.ready {
-		if r.cg.prio > ctl.ready[best].cg.prio {
-			best = i
+	if ctl.walk {
+		best = walkPick()
+	} else {
+		for i, r := range ctl.ready {
+			if r.cg.prio > ctl.ready[best].cg.prio {
+				best = i
+			}
 		}
 	}
 	g := ctl.ready[best]

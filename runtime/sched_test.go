@@ -9,22 +9,28 @@ import (
 
 func TestParseSched(t *testing.T) {
 	for _, c := range []struct {
-		in    string
-		depth int
-		bad   bool
+		in           string
+		depth, sweep int
+		bad          bool
 	}{
-		{"pct", defaultDepth, false},
-		{"pct:1", 1, false},
-		{"pct:8", 8, false},
-		{"pct:0", 0, true},
-		{"pct:9", 0, true},
-		{"pct:x", 0, true},
-		{"pos", 0, true},
-		{"", 0, true},
+		{"pct", defaultDepth, -1, false},
+		{"pct:1", 1, -1, false},
+		{"pct:8", 8, -1, false},
+		{"pct:0", 0, -1, true},
+		{"pct:9", 0, -1, true},
+		{"pct:x", 0, -1, true},
+		{"walk", 0, -1, false},
+		{"walk:2", 0, -1, true},
+		{"sweep:0", 2, 0, false},
+		{"sweep:17", 2, 17, false},
+		{"sweep", 0, -1, true},
+		{"sweep:-1", 0, -1, true},
+		{"pos", 0, -1, true},
+		{"", 0, -1, true},
 	} {
-		d, err := parseSched(c.in)
-		if (err != nil) != c.bad || d != c.depth {
-			t.Errorf("parseSched(%q) = %d, %v; want %d, bad %v", c.in, d, err, c.depth, c.bad)
+		d, sw, err := parseSched(c.in)
+		if (err != nil) != c.bad || d != c.depth || sw != c.sweep {
+			t.Errorf("parseSched(%q) = %d, %d, %v; want %d, %d, bad %v", c.in, d, sw, err, c.depth, c.sweep, c.bad)
 		}
 	}
 }

@@ -128,6 +128,9 @@ func TestEnter(t TB, entry uint32) *G {
 	g.rng = g.ident
 	g.start = g.clock()
 	register(g)
+	if ctl.on {
+		ctlBeginTest(g.ident) // its steps count from zero (schedtest.go)
+	}
 	g.B(entry)
 	return g
 }

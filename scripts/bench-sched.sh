@@ -9,9 +9,10 @@
 #               as Go's own test runs them;
 #   delays      instrumented by divergo, DIVERGO_PERTURB=SEED (random delays
 #               at half the sync operations, divergo test's default strength);
-#   controlled  instrumented, DIVERGO_PERTURB=SEED DIVERGO_SCHED=pct:D, the
-#               depth D taking 2, 3, 1 in turn over the seeds as divergo
-#               test's families do;
+#   controlled  instrumented, DIVERGO_PERTURB=SEED DIVERGO_SCHED=S, S
+#               taking pct:2, sweep:I, walk, pct:3 in turn over the seeds
+#               as divergo test's controlled families do (I counting the
+#               sweep's runs from 0);
 #
 # and stopped at the first run whose profile reports a leak ("(leaked)").
 # Seeds are 1, 2, 3 ...: the same seeds for every kernel and schedule. A
@@ -58,8 +59,8 @@ leaks() {
 	plain) bin="$tmp/plain" ;;
 	delays) env+=(DIVERGO_PERTURB="$3" DIVERGO_TRACE="$tmp/t.dvt") ;;
 	controlled)
-		local depths=(2 3 1)
-		env+=(DIVERGO_PERTURB="$3" DIVERGO_SCHED="pct:${depths[$((($3 - 1) % 3))]}" DIVERGO_TRACE="$tmp/t.dvt")
+		local scheds=(pct:2 "sweep:$((($3 - 1) / 4))" walk pct:3)
+		env+=(DIVERGO_PERTURB="$3" DIVERGO_SCHED="${scheds[$((($3 - 1) % 4))]}" DIVERGO_TRACE="$tmp/t.dvt")
 		;;
 	esac
 	out=$(env "${env[@]}" timeout 60 "$bin" "$2" 2>&1 || true)

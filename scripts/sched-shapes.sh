@@ -8,8 +8,10 @@
 # divergo test builds its instrumented test binary once, and each test is
 # then run by itself RUNS times (default 40) under each schedule, seeds 1 to
 # RUNS: plain (unperturbed, recorded), delays (DIVERGO_PERTURB=SEED, half
-# the sync operations delayed), and controlled at PCT depths 1, 2 and 3
-# (DIVERGO_SCHED=pct:D). Then SEEDS seeds (default 6) of controlled depth 2
+# the sync operations delayed), controlled by the sweep
+# (DIVERGO_SCHED=sweep:I, I = SEED-1: the sweep's runs in order), by the
+# random walk (DIVERGO_SCHED=walk) and at PCT depths 1, 2 and 3
+# (DIVERGO_SCHED=pct:D); MODES='sweep walk' for some columns only. Then SEEDS seeds (default 6) of controlled depth 2
 # are each run REPEAT times (default 10): a seed is "stable" when all its
 # runs ended alike.
 #
@@ -25,7 +27,10 @@ trap 'chmod -R u+w "$tmp" 2>/dev/null; rm -rf "$tmp"' EXIT
 export GOFLAGS= GOWORK=off
 go build -o "$tmp/divergo" ./cmd/divergo
 echo "load at start: $(cut -d' ' -f1-3 /proc/loadavg)"
-printf '%-22s %6s %6s %6s %6s %6s %8s\n' test plain delays pct:1 pct:2 pct:3 stable
+modes=(${MODES:-plain delays sweep walk 1 2 3})
+printf '%-22s' test
+printf ' %6s' "${modes[@]}"
+printf ' %8s\n' stable
 for pkg in schedflaky flaky; do
 	mkdir -p "$tmp/$pkg"
 	cp testdata/$pkg/*.go "$tmp/$pkg/"
@@ -39,12 +44,14 @@ for pkg in schedflaky flaky; do
 			! (cd "$tmp/$pkg" && env "$@" DIVERGO_TRACE="$tmp/t.dvt" timeout 60 "$bin" -test.run "^$t\$" -test.count=1 >/dev/null 2>&1)
 		}
 		row=()
-		for mode in plain delays 1 2 3; do
+		for mode in "${modes[@]}"; do
 			n=0
 			for ((s = 1; s <= runs; s++)); do
 				case $mode in
 				plain) env=(A=1) ;;
 				delays) env=(DIVERGO_PERTURB=$s) ;;
+				sweep) env=(DIVERGO_PERTURB=$s DIVERGO_SCHED=sweep:$((s - 1))) ;;
+				walk) env=(DIVERGO_PERTURB=$s DIVERGO_SCHED=walk) ;;
 				*) env=(DIVERGO_PERTURB=$s DIVERGO_SCHED=pct:$mode) ;;
 				esac
 				if fails "$s" "${env[@]}"; then n=$((n + 1)); fi
@@ -59,7 +66,9 @@ for pkg in schedflaky flaky; do
 			done
 			if ((f == 0 || f == repeat)); then stable=$((stable + 1)); fi
 		done
-		printf '%-22s %6s %6s %6s %6s %6s %8s\n' "$t" "${row[@]}" "$stable/$seeds"
+		printf '%-22s' "$t"
+		printf ' %6s' "${row[@]}"
+		printf ' %8s\n' "$stable/$seeds"
 	done
 done
 echo "load at end: $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -96,7 +96,10 @@ Flags:
 	-perturb	perturb the schedule (default true; -perturb=false runs as is)
 	-sched MODE	the schedule families (default mixed): mixed takes turns
 		among unperturbed runs (one in four), controlled scheduling at
-		PCT depths 2, 3 and 1 (DIVERGO_SCHED=pct:D) and delays; pct runs
+		PCT depth 2 (DIVERGO_SCHED=pct:D), by the sweep (one change
+		point going through each test's first steps, run after run:
+		DIVERGO_SCHED=sweep:I) and a random walk (DIVERGO_SCHED=walk),
+		at depth 3, and delays; pct runs
 		controlled families only, so that the same seeds give the same
 		report; delays is unperturbed and delays only; plain, as is. A
 		family under which no test failed in 9 runs, while some test
@@ -149,6 +152,9 @@ type testReport struct {
 	// Strengths are the runs' schedules: the percentage of sync
 	// operations perturbed, 0 for an unperturbed run.
 	Strengths []int `json:"strengths"`
+	// Sweeps are the runs' indexes among the controlled sweep's runs,
+	// plus one (0 for the other runs); none when no run was the sweep's.
+	Sweeps []int `json:"sweeps,omitempty"`
 	// Failed are the tests that failed in every run they ran in.
 	Failed []*failedTest `json:"failed,omitempty"`
 	// Died are the runs the test binary did not finish: a panic (which
@@ -201,6 +207,12 @@ type flakyTest struct {
 	ModeDiffs  []string `json:"mode_diffs,omitempty"`
 	// ReplayError says why the rerun replays no schedule, when it does not.
 	ReplayError string `json:"replay_error,omitempty"`
+	// RerunTries is how many times divergo test made the rerun, and
+	// RerunFails how many of them failed again (testhold.go); 0 tries:
+	// not made (-explain).
+	RerunTries int `json:"rerun_tries,omitempty"`
+	RerunFails int `json:"rerun_fails"`
+	rerunEnv   []string
 }
 
 // failedTest is a test that failed in every run it ran in.
@@ -329,6 +341,9 @@ func runTest(args []string, stdout, stderr io.Writer) (int, error) {
 	if single {
 		rep, err := reportRuns(results[0].recs, "")
 		if err != nil {
+			return 2, err
+		}
+		if err := s.checkReruns(rep, results[0].pkg); err != nil {
 			return 2, err
 		}
 		return printTestReport(rep, *asJSON, stdout)
@@ -484,6 +499,7 @@ func reportRuns(recs []*runRecord, keepSub string) (*testReport, error) {
 	for k, rec := range recs {
 		rep.Seeds = append(rep.Seeds, rec.Seed)
 		rep.Strengths = append(rep.Strengths, rec.Strength)
+		rep.Sweeps = append(rep.Sweeps, rec.Sweep)
 		if rec.Died != "" {
 			rep.Died = append(rep.Died, diedRun{Run: k + 1, Seed: rec.Seed, Strength: rec.Strength, Why: rec.Died})
 		}
@@ -501,6 +517,9 @@ func reportRuns(recs []*runRecord, keepSub string) (*testReport, error) {
 		paths[k] = rec.tracePath()
 	}
 
+	if !slices.ContainsFunc(rep.Sweeps, func(i int) bool { return i > 0 }) {
+		rep.Sweeps = nil
+	}
 	var kp *keeper
 	for _, name := range slices.Sorted(maps.Keys(outcomes)) {
 		var fails, passes []int
@@ -554,10 +573,11 @@ func reportRuns(recs []*runRecord, keepSub string) (*testReport, error) {
 	return rep, nil
 }
 
-// perturbEnv is the environment of a run of seed at strength.
-func perturbEnv(seed int64, strength int) []string {
-	if flaky.Depth(strength) > 0 {
-		return ctlEnv(seed, strength)
+// perturbEnv is the environment of a run of seed at strength; sweep is a
+// sweep run's index plus one.
+func perturbEnv(seed int64, strength, sweep int) []string {
+	if flaky.IsControlled(strength) {
+		return ctlEnv(seed, strength, sweep)
 	}
 	switch strength {
 	case flaky.Unperturbed:

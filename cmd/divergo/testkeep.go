@@ -96,6 +96,9 @@ func (kp *keeper) keepFailing(ft *flakyTest, dir string, fails []int, pass strin
 	// The test's own goroutines: the runs record every test of the
 	// package, and another test's partings came first.
 	diff = fmt.Sprintf("divergo diff -test %s %s %s", shellQuote(ft.Name), shellQuote(displayPath(fail)), shellQuote(displayPath(pass)))
+	if ft.rerunEnv == nil { // the overall rerun's, which hold checks
+		ft.rerunEnv = kp.rep.rerunEnv(k, sched)
+	}
 	return kp.rep.rerun(ft.Name, k, sched, rerunTrace), diff, nil
 }
 
@@ -144,9 +147,9 @@ func (rep *testReport) rerun(name string, k int, sched, out string) string {
 	if v := os.Getenv("GOFLAGS"); v != "" {
 		env = append(env, "GOFLAGS="+shellQuote(v))
 	}
-	env = append(env, perturbEnv(rep.Seeds[k], rep.Strengths[k])...)
-	if sched != "" {
-		env = append(env, "DIVERGO_REPLAY="+shellQuote(sched))
+	for _, e := range rep.rerunEnv(k, sched) {
+		name, v, _ := strings.Cut(e, "=")
+		env = append(env, name+"="+shellQuote(v))
 	}
 	env = append(env, "DIVERGO_TRACE="+shellQuote(out))
 	line := fmt.Sprintf("%s go test -count=1 -overlay=%s -run '^%s$' %s", strings.Join(env, " "), shellQuote(overlayPath()), regexp.QuoteMeta(name), shellQuote(rep.Package))
@@ -158,6 +161,20 @@ func (rep *testReport) rerun(name string, k int, sched, out string) string {
 		line += " -args " + strings.Join(args, " ")
 	}
 	return line
+}
+
+// rerunEnv is the environment, unquoted, that makes run k again: its
+// seed's schedule family and, with sched, the replay of its schedule.
+func (rep *testReport) rerunEnv(k int, sched string) []string {
+	sweep := 0
+	if k < len(rep.Sweeps) {
+		sweep = rep.Sweeps[k]
+	}
+	env := perturbEnv(rep.Seeds[k], rep.Strengths[k], sweep)
+	if sched != "" {
+		env = append(env, "DIVERGO_REPLAY="+sched)
+	}
+	return env
 }
 
 // userTestArgs are the flags of a run's test binary that the user gave

@@ -83,6 +83,9 @@ func writeTestReport(w io.Writer, rep *testReport) error {
 			fmt.Fprintf(bw, "the rerun replays no schedule: %s\n", ft.ReplayError)
 		}
 		fmt.Fprintf(bw, "rerun one: %s\n", ft.Rerun)
+		if line := holdLine(ft); line != "" {
+			fmt.Fprintln(bw, line)
+		}
 		if ft.Diff != "" {
 			fmt.Fprintf(bw, "diff it against a passing run: %s\n", ft.Diff)
 		}

@@ -25,9 +25,16 @@ func newTestPlan(mode string, perturb bool) (*flaky.Plan, error) {
 }
 
 // ctlEnv is the environment of a controlled run of seed at schedule s
-// (flaky.Depth(s) > 0).
-func ctlEnv(seed int64, s int) []string {
-	return []string{"DIVERGO_PERTURB=" + strconv.FormatInt(seed, 10), "DIVERGO_SCHED=pct:" + strconv.Itoa(flaky.Depth(s))}
+// (flaky.IsControlled(s)); sweep is a sweep run's index plus one.
+func ctlEnv(seed int64, s, sweep int) []string {
+	sched := "DIVERGO_SCHED=pct:" + strconv.Itoa(flaky.Depth(s))
+	switch s {
+	case flaky.Walk:
+		sched = "DIVERGO_SCHED=walk"
+	case flaky.Sweep:
+		sched = "DIVERGO_SCHED=sweep:" + strconv.Itoa(max(0, sweep-1))
+	}
+	return []string{"DIVERGO_PERTURB=" + strconv.FormatInt(seed, 10), sched}
 }
 
 // checkBudget checks -budget against -n and -shard: a shard's runs are a

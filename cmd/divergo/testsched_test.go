@@ -1,6 +1,8 @@
 package main
 
 import (
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/divergo/divergo/flaky"
@@ -55,8 +57,39 @@ func TestCheckBudget(t *testing.T) {
 }
 
 func TestCtlEnv(t *testing.T) {
-	got := perturbEnv(7, flaky.Controlled(2))
+	got := perturbEnv(7, flaky.Controlled(2), 0)
 	if len(got) != 2 || got[0] != "DIVERGO_PERTURB=7" || got[1] != "DIVERGO_SCHED=pct:2" {
 		t.Errorf("perturbEnv(7, depth 2) = %v", got)
+	}
+	got = perturbEnv(7, flaky.Walk, 0)
+	if len(got) != 2 || got[0] != "DIVERGO_PERTURB=7" || got[1] != "DIVERGO_SCHED=walk" {
+		t.Errorf("perturbEnv(7, walk) = %v", got)
+	}
+	got = perturbEnv(7, flaky.Sweep, 6)
+	if len(got) != 2 || got[1] != "DIVERGO_SCHED=sweep:5" {
+		t.Errorf("perturbEnv(7, the sweep's sixth run) = %v", got)
+	}
+}
+
+func TestHoldLine(t *testing.T) {
+	for _, c := range []struct {
+		tries, fails int
+		want         string
+	}{
+		{0, 0, ""},
+		{3, 3, "the rerun failed again in 3 of 3 tries"},
+		{3, 1, "the rerun failed again in 1 of 3 tries"},
+		{3, 0, "the rerun cannot hold this failure: it passed in 3 of 3 tries"},
+		{1, 0, "the rerun passed in 1 of 1 tries, the last longer than 30s"},
+		{1, 1, "the rerun failed again in 1 of 1 tries"},
+	} {
+		got := holdLine(&flakyTest{RerunTries: c.tries, RerunFails: c.fails})
+		if !strings.HasPrefix(got, c.want) || (c.want == "") != (got == "") {
+			t.Errorf("%d of %d: %q, want %q", c.fails, c.tries, got, c.want)
+		}
+	}
+	args := holdArgs("TestX/a.b", []string{"-test.timeout=3s", "-test.cpu=2"})
+	if want := []string{"-test.run=^TestX/a\\.b$", "-test.count=1", "-test.timeout=3s", "-test.cpu=2"}; !slices.Equal(args, want) {
+		t.Errorf("holdArgs = %q, want %q", args, want)
 	}
 }

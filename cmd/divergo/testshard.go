@@ -60,6 +60,9 @@ type runRecord struct {
 	Seed      int64    `json:"seed"`
 	Perturbed bool     `json:"perturbed"`
 	Strength  int      `json:"strength"`
+	// Sweep is the run's index among the controlled sweep's runs, plus
+	// one; 0 for a run of another schedule.
+	Sweep int `json:"sweep,omitempty"`
 	// Tests are the tests that ran and how each ended: pass, fail, skip,
 	// panic, timeout, or unfinished when the run ended while it ran.
 	Tests map[string]string `json:"tests"`

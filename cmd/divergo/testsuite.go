@@ -10,6 +10,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/divergo/divergo/flaky"
 	"github.com/divergo/divergo/internal/progress"
 )
 
@@ -185,7 +186,10 @@ func (s *suite) runPackage(p *testPackage, mine func(int) bool, slots chan struc
 		if s.sh.N > 1 {
 			rec.Shard = s.sh.String()
 		}
-		env := append([]string{"DIVERGO_TRACE=" + rec.tracePath()}, perturbEnv(seed, strength)...)
+		if strength == flaky.Sweep {
+			rec.Sweep = plan.Ordinal() + 1
+		}
+		env := append([]string{"DIVERGO_TRACE=" + rec.tracePath()}, perturbEnv(seed, strength, rec.Sweep)...)
 		slots <- struct{}{}
 		r := &testRun{rec: rec, done: make(chan error, 1), ended: make(chan struct{})}
 		go func() {
