@@ -3,7 +3,9 @@
 // "panic" (a goroutine panics), "mainpanic" (main panics), "wait" (it
 // says "ready" and waits to be killed); and panics in other shapes:
 // "gofunc" (go f() of a function), "method" (go w.run() of a method
-// value), "literal" (a function literal main calls), "goargs" (go f(x)).
+// value), "literal" (a function literal main calls), "goargs" (go f(x));
+// and Go's fatal errors: "deadlock" (main waits for ever, alone) and
+// "mapwrites" (two goroutines write one map).
 // Each goroutine says "started N" first. End-to-end tests check that every goroutine that said so is in
 // the trace, that a panic prints as the plain build's does, and that show
 // and diff name how the run ended.
@@ -62,6 +64,17 @@ func shapes(mode string) bool {
 		go crashWith(7)
 	case "literal":
 		literal()
+	case "deadlock":
+		<-make(chan int)
+	case "mapwrites":
+		m := map[int]int{}
+		for range 2 {
+			go func() {
+				for i := 0; ; i++ {
+					m[i%64] = i
+				}
+			}()
+		}
 	default:
 		return false
 	}
