@@ -11,15 +11,16 @@ import (
 )
 
 // TestShowDiffNameTheEnding records testdata/endings ending by main's
-// return, by os.Exit(3) from a goroutine, by a goroutine's panic and by
-// SIGKILL, and checks that show (text and -json) and diff (text and
+// return, by os.Exit(3) from a goroutine, by a goroutine's panic, by Go's
+// fatal errors (a deadlock, concurrent map writes) and by SIGKILL, and
+// checks that show (text and -json) and diff (text and
 // -json) say how each run ended.
 func TestShowDiffNameTheEnding(t *testing.T) {
 	t.Parallel()
 	p := prepare(t, "endings", false)
 	dir := t.TempDir()
 	traces := map[string]string{}
-	for _, mode := range []string{"return", "exit", "panic"} {
+	for _, mode := range []string{"return", "exit", "panic", "deadlock", "mapwrites"} {
 		traces[mode] = filepath.Join(dir, mode+".dvt")
 		runEnding(t, p, traces[mode], mode)
 	}
@@ -43,6 +44,8 @@ func TestShowDiffNameTheEnding(t *testing.T) {
 		{"exit", "ended:      os.Exit(3) in main/", "exit"},
 		{"panic", "ended:      panic in main/", "panic"},
 		{"kill", "ended:      killed (no end record", "killed"},
+		{"deadlock", "ended:      fatal error: all goroutines are asleep - deadlock!\n", "fatal"},
+		{"mapwrites", "ended:      fatal error: concurrent map access\n", "fatal"},
 	} {
 		code, out, stderr := divergo(t, dir, "show", traces[c.mode])
 		if code != 0 || !strings.Contains(out, c.text) {

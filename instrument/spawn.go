@@ -17,7 +17,13 @@ import (
 // The source of f and x stays where it was, so positions inside them hold.
 // Constants, untyped nil, generic functions (which cannot be values
 // without instantiation) and builtins stay inline in the call. A function
-// literal callee gets Start and Done first in its own body instead.
+// literal callee gets Start and Done first in its own body instead. A
+// callee that takes and returns nothing needs no literal, which would be a
+// frame of its own in the child's tracebacks: the runtime's Go calls it
+// between Start and Done, from a frame tracebacks leave out
+// (runtime/hidden.go):
+//
+//	{ _dvg_f := s.loop; _dvg_c := _dvg_r.Spawn(7); go _dvg.Go(_dvg_c, _dvg_f) }
 func (r *rewriter) goStmt(g *ast.GoStmt) {
 	call := g.Call
 	site, ok := r.site(g.Pos(), "go")
@@ -76,6 +82,9 @@ func (r *rewriter) goStmt(g *ast.GoStmt) {
 	}
 	inner.WriteString(")")
 	tail := spawn + "go func() { " + start + inner.String() + " }() }"
+	if len(call.Args) == 0 && len(pieces) == 1 && niladic(r.info.TypeOf(call.Fun)) {
+		tail = spawn + "go _dvg.Go(_dvg_c, _dvg_f) }"
+	}
 	if len(pieces) == 0 {
 		r.buf.replace(r.off(g.Pos()), r.off(call.End()), "{ "+tail)
 		return
@@ -127,6 +136,16 @@ func (r *rewriter) inlineFunc(fun ast.Expr) bool {
 		return sig.TypeParams().Len() > explicit
 	}
 	return false
+}
+
+// niladic reports whether t is a function type that takes and returns
+// nothing, whose values the runtime's Go can run.
+func niladic(t types.Type) bool {
+	if t == nil {
+		return false
+	}
+	sig, ok := t.Underlying().(*types.Signature)
+	return ok && sig.Params().Len() == 0 && sig.Results().Len() == 0
 }
 
 // inlineArg reports whether an argument stays in the call: constants and

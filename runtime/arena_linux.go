@@ -103,13 +103,14 @@ type slotRec struct {
 var _ [slotWords*4 - unsafe.Sizeof(slotRec{})]byte
 
 type arena struct {
-	mu   sync.Mutex
-	f    *os.File
-	path string
-	head *arenaHeader
-	segs [][]byte
-	used int                    // bytes used in the last segment
-	free map[uint32][]*blockHdr // cleared blocks by payload words
+	mu    sync.Mutex
+	f     *os.File
+	path  string // the arena's file
+	crash string // the crash output's file (crash_linux.go)
+	head  *arenaHeader
+	segs  [][]byte
+	used  int                    // bytes used in the last segment
+	free  map[uint32][]*blockHdr // cleared blocks by payload words
 }
 
 // arenaPath is where the arena of the trace at path goes.
@@ -149,6 +150,8 @@ func openArena(path string) *arena {
 	a := &arena{f: f, path: p, head: (*arenaHeader)(unsafe.Pointer(&hb[0])), free: map[uint32][]*blockHdr{}}
 	copy(a.head.magic[:], arenaMagic)
 	a.head.pid = int64(os.Getpid())
+	a.crash = crashPath(path)
+	openCrash(path)
 	return a
 }
 
@@ -246,6 +249,7 @@ func (a *arena) slot() (*slotRec, *blockHdr) {
 // stay, since goroutines may still store into their buffers.
 func (a *arena) remove() {
 	os.Remove(a.path)
+	os.Remove(a.crash)
 }
 
 // close closes the arena's file; its mappings stay (remove says why).

@@ -33,3 +33,23 @@ func hiddenGoidSample() { goidSample() }
 
 //go:linkname hiddenCloseOld runtime.divergoCloseOld
 func hiddenCloseOld() { closeOld() }
+
+// Go runs f as the goroutine c was spawned for, between its Start and
+// Done. The instrumenter rewrites a go statement whose callee takes and
+// returns nothing (go worker(), go s.loop()) to go Go(c, f): the compiler
+// starts that goroutine at a wrapper of its own (a go statement with
+// arguments), which tracebacks leave out as they do every wrapper, and this
+// function's symbol is named in the Go runtime's namespace, which they
+// leave out too. A panic in f then prints f's frame right above "created
+// by", as the plain build's does, where a function literal around the call
+// added a frame of its own (and shifted the numbers of the literals after
+// it). The goroutine still counts as the program's: it starts at the
+// wrapper, not here. A callee with arguments still needs a literal to hold
+// them, and shows that literal's frame.
+//
+//go:linkname Go runtime.divergoGo
+func Go(c *Child, f func()) {
+	c.Start()
+	defer c.Done()
+	f()
+}

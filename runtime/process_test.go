@@ -117,6 +117,17 @@ func childMain(mode string) {
 			fmt.Println("ready")
 			Recv(g, bDone, make(chan int))
 		}
+	case "mapwrites": // two goroutines write one map: Go's fatal error "concurrent map writes"
+		g.B(bDone)
+		m := map[int]int{}
+		for range 2 {
+			go func() {
+				for i := 0; ; i++ {
+					m[i%64] = i
+				}
+			}()
+		}
+		time.Sleep(time.Minute)
 	case "uninstrumented-exit": // os.Exit from code the instrumenter did not rewrite (log.Fatal, flag)
 		os.Exit(1)
 	case "small": // a few goroutines record a little each and block: everything is in the arena (TestCorruptArena)

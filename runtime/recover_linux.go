@@ -52,6 +52,7 @@ func RecoverTrace(path string) error {
 	if err != nil {
 		return fmt.Errorf("completing %s from %s (remove it to read the trace as it is): %w", path, ap, err)
 	}
+	os.Remove(crashPath(path)) // read into the ending, or of no use without the arena
 	if !used {
 		return os.Rename(ap, ap+".bad")
 	}
@@ -157,7 +158,7 @@ func completeCopy(path, tmp string, data []byte, head *arenaHeader) error {
 	if head.ending == uint32(trace.EndTimeout) {
 		end = trace.Ending{Kind: trace.EndTimeout, Code: 2}
 	}
-	w.SetEnding(end)
+	w.SetEnding(crashEnding(path, end))
 	if err := w.Close(); err != nil {
 		return err
 	}

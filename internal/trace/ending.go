@@ -22,14 +22,15 @@ const (
 	// EndPanic: a panic nothing recovered, in goroutine Ending.G; the
 	// process exited with status 2.
 	EndPanic
-	// EndFatal: a fatal error of the Go runtime (Ending.Message holds its
-	// line when the runtime printed one where divergo could read it).
+	// EndFatal: a fatal error of the Go runtime, told from what Go copied
+	// to the crash file as it died (Ending.Message: its words, when that
+	// tells them).
 	EndFatal
 	// EndTimeout: a test binary's -test.timeout expired.
 	EndTimeout
 	// EndKilled: the process died without writing its end (SIGKILL, a
-	// signal, a fatal error, os.Exit in code divergo does not see), and
-	// the trace was completed from its arena.
+	// signal, os.Exit in code divergo does not see, a fatal error it could
+	// not tell), and the trace was completed from its arena.
 	EndKilled
 	// EndNone: the trace has no end: its run is still going, or died and
 	// left no arena to complete it from (Reader.Truncated).
@@ -57,8 +58,9 @@ type Ending struct {
 	// G is the recorder id of the goroutine that ended the run (called
 	// os.Exit, panicked, returned from main); 0 when none is known.
 	G uint64
-	// Message is what Go printed first, when divergo could read it:
-	// "fatal error: concurrent map writes".
+	// Message is Go's words, when divergo could read them: a fatal
+	// error's ("all goroutines are asleep - deadlock!"), a panic's value,
+	// a signal's line ("SIGQUIT: quit").
 	Message string
 }
 

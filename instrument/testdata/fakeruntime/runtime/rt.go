@@ -175,6 +175,12 @@ func (c *Child) Start() *G {
 
 func (c *Child) Done() { c.g.add("done"); children.Done() }
 
+func Go(c *Child, f func()) {
+	c.Start()
+	defer c.Done()
+	f()
+}
+
 func OsExit(code int) {
 	dump()
 	fmt.Printf("exit status %d\n", code)

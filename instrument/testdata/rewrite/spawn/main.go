@@ -16,6 +16,16 @@ func sum[E int | float64](wg *sync.WaitGroup, out *E, xs ...E) {
 	}
 }
 
+// pinger's ping and ping take and return nothing: the runtime's Go runs
+// them, with no literal around the call.
+type pinger struct{ out chan<- string }
+
+func (p pinger) ping() { p.out <- "pinger" }
+
+var pings = make(chan string)
+
+func ping() { pings <- "ping" }
+
 func work(wg *sync.WaitGroup, out chan<- string, name string, p *int) {
 	defer wg.Done()
 	out <- fmt.Sprint(name, *p)
@@ -64,6 +74,10 @@ func main() {
 	wg.Add(1)
 	go work(&wg, out, "c" /* why */ +"d", &i)
 	wg.Wait()
+	go ping()
+	fmt.Println(<-pings)
+	go pinger{pings}.ping()
+	fmt.Println(<-pings)
 	close(out)
 	for v := range out {
 		fmt.Println(v)
