@@ -36,6 +36,10 @@ type Report struct {
 	// Blocked are the goroutines of the test unfinished at the end of
 	// failing runs, with how many.
 	Blocked []string `json:"blocked,omitempty"`
+	// Hangs are the operations goroutines of the test were still blocked
+	// in at the end of failing runs, each with what ended the same wait in
+	// passing runs (hangs.go).
+	Hangs []Hang `json:"hangs,omitempty"`
 }
 
 // Explain compares the failing runs fails with the passing runs passes of
@@ -79,6 +83,9 @@ func Explain(name string, fails, passes []*View) (*Report, error) {
 		}
 	}
 	rep.Blocked = unfinishedInFailing(unfinished(fails), len(fails), unfinished(passes), len(passes))
+	if rep.Hangs, err = hangs(fails, passes, MaxPairs); err != nil {
+		return nil, err
+	}
 	return rep, nil
 }
 
