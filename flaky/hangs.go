@@ -163,8 +163,11 @@ func hangs(fails, passes []*View, max int) ([]Hang, error) {
 		if r == nil {
 			continue
 		}
-		h.Released = r.best()
-		failedSince(h.Released, byKey[hangKey{h.Goroutine, h.Pos, h.Op}])
+		// Waits that ended with nothing recorded ending them (a timer's
+		// channel) name no release.
+		if h.Released = r.best(); h.Released != nil {
+			failedSince(h.Released, byKey[hangKey{h.Goroutine, h.Pos, h.Op}])
+		}
 	}
 	return out, nil
 }
@@ -192,7 +195,8 @@ type releaseTally struct {
 	made   map[hangKey][]float64 // releasing operation → per passing run, goroutines that made it on the wait's object
 }
 
-// best is the operation that ended most of the waits.
+// best is the operation that ended most of the waits; nil when nothing
+// recorded ended any.
 func (t *releaseTally) best() *HangRelease {
 	var keys []hangKey
 	for k := range t.by {

@@ -63,3 +63,17 @@ func TestReleaseOpName(t *testing.T) {
 		}
 	}
 }
+
+// TestBestNoReleaser: waits that ended with no recorded releaser (a
+// timer's channel) give no release, not an empty one.
+func TestBestNoReleaser(t *testing.T) {
+	tally := &releaseTally{waited: 3, by: map[hangKey]int{}, made: map[hangKey][]float64{}}
+	if r := tally.best(); r != nil {
+		t.Errorf("best of waits without releasers: %+v, want nil", r)
+	}
+	k := hangKey{"T > w#*", "w.go:40", "send"}
+	tally.by[k], tally.made[k] = 2, []float64{1, 3}
+	if r := tally.best(); r == nil || r.Runs != 2 || r.Waited != 3 || r.PassMade != 2 {
+		t.Errorf("best: %+v, want the send, 2 of 3 waits, made by 2 goroutines a run", r)
+	}
+}
