@@ -77,3 +77,23 @@ func TestBestNoReleaser(t *testing.T) {
 		t.Errorf("best: %+v, want the send, 2 of 3 waits, made by 2 goroutines a run", r)
 	}
 }
+
+// TestTwiceAsOften: a wait is a hang of the failing runs only when they
+// leave it at least twice as often as passing runs do.
+func TestTwiceAsOften(t *testing.T) {
+	for _, c := range []struct {
+		f, nf, p, np int
+		want         bool
+	}{
+		{2, 2, 0, 12, true},     // only failing runs hang there
+		{11, 12, 10, 12, false}, // nearly as often in passing runs
+		{6, 12, 3, 12, true},    // exactly twice
+		{5, 12, 3, 12, false},
+		{1, 1, 0, 0, true}, // no passing run read
+		{0, 3, 0, 12, false},
+	} {
+		if got := twiceAsOften(c.f, c.nf, c.p, c.np); got != c.want {
+			t.Errorf("twiceAsOften(%d of %d failing, %d of %d passing) = %v, want %v", c.f, c.nf, c.p, c.np, got, c.want)
+		}
+	}
+}
