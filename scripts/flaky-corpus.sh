@@ -96,8 +96,9 @@ while IFS=$'\t' read -r mod ver pkg test flags fix mech; do
 	warm=$took
 	cp "$tmp/out" "$tmp/report.json"
 	if [[ -n ${KEEP:-} ]]; then cp "$tmp/out" "$KEEP/$test.json"; fi
-	if [[ $status -gt 1 ]]; then
-		echo "$test: divergo test exited $status:" >&2
+	dstatus=$status
+	if [[ $dstatus -gt 1 ]]; then
+		echo "$test: divergo test exited $dstatus:" >&2
 		head -20 "$tmp/err" >&2
 	fi
 	gt=(go test -race -count="$n" -run "^$test\$" "$pkg")
@@ -107,6 +108,9 @@ while IFS=$'\t' read -r mod ver pkg test flags fix mech; do
 	race=$took
 	IFS=$'\t' read -r runs fails rank rerun hung < <(cd "$root" && go run scripts/flakycorpus.go "$tmp/report.json" "$test" "$mech" 2>&1 || echo "0	0	0	-	-")
 	flaky=no again="-"
+	# A report that was not written says nothing of the test: the row
+	# says so rather than "no".
+	if [[ $dstatus -gt 1 ]]; then flaky="error (divergo test exited $dstatus)" rank=- hung=-; fi
 	total=$((total + 1))
 	if [[ $fails -gt 0 && $fails -lt $runs ]]; then
 		flaky="yes ($fails of $runs)"
