@@ -111,7 +111,7 @@ func TestFlakyReplay(t *testing.T) {
 			t.Errorf("%s not reported flaky:\n%s", name, stdout)
 		}
 	}
-	if _, err := os.Stat(filepath.Join(dir, "divergo-test", "TestSendClose")); err != nil {
+	if _, err := os.Stat(filepath.Join(dir, "divergo-test", "latest", "TestSendClose")); err != nil {
 		t.Errorf("the runs are not kept where divergo test ran: %v", err)
 	}
 }

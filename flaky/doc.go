@@ -47,6 +47,8 @@
 //
 // Beside the separators, Explain gives the sync sites whose mean waiting
 // time differs most between failing and passing runs (waittime.Analyze on
-// each view) and the test's goroutines left unfinished at the end of
-// failing runs.
+// each view), the test's goroutines left unfinished at the end of failing
+// runs and, for each operation they were still blocked in, the operation
+// that ended the same wait in passing runs and whether it never came in
+// the failing ones or came before the wait began ([Hang]).
 package flaky

@@ -36,6 +36,11 @@ type Report struct {
 	// Blocked are the goroutines of the test unfinished at the end of
 	// failing runs, with how many.
 	Blocked []string `json:"blocked,omitempty"`
+	// Hangs are the operations goroutines of the test were still blocked
+	// in at the end of failing runs, each with what ended the same wait in
+	// passing runs (hangs.go).
+	Hangs      []Hang `json:"hangs,omitempty"`
+	HangsError string `json:"hangs_error,omitempty"`
 }
 
 // Explain compares the failing runs fails with the passing runs passes of
@@ -79,6 +84,12 @@ func Explain(name string, fails, passes []*View) (*Report, error) {
 		}
 	}
 	rep.Blocked = unfinishedInFailing(unfinished(fails), len(fails), unfinished(passes), len(passes))
+	// A hang's account reads more of each trace than the separators do
+	// (every blocked goroutine's object, the passing runs' pairing): what
+	// it cannot read is said, and the rest of the report stands.
+	if rep.Hangs, err = hangs(fails, passes, MaxPairs); err != nil {
+		rep.Hangs, rep.HangsError = nil, err.Error()
+	}
 	return rep, nil
 }
 

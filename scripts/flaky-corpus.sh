@@ -12,6 +12,9 @@
 #   flaky     divergo test found the test flaky (both passed and failed)
 #   rank      where the report first names a statement in the manifest's
 #             mechanism (scripts/flakycorpus.go), 0 when it does not
+#   hang      where the report's "blocked at the end of failing runs" first
+#             names a wait or the operation that ended it in passing runs
+#             inside the mechanism, 0 when none does, - when it lists none
 #   rerun     how many of 10 reruns failed (9 of 10 is the goal)
 #   cold, warm, race: seconds of divergo test cold and warm and of
 #             go test -race -count=N; ratio: warm over race
@@ -71,9 +74,9 @@ secs() {
 
 echo "divergo test -n $n against go test -race -count=$n; $(nproc) cores, load $(cut -d' ' -f1 /proc/loadavg):"
 echo
-echo "| module@version | test | flaky | rank | rerun | cold | warm | race | ratio |"
-echo "|---|---|---|---|---|---|---|---|---|"
-total=0 found=0 named=0 reran=0 ratios=""
+echo "| module@version | test | flaky | rank | hang | rerun | cold | warm | race | ratio |"
+echo "|---|---|---|---|---|---|---|---|---|---|"
+total=0 found=0 named=0 byhang=0 reran=0 ratios=""
 i=0
 while IFS=$'\t' read -r mod ver pkg test flags fix mech; do
 	i=$((i + 1))
@@ -93,8 +96,9 @@ while IFS=$'\t' read -r mod ver pkg test flags fix mech; do
 	warm=$took
 	cp "$tmp/out" "$tmp/report.json"
 	if [[ -n ${KEEP:-} ]]; then cp "$tmp/out" "$KEEP/$test.json"; fi
-	if [[ $status -gt 1 ]]; then
-		echo "$test: divergo test exited $status:" >&2
+	dstatus=$status
+	if [[ $dstatus -gt 1 ]]; then
+		echo "$test: divergo test exited $dstatus:" >&2
 		head -20 "$tmp/err" >&2
 	fi
 	gt=(go test -race -count="$n" -run "^$test\$" "$pkg")
@@ -102,13 +106,20 @@ while IFS=$'\t' read -r mod ver pkg test flags fix mech; do
 	secs "${gt[@]}"
 	secs "${gt[@]}"
 	race=$took
-	IFS=$'\t' read -r runs fails rank rerun < <(cd "$root" && go run scripts/flakycorpus.go "$tmp/report.json" "$test" "$mech" 2>&1 || echo "0	0	0	-")
+	IFS=$'\t' read -r runs fails rank rerun hung < <(cd "$root" && go run scripts/flakycorpus.go "$tmp/report.json" "$test" "$mech" 2>&1 || echo "0	0	0	-	-")
 	flaky=no again="-"
+	# A report that was not written says nothing of the test: the row
+	# says so rather than "no".
+	if [[ $dstatus -gt 1 ]]; then flaky="error (divergo test exited $dstatus)" rank=- hung=-; fi
 	total=$((total + 1))
 	if [[ $fails -gt 0 && $fails -lt $runs ]]; then
 		flaky="yes ($fails of $runs)"
 		found=$((found + 1))
-		if [[ $rank -ge 1 && $rank -le 3 ]]; then named=$((named + 1)); fi
+		if [[ $rank -ge 1 && $rank -le 3 ]]; then
+			named=$((named + 1))
+		elif [[ $hung =~ ^[123]$ ]]; then
+			named=$((named + 1)) byhang=$((byhang + 1))
+		fi
 		k=0
 		for ((j = 0; j < 10; j++)); do
 			if ! bash -c "$rerun" >/dev/null 2>&1 </dev/null; then k=$((k + 1)); fi
@@ -119,8 +130,8 @@ while IFS=$'\t' read -r mod ver pkg test flags fix mech; do
 	cd "$root"
 	ratio=$(awk -v a="$warm" -v b="$race" 'BEGIN{printf "%.2f", a/b}')
 	ratios+="$ratio "
-	echo "| $mod@$ver | $test | $flaky | $rank | $again | $cold s | $warm s | $race s | ${ratio}× |"
+	echo "| $mod@$ver | $test | $flaky | $rank | $hung | $again | $cold s | $warm s | $race s | ${ratio}× |"
 done < <(entries "$@")
 med=$(tr ' ' '\n' <<<"$ratios" | grep . | sort -g | awk '{t[NR]=$1} END{if (NR) printf "%.2f", t[int((NR+1)/2)]}')
 echo
-echo "total: $total tests; found flaky $found; mechanism among the first 3 in $named; reruns failing 9 of 10 or more in $reran; median warm ratio ${med}×"
+echo "total: $total tests; found flaky $found; mechanism among the first 3 in $named ($byhang of them a hang's wait or release); reruns failing 9 of 10 or more in $reran; median warm ratio ${med}×"

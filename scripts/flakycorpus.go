@@ -41,6 +41,13 @@ type list struct {
 	Orderings  []ordering  `json:"orderings"`
 }
 
+type hang struct {
+	Pos      string `json:"pos"`
+	Released *struct {
+		Pos string `json:"pos"`
+	} `json:"released"`
+}
+
 type report struct {
 	Flaky []struct {
 		Name     string `json:"name"`
@@ -49,6 +56,7 @@ type report struct {
 		Rerun    string `json:"rerun"`
 		list
 		Modes []list `json:"modes"`
+		Hangs []hang `json:"hangs"`
 	} `json:"flaky"`
 }
 
@@ -92,10 +100,20 @@ func run(path, test, ranges string) error {
 				best = r
 			}
 		}
-		fmt.Printf("%d\t%d\t%d\t%s\n", ft.Runs, ft.Failures, best, ft.Rerun)
+		hung := "-"
+		if len(ft.Hangs) > 0 {
+			hung = "0"
+			for i, h := range ft.Hangs {
+				if in(h.Pos, spans) || h.Released != nil && in(h.Released.Pos, spans) {
+					hung = strconv.Itoa(i + 1)
+					break
+				}
+			}
+		}
+		fmt.Printf("%d\t%d\t%d\t%s\t%s\n", ft.Runs, ft.Failures, best, ft.Rerun, hung)
 		return nil
 	}
-	fmt.Printf("0\t0\t0\t-\n")
+	fmt.Printf("0\t0\t0\t-\t-\n")
 	return nil
 }
 

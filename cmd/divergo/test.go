@@ -65,7 +65,9 @@ not finish) in others. For each flaky test, test prints:
     (blocked, or still running when the test returned), with how many
     failing runs left each;
   - the seeds of the failing runs; a failing run and a passing run kept
-    in divergo-test/TEST below the working directory, made afresh; the command that
+    in divergo-test/ID/TEST below the working directory, ID a hash of
+    the invocation's runs (divergo-test/latest links to the newest), so
+    that an earlier report's commands keep working; the command that
     reruns the failing run, replaying the order of its sync operations
     (DIVERGO_REPLAY: each waits for its turn), so that a test decided by
     that order fails again; and the divergo diff of the two runs. Both
@@ -339,7 +341,7 @@ func runTest(args []string, stdout, stderr io.Writer) (int, error) {
 		return printShard(s, results, stdout)
 	}
 	if single {
-		rep, err := reportRuns(results[0].recs, "")
+		rep, err := reportRuns(results[0].recs, newKeepPlace(results[0].recs), "")
 		if err != nil {
 			return 2, err
 		}
@@ -425,16 +427,17 @@ func explainDirs(dirs []string, asJSON bool, stdout io.Writer) (int, error) {
 		byPkg[rec.Package] = append(byPkg[rec.Package], rec)
 	}
 	if len(byPkg) == 1 {
-		rep, err := explainPackage(recs, "")
+		rep, err := explainPackage(recs, newKeepPlace(recs), "")
 		if err != nil {
 			return 2, err
 		}
 		return printTestReport(rep, asJSON, stdout)
 	}
 	sr := &suiteReport{}
+	pl := newKeepPlace(recs)
 	for _, path := range slices.Sorted(maps.Keys(byPkg)) {
 		pr := &packageReport{Package: path}
-		if pr.Report, err = explainPackage(byPkg[path], keepSub(path)); err != nil {
+		if pr.Report, err = explainPackage(byPkg[path], pl, keepSub(path)); err != nil {
 			pr.Report, pr.Error = nil, err.Error()
 		}
 		sr.Packages = append(sr.Packages, pr)
@@ -445,7 +448,7 @@ func explainDirs(dirs []string, asJSON bool, stdout io.Writer) (int, error) {
 // explainPackage explains the runs recs of one package, read from one or
 // more directories, once they are checked to be the runs of one
 // invocation of one program.
-func explainPackage(recs []*runRecord, keepSub string) (*testReport, error) {
+func explainPackage(recs []*runRecord, pl *keepPlace, keepSub string) (*testReport, error) {
 	byRun, err := checkRecords(recs)
 	if err != nil {
 		return nil, err
@@ -464,7 +467,7 @@ func explainPackage(recs []*runRecord, keepSub string) (*testReport, error) {
 	if err := sameProgramFiles(firsts); err != nil {
 		return nil, err
 	}
-	return reportRuns(byRun, keepSub)
+	return reportRuns(byRun, pl, keepSub)
 }
 
 // printTestReport prints rep as text or JSON; the status says whether a
@@ -487,8 +490,8 @@ func printTestReport(rep *testReport, asJSON bool, stdout io.Writer) (int, error
 
 // reportRuns explains the runs recs, every run of one invocation in the
 // order of their index, and keeps a failing and a passing run of each
-// flaky test (testkeep.go).
-func reportRuns(recs []*runRecord, keepSub string) (*testReport, error) {
+// flaky test (testkeep.go) in the invocation's directory pl.
+func reportRuns(recs []*runRecord, pl *keepPlace, keepSub string) (*testReport, error) {
 	rep := &testReport{Package: recs[0].Package, Runs: len(recs), Perturbed: recs[0].Perturbed, testArgs: userTestArgs(recs[0].Args), keepSub: keepSub}
 	// The failure rates by schedule count the runs again: a shard's plan
 	// saw only its own.
@@ -561,7 +564,7 @@ func reportRuns(recs []*runRecord, keepSub string) (*testReport, error) {
 			ft.FailSeeds = append(ft.FailSeeds, rep.Seeds[k])
 		}
 		if kp == nil {
-			if kp, err = newKeeper(rep, paths); err != nil {
+			if kp, err = newKeeper(rep, pl, paths); err != nil {
 				return nil, err
 			}
 		}

@@ -1,11 +1,16 @@
 package main
 
 import (
+	"cmp"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/divergo/divergo/flaky"
@@ -17,7 +22,85 @@ import (
 // prints work from there. Not below -o DIR: -explain, which has no -o,
 // gives a directory's report as the invocation that made it did, kept
 // runs included, and the directories it reads may be many.
+//
+// Each invocation's runs are kept in a directory of their own,
+// keepDir/ID, so that the commands an earlier report printed still find
+// their files after the next invocation: a report is often read, or
+// pasted into an issue, after the next run. ID is a hash of the runs'
+// records (runsID): -explain of an invocation's runs keeps them where the
+// invocation did and gives its very report, while another invocation's
+// runs, whose outputs, timings and traces differ, go elsewhere.
+// keepDir/latest links to the newest.
 const keepDir = "divergo-test"
+
+// keepLatest is the link in keepDir to the newest invocation's directory.
+const keepLatest = "latest"
+
+// keepPlace is the directory below keepDir of the runs of one
+// invocation, made when their first flaky test is kept: an invocation
+// that finds none leaves nothing behind.
+type keepPlace struct {
+	id  string // runsID of the runs
+	dir string // absolute; "" until made
+}
+
+// newKeepPlace is the place of the runs recs, of every package.
+func newKeepPlace(recs []*runRecord) *keepPlace { return &keepPlace{id: runsID(recs)} }
+
+// runsID is a short hash of the records of the runs recs, in the order
+// of their package and index, and of the size of each one's trace: the
+// records hold each run's seed, outcomes and everything it printed,
+// timings included, so two invocations' runs share an ID only when they
+// printed the same, byte for byte, and left traces of one size.
+func runsID(recs []*runRecord) string {
+	sorted := slices.Clone(recs)
+	slices.SortFunc(sorted, func(a, b *runRecord) int {
+		return cmp.Or(cmp.Compare(a.Package, b.Package), cmp.Compare(a.Run, b.Run))
+	})
+	h := sha256.New()
+	for _, rec := range sorted {
+		b, _ := json.Marshal(rec) // a record always encodes
+		h.Write(b)
+		var size int64 = -1
+		if fi, err := os.Stat(rec.tracePath()); err == nil {
+			size = fi.Size()
+		}
+		fmt.Fprintf(h, "\n%d\n", size)
+	}
+	return hex.EncodeToString(h.Sum(nil))[:12]
+}
+
+// claim returns the directory, made the first time.
+func (pl *keepPlace) claim() (string, error) {
+	if pl.dir != "" {
+		return pl.dir, nil
+	}
+	root, err := filepath.Abs(keepDir)
+	if err != nil {
+		return "", fmt.Errorf("the directory to keep runs in: %w", err)
+	}
+	dir := filepath.Join(root, pl.id)
+	if err := os.MkdirAll(dir, 0o777); err != nil {
+		return "", fmt.Errorf("making %s: %w", displayPath(dir), err)
+	}
+	pl.dir = dir
+	linkLatest(root, pl.id)
+	return dir, nil
+}
+
+// linkLatest points root/latest at name, replacing it in one rename. It
+// is a convenience: the report prints the directory itself, so a link
+// that cannot be made (a file system without links) is no error.
+func linkLatest(root, name string) {
+	tmp := filepath.Join(root, fmt.Sprintf(".latest-%d", os.Getpid()))
+	os.Remove(tmp)
+	if os.Symlink(name, tmp) != nil {
+		return
+	}
+	if os.Rename(tmp, filepath.Join(root, keepLatest)) != nil {
+		os.Remove(tmp)
+	}
+}
 
 // keeper keeps, for each flaky test, a failing run's trace and its
 // schedule (trace.Schedule) and a passing run's trace, in a directory of
@@ -30,13 +113,14 @@ type keeper struct {
 	rep   *testReport
 }
 
-// newKeeper keeps the runs of rep, whose traces are paths.
-func newKeeper(rep *testReport, paths []string) (*keeper, error) {
-	abs, err := filepath.Abs(filepath.Join(keepDir, rep.keepSub))
+// newKeeper keeps the runs of rep, whose traces are paths, in the
+// invocation's directory pl.
+func newKeeper(rep *testReport, pl *keepPlace, paths []string) (*keeper, error) {
+	dir, err := pl.claim()
 	if err != nil {
-		return nil, fmt.Errorf("the directory to keep runs in: %w", err)
+		return nil, err
 	}
-	return &keeper{root: abs, paths: paths, rep: rep}, nil
+	return &keeper{root: filepath.Join(dir, rep.keepSub), paths: paths, rep: rep}, nil
 }
 
 // keep keeps ft's runs (indexes fails and passes) in its directory, made

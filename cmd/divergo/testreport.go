@@ -71,6 +71,15 @@ func writeTestReport(w io.Writer, rep *testReport) error {
 		if len(ft.Blocked) > 0 {
 			fmt.Fprintf(bw, "\nunfinished at the end of failing runs: %s\n", strings.Join(ft.Blocked, ", "))
 		}
+		if ft.HangsError != "" {
+			fmt.Fprintf(bw, "\nblocked at the end of failing runs: not read: %s\n", ft.HangsError)
+		}
+		if len(ft.Hangs) > 0 {
+			fmt.Fprintf(bw, "\nblocked at the end of failing runs, and what ended that wait in passing runs:\n")
+			for i, h := range ft.Hangs {
+				fmt.Fprintf(bw, "%d. %s\n", i+1, h)
+			}
+		}
 		var seeds []string
 		for _, s := range ft.FailSeeds {
 			seeds = append(seeds, strconv.FormatInt(s, 10))

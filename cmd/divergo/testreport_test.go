@@ -10,8 +10,9 @@ import (
 // TestWriteTestReport prints a report with a test failing two ways and
 // one failing in every run: each way with its separators, orderings and
 // rerun (its own perturbed run, with the strength when not the default),
-// the failure rates by schedule, and the messages of the test that always
-// failed.
+// the failure rates by schedule, the messages of the test that always
+// failed, and a wait the failing runs hung in with what ended it in
+// passing runs.
 func TestWriteTestReport(t *testing.T) {
 	// The rerun line carries GOFLAGS when it is set (TestRerunLine); CI
 	// sets it.
@@ -42,6 +43,8 @@ func TestWriteTestReport(t *testing.T) {
 						Separators: []flaky.Separator{{Pos: "c_test.go:30", Kind: "select", Pairs: [3]int{2, 0, 1}, Score: 0.5}}},
 				},
 				Separators: sel("c_test.go:24"),
+				Hangs: []flaky.Hang{{Goroutine: "TestTicks", Pos: "c_test.go:40", Op: "wg.wait", Runs: 1, Of: 3, PassOf: 2,
+					Released: &flaky.HangRelease{Goroutine: "TestTicks > ticker", Pos: "c.go:50", Op: "wg.done", Runs: 2, Waited: 2, PassMade: 1, Never: 1}}},
 			},
 			FailSeeds:  []int64{2, 3, 4},
 			Kept:       "divergo-test/TestTicks",
@@ -76,6 +79,7 @@ func TestWriteTestReport(t *testing.T) {
 		"rerun one: DIVERGO_PERTURB=3 DIVERGO_PERTURB_STRENGTH=12 DIVERGO_TRACE=/k/rerun-3.dvt go test",
 		"'^TestTicks$' ./m\ndiff it against a passing run: divergo diff k/fail-3.dvt k/pass-1.dvt\n",
 		"what separates all failing runs from passing runs",
+		"blocked at the end of failing runs, and what ended that wait in passing runs:\n1. TestTicks blocked in wg.wait at c_test.go:40 (in 1 of 3 failing runs, 0 of 2 passing)\n   in passing runs TestTicks > ticker's wg.done at c.go:50 ended that wait (2 of 2 waits); made on its object by 1.0 goroutines a passing run, 0.0 a failing one; it never came in the failing runs\n",
 		"a failing and a passing run are kept in divergo-test/TestTicks\nrerun one: DIVERGO_PERTURB=2 DIVERGO_REPLAY=/k/fail-2.sched",
 		"diff it against a passing run: divergo diff divergo-test/TestTicks/fail-2.dvt divergo-test/TestTicks/pass-1.dvt\n",
 	} {

@@ -28,20 +28,26 @@ type packageReport struct {
 	Report *testReport `json:"report,omitempty"`
 }
 
-// keepSub is the directory below keepDir where a suite keeps the runs of
+// keepSub is the directory below the invocation's in keepDir where a suite keeps the runs of
 // the flaky tests of package path: test names repeat across packages.
 func keepSub(path string) string { return filepath.FromSlash(path) }
 
-// reportSuite explains the runs of each package of results.
+// reportSuite explains the runs of each package of results, keeping
+// flaky tests' runs in one directory of the invocation's.
 func reportSuite(results []*suiteResult) *suiteReport {
 	sr := &suiteReport{}
+	var all []*runRecord
+	for _, r := range results {
+		all = append(all, r.recs...)
+	}
+	pl := newKeepPlace(all)
 	for _, r := range results {
 		pr := &packageReport{Package: r.pkg.Path, NoTests: !r.pkg.Tests, Broken: r.pkg.Broken}
 		switch {
 		case r.err != nil:
 			pr.Error = r.err.Error()
 		case len(r.recs) > 0:
-			rep, err := reportRuns(r.recs, keepSub(r.pkg.Path))
+			rep, err := reportRuns(r.recs, pl, keepSub(r.pkg.Path))
 			if err != nil {
 				pr.Error = err.Error()
 			}
