@@ -186,12 +186,18 @@ func (s *fstate) computePtrs() bool {
 	// Escape: a root escapes when any value derived from it is used in a
 	// way that can publish it.
 	escaped := map[ssa.Value]bool{}
-	pubs := map[ssa.Value][]*ssa.MakeClosure{} // roots published to read-only closures (frozen.go)
+	pubs := map[ssa.Value][]ssa.Instruction{} // roots published to read-only closures and go statements (frozen.go)
 	for v, p := range ptrs {
 		if len(p.roots) == 0 || v.Referrers() == nil {
 			continue
 		}
 		for _, u := range *v.Referrers() {
+			if g, ok := u.(*ssa.Go); ok && s.readOnlyGoArg(v, g) {
+				for _, r := range p.roots {
+					pubs[r] = append(pubs[r], g)
+				}
+				continue
+			}
 			if mc, ok := u.(*ssa.MakeClosure); ok {
 				if !s.bindingEscapes(v, mc) {
 					continue
