@@ -475,11 +475,38 @@ func readOnlyValue(h ssa.Value, depth int) bool {
 				return false
 			}
 		case *ssa.Call:
-			b, ok := u.Call.Value.(*ssa.Builtin)
-			if !ok || (b.Name() != "len" && b.Name() != "cap") {
+			if !readOnlyCall(h, u.Common(), depth) {
 				return false
 			}
 		default:
+			return false
+		}
+	}
+	return true
+}
+
+// readOnlyCall reports whether call c only reads through h: len or cap,
+// or a function with a body in this package whose parameters given h are
+// only read through in turn. A worker that hands its frozen table to a
+// helper of its own reads it no less than one that indexes it itself; the
+// helper's parameter reads the memory its call sites pass (contexts).
+func readOnlyCall(h ssa.Value, c *ssa.CallCommon, depth int) bool {
+	if b, ok := c.Value.(*ssa.Builtin); ok {
+		return b.Name() == "len" || b.Name() == "cap"
+	}
+	fn := c.StaticCallee()
+	if c.IsInvoke() || c.Value == h || fn == nil || len(fn.Blocks) == 0 || len(fn.Params) != len(c.Args) {
+		return false
+	}
+	if mc, ok := c.Value.(*ssa.MakeClosure); ok {
+		for _, b := range mc.Bindings {
+			if b == h {
+				return false
+			}
+		}
+	}
+	for k, a := range c.Args {
+		if a == h && !readOnlyValue(fn.Params[k], depth+1) {
 			return false
 		}
 	}

@@ -227,3 +227,56 @@ func argReader4(s []int) {
 		println()
 	}
 }
+
+// A worker that passes its frozen argument on to a function of its own
+// that only reads it: still frozen, passed or captured.
+func argPassedOn(n int) {
+	fact := make([]int, n+1)
+	fact[0] = 1
+	for i := 1; i <= n; i++ {
+		fact[i] = fact[i-1] * i
+	}
+	done := make(chan bool)
+	for c := 0; c < 2; c++ {
+		go argRelay(n, fact, done) // want `\(spawn\)`
+	}
+	for c := 0; c < 2; c++ {
+		go func() { // want `\(spawn\)`
+			argCountTo(fact, n)
+			done <- true
+		}()
+	}
+}
+
+func argRelay(n int, fact []int, done chan bool) {
+	argCountTo(fact, n)
+	argCountTo(fact[1:], n-1)
+	done <- true
+}
+
+func argCountTo(fact []int, n int) {
+	for i := 0; i < fact[n]; i++ {
+		println(i)
+	}
+}
+
+func callsArgPassedOn() { argPassedOn(5) }
+
+// Passed on to a function that writes it: shared for every goroutine.
+func argPassedOnWritten(done chan bool) {
+	s := make([]int, 3)
+	go argRelayWrites(s, done) // want `\(spawn\)`
+	go argRelayWrites(s, done) // want `\(spawn\)`
+}
+
+func argRelayWrites(s []int, done chan bool) {
+	argBump(s)
+	if s[0] > 0 { // want `\(branch\): s\[0\] depends on`
+		println()
+	}
+	done <- true
+}
+
+func argBump(s []int) { s[0]++ }
+
+func callsArgPassedOnWritten() { argPassedOnWritten(make(chan bool)) }
