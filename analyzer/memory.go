@@ -254,6 +254,11 @@ func (s *fstate) computePtrs() bool {
 // escapingUse reports whether instruction u can publish pointer v to code
 // that this analysis does not see or to another goroutine.
 func (s *fstate) escapingUse(v ssa.Value, u ssa.Instruction) bool {
+	if builderCopy(v, u) || s.builderOut(v, u) {
+		// Copied out, or given to a method that hands out its array or
+		// to any other function: published (builder.go).
+		return true
+	}
 	switch u := u.(type) {
 	case *ssa.DebugRef, *ssa.UnOp, *ssa.FieldAddr, *ssa.IndexAddr, *ssa.Slice, *ssa.Lookup,
 		*ssa.Range, *ssa.Phi, *ssa.SliceToArrayPointer, *ssa.BinOp, *ssa.If, *ssa.ChangeType,
@@ -271,7 +276,7 @@ func (s *fstate) escapingUse(v ssa.Value, u ssa.Instruction) bool {
 	case *ssa.Convert:
 		return isUnsafe(u.Type())
 	case *ssa.Call:
-		if flagVarUse(v, u) || drawUse(v, u) {
+		if flagVarUse(v, u) || drawUse(v, u) || builderUse(v, u) {
 			// The flag package writes a flag's variable at Parse, from the
 			// command line; a generator's method keeps its receiver.
 			return false
