@@ -20,10 +20,11 @@ import (
 // Only the methods below count, and only on the builder itself (a local
 // variable of the builder's type, or a pointer parameter that stays
 // local): a method that returns a slice of the buffer's own array (Bytes,
-// Next, AvailableBuffer) or that hands it to an io.Writer or io.Reader
-// (WriteTo, ReadFrom) publishes it as before, and so does a copy of the
-// builder's value (a bytes.Buffer copy shares the array) or a builder
-// inside another variable.
+// Next, AvailableBuffer) counts only when that slice is only read, one
+// that hands the buffer to an io.Writer or io.Reader (WriteTo, ReadFrom)
+// publishes it as before, and so does a copy of the builder's value (a
+// bytes.Buffer copy shares the array) or a builder inside another
+// variable.
 
 // builderMethods are the methods that touch only the builder and their
 // arguments, by type name.
@@ -38,8 +39,16 @@ var builderMethods = map[string]map[string]bool{
 		"WriteRune": true, "WriteString": true, "Read": true, "ReadByte": true,
 		"ReadBytes": true, "ReadRune": true, "ReadString": true,
 		"UnreadByte": true, "UnreadRune": true,
+		"Bytes": true, "Next": true, "AvailableBuffer": true,
 	},
 }
+
+// aliasing are the methods whose result is a slice of the buffer's own
+// array: a builder use only when that slice is only read, since a write
+// through it would change the content where no method call shows it.
+// Reading through the slice reads memory that a call returned, shared as
+// for any such call.
+var aliasing = map[string]bool{"Bytes": true, "Next": true, "AvailableBuffer": true}
 
 // isBuilderMethod reports whether fn is one of builderMethods.
 func isBuilderMethod(fn *types.Func) bool {
@@ -86,7 +95,7 @@ func builderUse(v ssa.Value, u ssa.Instruction) bool {
 			return false
 		}
 	}
-	return true
+	return !aliasing[fn.Name()] || readOnlyValue(c, 0)
 }
 
 // builderCopy reports whether u copies builder v's value out, which a

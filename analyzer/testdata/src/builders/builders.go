@@ -89,7 +89,25 @@ func builtByGoroutine(done chan bool) {
 	}
 }
 
-// Bytes hands out the buffer's own array: shared, as before.
+// Bytes only read: the buffer stays its own, its length a value; what
+// is read through the slice is memory a call returned, shared.
+func bufferBytesRead() {
+	var b bytes.Buffer
+	b.WriteString("abc")
+	p := b.Bytes()
+	if len(p) > 2 { // no change point
+		println()
+	}
+	if p[0] == 'a' { // want `\(branch\): p\[0\] depends on memory through a pointer returned by a call`
+		println()
+	}
+	if b.Len() > 2 { // no change point
+		println()
+	}
+}
+
+// Bytes written through hands out the buffer's own array: shared, as
+// before.
 func bufferBytes() {
 	var b bytes.Buffer
 	b.WriteString("abc")
@@ -139,5 +157,6 @@ func calls(done chan bool) {
 	builtByFprintf(3)
 	builtByGoroutine(done)
 	bufferBytes()
+	bufferBytesRead()
 	bufferCopied()
 }
