@@ -23,5 +23,9 @@ func TestWant(t *testing.T) {
 		// Programs in the shape of the benchmarks game's Go entries: no
 		// change point that depends only on flags, GOMAXPROCS, a constant
 		// seed or data written before the goroutines started.
-		"binarytrees", "fannkuch", "spectralnorm", "knucleotide")
+		"binarytrees", "fannkuch", "spectralnorm", "knucleotide",
+		// The same algorithms as others write them: workers that get their
+		// data as go arguments, input built with a strings.Builder.
+		"fannkuchargs", "spectralnormargs", "binarytreesargs", "knucleotideslices",
+		"builders")
 }

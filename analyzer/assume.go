@@ -38,10 +38,13 @@ const (
 	// RuleFresh: memory a goroutine allocates and never publishes is its
 	// own (fresh.go).
 	RuleFresh Rule = "fresh"
+	// RuleBuilder: a strings.Builder or bytes.Buffer of the function's
+	// own holds what its writes wrote (builder.go).
+	RuleBuilder Rule = "builder"
 )
 
 // Rules lists every rule, in the order check tries them.
-var Rules = []Rule{RuleInputs, RuleSeeded, RuleFrozen, RuleInitOnly, RuleCallers, RuleCounted, RuleFresh}
+var Rules = []Rule{RuleInputs, RuleSeeded, RuleFrozen, RuleInitOnly, RuleCallers, RuleCounted, RuleFresh, RuleBuilder}
 
 // Assumption says in plain words what the rule assumes, and where
 // docs/SOUNDNESS.md and the analyzer say it.
@@ -61,6 +64,8 @@ func (r Rule) Assumption() string {
 		return "a go or defer statement that runs as often, with the same values, in both runs gives its k-th goroutine or deferred call the same arguments (docs/SOUNDNESS.md, \"Goroutines matched by count\"; analyzer/steady.go)"
 	case RuleFresh:
 		return "memory a goroutine allocates and never publishes is read by no other goroutine: the program is data-race-free, and no pointer to it leaves through unsafe, reflection, go:linkname or assembly (docs/SOUNDNESS.md, \"Memory a goroutine never publishes\"; analyzer/fresh.go)"
+	case RuleBuilder:
+		return "a strings.Builder or bytes.Buffer a function keeps to itself holds what its writes wrote, in their order: its methods touch only it and their arguments, and no pointer to it leaves through unsafe, reflection or assembly (docs/SOUNDNESS.md, \"a strings.Builder or bytes.Buffer of the function's own\"; analyzer/builder.go)"
 	}
 	return string(r)
 }

@@ -69,6 +69,41 @@ func loadsOnly(v ssa.Value, ok func(*ssa.UnOp) bool) bool {
 	return true
 }
 
+// readOnlyGoArg reports whether go statement g passes pointer v only as
+// arguments that its statically known callee only reads through: a
+// publication like a read-only closure's (freeze decides whether the
+// memory is frozen). The go statement evaluates its arguments before the
+// goroutine begins, so what the parent wrote before it is what the
+// goroutine reads, unless someone writes the memory after.
+func (s *fstate) readOnlyGoArg(v ssa.Value, g *ssa.Go) bool {
+	c := g.Common()
+	if c.IsInvoke() || c.Value == v {
+		return false
+	}
+	fn := c.StaticCallee()
+	if fn == nil || len(fn.Blocks) == 0 || len(fn.Params) != len(c.Args) || s.pkg.lookup(fn) == nil {
+		return false
+	}
+	if mc, ok := c.Value.(*ssa.MakeClosure); ok {
+		for _, b := range mc.Bindings {
+			if b == v {
+				return false
+			}
+		}
+	}
+	passed := false
+	for k, a := range c.Args {
+		if a != v {
+			continue
+		}
+		if !paramRoot(fn.Params[k].Type()) || !readOnlyValue(fn.Params[k], 0) {
+			return false
+		}
+		passed = true
+	}
+	return passed
+}
+
 // readOnlyBinding reports whether every free variable of the closure made
 // by mc that is bound to v is only read by it.
 func (s *fstate) readOnlyBinding(v ssa.Value, mc *ssa.MakeClosure) bool {
@@ -85,15 +120,25 @@ func (s *fstate) readOnlyBinding(v ssa.Value, mc *ssa.MakeClosure) bool {
 }
 
 // freeze decides which of the allocations published to read-only
-// closures (pubs: root to the MakeClosures) are frozen, marks the others
-// escaped, and records in each closure which of its free variables are
-// bound to frozen variables.
-func (s *fstate) freeze(ptrs map[ssa.Value]*ptrInfo, pubs map[ssa.Value][]*ssa.MakeClosure, escaped map[ssa.Value]bool) {
+// closures and go statements (pubs: root to the MakeClosures and Gos) are
+// frozen, marks the others escaped, and records in each closure which of
+// its free variables are bound to frozen variables. A frozen root passed
+// to a go statement stays local: the go statement passes its content to
+// the callee's memory slot like any call (contexts).
+func (s *fstate) freeze(ptrs map[ssa.Value]*ptrInfo, pubs map[ssa.Value][]ssa.Instruction, escaped map[ssa.Value]bool) {
 	for r, mcs := range pubs {
 		if escaped[r] {
 			continue
 		}
-		if _, ok := r.(*ssa.Alloc); !ok || relaxed(RuleFrozen) || s.writtenAfter(r, ptrs, mcs) {
+		switch r.(type) {
+		case *ssa.Alloc, *ssa.MakeSlice, *ssa.MakeMap:
+		default:
+			// Parameters, free variables, appends (whose array an older
+			// slice may share): memory written where this does not see.
+			escaped[r] = true
+			continue
+		}
+		if relaxed(RuleFrozen) || s.writtenAfter(r, ptrs, mcs) {
 			escaped[r] = true
 		}
 	}
@@ -146,8 +191,8 @@ func (s *fstate) freeze(ptrs map[ssa.Value]*ptrInfo, pubs map[ssa.Value][]*ssa.M
 }
 
 // writtenAfter reports whether root r may be written once one of the
-// closures mcs exists.
-func (s *fstate) writtenAfter(r ssa.Value, ptrs map[ssa.Value]*ptrInfo, mcs []*ssa.MakeClosure) bool {
+// closures mcs exists or one of the go statements among them ran.
+func (s *fstate) writtenAfter(r ssa.Value, ptrs map[ssa.Value]*ptrInfo, mcs []ssa.Instruction) bool {
 	for v, p := range ptrs {
 		if !hasRoot(p, r) || v.Referrers() == nil {
 			continue
@@ -161,6 +206,9 @@ func (s *fstate) writtenAfter(r ssa.Value, ptrs map[ssa.Value]*ptrInfo, mcs []*s
 				continue
 			}
 			if mc, ok := u.(*ssa.MakeClosure); ok && s.readOnlyBinding(v, mc) {
+				continue
+			}
+			if g, ok := u.(*ssa.Go); ok && s.readOnlyGoArg(v, g) {
 				continue
 			}
 			if _, ok := u.(*ssa.MakeClosure); ok {
@@ -313,7 +361,7 @@ func (s *fstate) findHolders() map[*ssa.Alloc][]ssa.Value {
 				case *ssa.MakeClosure:
 					// A closure that writes through it, even one only
 					// called here, would write the held roots unseen.
-					ok = ok && deepBindings(a, []*ssa.MakeClosure{u}, s)
+					ok = ok && deepBindings(a, []ssa.Instruction{u}, s)
 				default:
 					ok = false
 				}
@@ -329,7 +377,7 @@ func (s *fstate) findHolders() map[*ssa.Alloc][]ssa.Value {
 // freezeHeld decides, after the holders' own escape, which roots the
 // holders hold escape with them and which are frozen with them, and
 // returns which bindings publish only frozen roots.
-func (s *fstate) freezeHeld(ptrs map[ssa.Value]*ptrInfo, pubs map[ssa.Value][]*ssa.MakeClosure, escaped map[ssa.Value]bool) func(ssa.Value) bool {
+func (s *fstate) freezeHeld(ptrs map[ssa.Value]*ptrInfo, pubs map[ssa.Value][]ssa.Instruction, escaped map[ssa.Value]bool) func(ssa.Value) bool {
 	held := func(a *ssa.Alloc, f func(r ssa.Value)) {
 		for _, v := range s.holders[a] {
 			if p := ptrs[v]; p != nil {
@@ -376,8 +424,12 @@ func (s *fstate) freezeHeld(ptrs map[ssa.Value]*ptrInfo, pubs map[ssa.Value][]*s
 
 // deepBindings reports whether every closure of mcs only reads through
 // what the free variables bound to a hold.
-func deepBindings(a *ssa.Alloc, mcs []*ssa.MakeClosure, s *fstate) bool {
-	for _, mc := range mcs {
+func deepBindings(a *ssa.Alloc, pubs []ssa.Instruction, s *fstate) bool {
+	for _, in := range pubs {
+		mc, ok := in.(*ssa.MakeClosure)
+		if !ok {
+			return false // a holder's address passed to go is not a holder
+		}
 		c := s.pkg.lookup(mc.Fn.(*ssa.Function))
 		if c == nil || len(c.fn.FreeVars) != len(mc.Bindings) {
 			return false
@@ -423,11 +475,38 @@ func readOnlyValue(h ssa.Value, depth int) bool {
 				return false
 			}
 		case *ssa.Call:
-			b, ok := u.Call.Value.(*ssa.Builtin)
-			if !ok || (b.Name() != "len" && b.Name() != "cap") {
+			if !readOnlyCall(h, u.Common(), depth) {
 				return false
 			}
 		default:
+			return false
+		}
+	}
+	return true
+}
+
+// readOnlyCall reports whether call c only reads through h: len or cap,
+// or a function with a body in this package whose parameters given h are
+// only read through in turn. A worker that hands its frozen table to a
+// helper of its own reads it no less than one that indexes it itself; the
+// helper's parameter reads the memory its call sites pass (contexts).
+func readOnlyCall(h ssa.Value, c *ssa.CallCommon, depth int) bool {
+	if b, ok := c.Value.(*ssa.Builtin); ok {
+		return b.Name() == "len" || b.Name() == "cap"
+	}
+	fn := c.StaticCallee()
+	if c.IsInvoke() || c.Value == h || fn == nil || len(fn.Blocks) == 0 || len(fn.Params) != len(c.Args) {
+		return false
+	}
+	if mc, ok := c.Value.(*ssa.MakeClosure); ok {
+		for _, b := range mc.Bindings {
+			if b == h {
+				return false
+			}
+		}
+	}
+	for k, a := range c.Args {
+		if a == h && !readOnlyValue(fn.Params[k], depth+1) {
 			return false
 		}
 	}

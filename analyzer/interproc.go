@@ -351,7 +351,7 @@ func (ps *pkgState) callResults(s *fstate, in ssa.Instruction, c *ssa.CallCommon
 			}
 			return all(t)
 		}
-		if call, ok := in.(*ssa.Call); ok && isGenerator(obj) {
+		if call, ok := in.(*ssa.Call); ok && (isGenerator(obj) || isBuilderMethod(obj) && builderUse(call.Call.Args[0], call)) {
 			if t, ok := s.draw(call, args); ok {
 				return all(t)
 			}

@@ -186,12 +186,18 @@ func (s *fstate) computePtrs() bool {
 	// Escape: a root escapes when any value derived from it is used in a
 	// way that can publish it.
 	escaped := map[ssa.Value]bool{}
-	pubs := map[ssa.Value][]*ssa.MakeClosure{} // roots published to read-only closures (frozen.go)
+	pubs := map[ssa.Value][]ssa.Instruction{} // roots published to read-only closures and go statements (frozen.go)
 	for v, p := range ptrs {
 		if len(p.roots) == 0 || v.Referrers() == nil {
 			continue
 		}
 		for _, u := range *v.Referrers() {
+			if g, ok := u.(*ssa.Go); ok && s.readOnlyGoArg(v, g) {
+				for _, r := range p.roots {
+					pubs[r] = append(pubs[r], g)
+				}
+				continue
+			}
 			if mc, ok := u.(*ssa.MakeClosure); ok {
 				if !s.bindingEscapes(v, mc) {
 					continue
@@ -248,6 +254,11 @@ func (s *fstate) computePtrs() bool {
 // escapingUse reports whether instruction u can publish pointer v to code
 // that this analysis does not see or to another goroutine.
 func (s *fstate) escapingUse(v ssa.Value, u ssa.Instruction) bool {
+	if builderCopy(v, u) || s.builderOut(v, u) {
+		// Copied out, or given to a method that hands out its array or
+		// to any other function: published (builder.go).
+		return true
+	}
 	switch u := u.(type) {
 	case *ssa.DebugRef, *ssa.UnOp, *ssa.FieldAddr, *ssa.IndexAddr, *ssa.Slice, *ssa.Lookup,
 		*ssa.Range, *ssa.Phi, *ssa.SliceToArrayPointer, *ssa.BinOp, *ssa.If, *ssa.ChangeType,
@@ -265,7 +276,7 @@ func (s *fstate) escapingUse(v ssa.Value, u ssa.Instruction) bool {
 	case *ssa.Convert:
 		return isUnsafe(u.Type())
 	case *ssa.Call:
-		if flagVarUse(v, u) || drawUse(v, u) {
+		if flagVarUse(v, u) || drawUse(v, u) || builderUse(v, u) {
 			// The flag package writes a flag's variable at Parse, from the
 			// command line; a generator's method keeps its receiver.
 			return false

@@ -178,7 +178,7 @@ func (s *fstate) draw(in *ssa.Call, args []taint) (t taint, ok bool) {
 // one.
 func (s *fstate) passGenerators(in *ssa.Call) {
 	for _, a := range in.Call.Args {
-		if generatorPtr(a.Type()) && s.localGenerator(a) {
+		if (generatorPtr(a.Type()) || builderPtr(a.Type())) && s.localGenerator(a) {
 			if s.store(a, taint{}, in.Block()) {
 				s.effectsGrew = true
 			}

@@ -8,6 +8,7 @@ package main
 import (
 	"math/rand/v2"
 	"runtime"
+	"strings"
 )
 
 func inputs() {
@@ -86,7 +87,16 @@ func fresh() {
 	}
 }
 
+func builder() {
+	var b strings.Builder
+	b.WriteString("ab")
+	if b.Len() > 1 { // builder
+		println("built")
+	}
+}
+
 func main() {
+	builder()
 	inputs()
 	seeded()
 	frozen()
