@@ -66,13 +66,16 @@
 // section where both sides are at it again, the next iteration, and not at
 // that case: one other choice of a broker's loop made the rest of the
 // program one section. A side back at it while the other is not goes on to
-// the convergence point as before, and so does a walk that passes any
-// block dominating it on the way back: the head of a loop around it, whose
-// decision (for cond {...}) is the next iteration's to compare, or an
-// outer loop a side came round after a break, where meeting "again" would
-// pair one outer iteration with the next (a real program's nonblocking
-// sends: false partings after every such loop). The rule then holds only
-// where the select heads its endless loop itself.
+// the convergence point as before, and so does a walk that leaves the
+// select's own natural loop (computed from the graph's dominators and back
+// edges): a side that broke out and came round an outer loop is one outer
+// iteration ahead, and meeting "again" there would part everything after
+// (a real program's nonblocking sends in a counted loop). So does a walk
+// that passes the head of a loop around it with a TCP of its own
+// (for cond {...}): that head's decision is the next iteration's to
+// compare. A loop head without a TCP inside the select's own loop does not
+// end the rule (a server's for { select {...} } whose head is a block of
+// its own).
 //
 // Goroutines are named in the report as the trace names them
 // (trace.GoroutineInfo.Path, "main/worker@main.go:50#2"), as show and

@@ -18,25 +18,30 @@ const (
 )
 
 // againKinds are the change points whose sections end at the loop's next
-// iteration when they reach it before their convergence point, in an
-// endless loop (no head of a loop around it with a TCP on the way back): a select in
-// for { select {...} }, post-dominated only by the case that returns,
-// converges there, and the section of one other choice ran to the end of
-// the program. A loop head with a TCP met on the way (for cond {...}, a
-// range) turns the rule off for that walk: the next iteration is the
-// loop's decision to compare, and a section that swallowed it left the
-// loop's parting to a block without a TCP (Figure 2's branch in its loop).
+// iteration when they reach it before their convergence point, in their
+// own natural loop: a select in for { select {...} }, post-dominated only
+// by the case that returns, converges there, and the section of one other
+// choice ran to the end of the program. A side that leaves that loop (a
+// break to an outer loop) or passes a loop head with a TCP around it
+// (for cond {...}, a range) turns the rule off for that walk: coming round
+// the outer loop is not the next iteration of the inner one, and the next
+// iteration of a deciding loop is that loop's decision to compare (a
+// section that swallowed it left the loop's parting to a block without a
+// TCP, Figure 2's branch in its loop).
 var againKinds = map[tbb.Kind]bool{tbb.Select: true, tbb.Switch: true, tbb.Branch: true}
 
 // pairCmp runs Algorithm 1 on one goroutine pair: get_TCP is the lock-step
 // walk over equal tokens in run, get_CP is diverge.
 type pairCmp struct {
-	p       *program
-	a, b    *stream
-	again   int32 // while diverge walks a side: the TCP block that ends it again (againKinds), or noBlock
-	ga, gb  uint64
-	spawn   string
-	observe func(Step)
+	p     *program
+	a, b  *stream
+	again int32 // while diverge walks a side: the TCP block that ends it again (againKinds), or noBlock
+	// againLoop is the header of the innermost natural loop holding
+	// again: a side that leaves it is not back at the TCP "again".
+	againLoop int32
+	ga, gb    uint64
+	spawn     string
+	observe   func(Step)
 	// unfinA and unfinB: that run's goroutine was cut off at exit.
 	unfinA, unfinB bool
 	// lock: walk equal stretches in lockstep (lockstep.go). Off when
@@ -145,8 +150,10 @@ func (c *pairCmp) diverge(at int32, t *tbb.TCP, cp int32, depth int32) error {
 	c.b.mark(&c.mb.when)
 	exitOnly := cp == noBlock
 	again := int32(noBlock)
-	if t != nil && againKinds[t.Kind] {
-		again = at
+	if t != nil && againKinds[t.Kind] && at >= 0 && int(at) < len(c.p.blocks) {
+		if c.againLoop = c.p.blocks[at].inLoop; c.againLoop != noBlock {
+			again = at
+		}
 	}
 	c.again = again
 	ka, err := c.advance(c.a, &c.ma, StepA, cp, depth, exitOnly)
@@ -239,14 +246,14 @@ func (c *pairCmp) advance(s *stream, m *sideMeasure, k StepKind, cp, depth int32
 			return stopCP, nil
 		case c.again != noBlock && tok.kind == tBlock && tok.depth == depth && tok.block == c.again:
 			return stopAgain, nil
-		case c.again != noBlock && tok.kind == tBlock && tok.depth == depth && c.p.dominates(tok.block, c.again):
-			// A block that dominates the TCP, met on the way back to it:
-			// the head of a loop around it. With a decision of its own
-			// (for cond {...}, a range), the next iteration is that
-			// decision's to compare; without one, the side left the
-			// endless loop (a break) and came round an outer loop, and
-			// meeting the other side "again" there would pair one
-			// outer iteration with the next. The convergence point as
+		case c.again != noBlock && tok.kind == tBlock && tok.depth == depth &&
+			(!c.p.within(tok.block, c.againLoop) || c.p.loopHead(tok.block) && c.p.dominates(tok.block, c.again)):
+			// The side left the TCP's own loop (a break to an outer
+			// loop: meeting the other side "again" when it came round
+			// would pair one outer iteration with the next), or passed
+			// the head of a loop around the TCP with a decision of its
+			// own (for cond {...}, a range), whose next iteration is
+			// that decision's to compare. The convergence point as
 			// before. (A loop inside one of the TCP's branches does not
 			// dominate it.)
 			c.again = noBlock

@@ -24,6 +24,10 @@ type blockInfo struct {
 	decide  *tbb.TCP
 	outcome *tbb.TCP
 	loop    bool // a loop or map range TCP is on it: a loop head
+	// inLoop is the header of the innermost natural loop holding the
+	// block, outerLoop (on a header) that of the loop around it; noBlock
+	// for none (loops.go).
+	inLoop, outerLoop int32
 }
 
 // program is the graph prepared for comparison. It is shared read-only by
@@ -76,6 +80,7 @@ func newProgram(g *tbb.Graph) (*program, error) {
 		bi.probe = b.Probe
 		bi.instrs = int32(b.Instrs)
 		bi.cp = noBlock
+		bi.inLoop, bi.outerLoop = noBlock, noBlock
 		for _, t := range append([]*tbb.TCP{b.TCP}, b.Also...) {
 			if t == nil {
 				continue
@@ -120,6 +125,7 @@ func newProgram(g *tbb.Graph) (*program, error) {
 		for b, d := range postDominators(g, f) {
 			p.blocks[b].ipdom = d
 		}
+		p.naturalLoops(f)
 	}
 	return p, nil
 }

@@ -37,7 +37,9 @@ func diffAllProgs() []diffAllProg {
 	for _, name := range append(diffPrograms,
 		"ctxcancel", "leak", "leakmutex", "once", "oncevalue", "selectspawn",
 		"sites", "spawncount", "mapfill", "packloops", "condlocker", "selectlines", "crawler",
-		"pubsub", "dirwalk", "condqueue", "echoserver", "errfetch") {
+		"pubsub", "dirwalk", "condqueue", "echoserver", "errfetch",
+		"poolresults", "poolsem", "ratelimit", "ratelimitburst", "ctxpipeline", "ctxfanout",
+		"syncmapcache", "rwcache", "httphandlers", "httpshutdown") {
 		ps = append(ps, diffAllProg{agreementProg: agreementProg{name: name}})
 	}
 	// Go ends it, "all goroutines are asleep", once it deadlocked.

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -13,22 +15,20 @@ import (
 )
 
 // The change points whose outcome a replay of a run's sync order decides
-// are the selects whose clause it forces: those whose sync events in the
-// run name the clause taken (trace.Event.Case). A parting there between a
-// run and its replay is a parting that did not happen, or a replay that
-// did not hold. Not among them: a select the replay leaves to Go (a send
-// whose value is a call, docs/INSTRUMENT.md), and a sync.Once, whose
-// runner the schedule orders by its operation's end, after the function
-// ran, so that a goroutine that waited for it replays first and runs it
-// (testdata/once parts at the Do in every replay).
+// are the selects whose clause it forces: those the instrumenter wrote
+// with SelectForce (not a select with a send whose value is a call,
+// docs/INSTRUMENT.md, which the replay leaves to Go and which picks among
+// its ready cases at random), and a sync.Once, whose runner takes the
+// first turn at it. A parting there between a run and its replay is a
+// parting that did not happen, or a replay that did not hold.
 
 // replayMisses are programs whose replay this oracle finds wanting, with
 // what it found: each is a fault of the replay to fix, not of diff, and is
 // skipped with its reason so that the rest of the corpus stays checked.
 var replayMisses = map[string]string{
 	"stress": "its replay does not finish within two minutes on a loaded two-core machine",
-	"closedchan": "every replay takes the default of its non-blocking selects (main.go:115, 133, 183, 203) " +
-		"where the run received: the forced receive does not become ready within the replay's patience",
+	"closedchan": "a select that panics (a send on a closed channel) passes its hook but records no event, " +
+		"so every later turn of main is one pass off and forces the clause of the operation before it",
 }
 
 // TestReplayOracle is an oracle for false partings over the end-to-end
@@ -63,7 +63,7 @@ func TestReplayOracle(t *testing.T) {
 			run := filepath.Join(out, "run.dvt")
 			recordSeed(t, built.dir, built.bin, p.args, run, 1, p.env)
 			sched := filepath.Join(out, "run.sched")
-			forced, err := scheduleOf(run, sched)
+			forced, err := scheduleOf(run, sched, forceable(t, dir, built.dir))
 			if err != nil {
 				t.Fatalf("the run's schedule: %v", err)
 			}
@@ -85,7 +85,7 @@ func TestReplayOracle(t *testing.T) {
 					if s.A.Took == s.B.Took {
 						t.Errorf("parting at %s reads the same on both sides: %q", at, s.A.Took)
 					}
-					if s.TCP.Kind == "select" && forced[s.TCP.Block] && !s.CutOff {
+					if (s.TCP.Kind == "select" && forced[s.TCP.Block] || s.TCP.Kind == "once") && !s.CutOff {
 						controlled = append(controlled, fmt.Sprintf("%s (%s / %s)", at, s.A.Took, s.B.Took))
 					}
 				}
@@ -99,10 +99,48 @@ func TestReplayOracle(t *testing.T) {
 	}
 }
 
+// forceSite finds the selects an instrumented file lets a replay force,
+// by their sites.
+var forceSite = regexp.MustCompile(`SelectBegin\((\d+)\); if _dvg_r\.Forcing\(\)`)
+
+// forceable returns the sites of the selects of the program in prog whose
+// clause a replay forces, read from their instrumented copies in the
+// overlay of the module in dir.
+func forceable(t *testing.T, dir, prog string) map[uint32]bool {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(dir, ".divergo", "overlay.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var overlay struct{ Replace map[string]string }
+	if err := json.Unmarshal(data, &overlay); err != nil {
+		t.Fatalf("overlay.json: %v", err)
+	}
+	sites := map[uint32]bool{}
+	for orig, inst := range overlay.Replace {
+		if filepath.Dir(orig) != prog || !strings.HasSuffix(orig, ".go") {
+			continue
+		}
+		src, err := os.ReadFile(inst)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range forceSite.FindAllSubmatch(src, -1) {
+			n, err := strconv.ParseUint(string(m[1]), 10, 32)
+			if err != nil {
+				t.Fatal(err)
+			}
+			sites[uint32(n)] = true
+		}
+	}
+	return sites
+}
+
 // scheduleOf writes the sync order of the trace at path, main's goroutines,
 // as DIVERGO_REPLAY reads it, and returns the blocks of the selects whose
-// clause the replay forces.
-func scheduleOf(path, out string) (map[int]bool, error) {
+// clause the replay forces: those that recorded their clause, at one of
+// the sites force.
+func scheduleOf(path, out string, force map[uint32]bool) (map[int]bool, error) {
 	r, err := trace.Open(path)
 	if err != nil {
 		return nil, err
@@ -115,7 +153,7 @@ func scheduleOf(path, out string) (map[int]bool, error) {
 			return nil, err
 		}
 		for it.Next() {
-			if e := it.Event(); e.Kind == trace.EvSync && e.Op == trace.OpSelect && e.Case != 0 {
+			if e := it.Event(); e.Kind == trace.EvSync && e.Op == trace.OpSelect && e.Case != 0 && force[e.Site] {
 				forced[int(e.Block)] = true
 			}
 		}

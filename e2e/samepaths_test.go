@@ -8,6 +8,13 @@ import (
 	"testing"
 )
 
+// samePathsProgs are the programs of TestSamePathsShapes.
+var samePathsProgs = []string{
+	"echoserver", "errfetch", "pubsub", "dirwalk", "condqueue",
+	"poolresults", "poolsem", "ratelimit", "ratelimitburst", "ctxpipeline", "ctxfanout",
+	"syncmapcache", "rwcache", "httphandlers", "httpshutdown",
+}
+
 // TestSamePathsShapes: programs in the shapes of public examples, each of
 // which does the same in every run (its input fixed, its goroutines'
 // outcomes decided by what they are given, not by who comes first), are
@@ -15,9 +22,18 @@ import (
 // paths and exit 0. A parting here is a false one: a value whose bits are
 // an address (a net.Conn as a map key), goroutines paired by id rather than
 // by creation, or a section that did not converge.
+//
+// Each shape after the first five is written in two styles: a worker pool
+// handing each worker its jobs (poolresults) and one goroutine per job
+// under a semaphore (poolsem); a time.Ticker limiter (ratelimit) and a
+// bursty one (ratelimitburst); a context-cancelled pipeline (ctxpipeline)
+// and a fan-out under a deadline (ctxfanout); a sync.Map cache
+// (syncmapcache) and an RWMutex one (rwcache); an HTTP server with
+// handlers on httptest (httphandlers) and an http.Server shut down
+// gracefully (httpshutdown).
 func TestSamePathsShapes(t *testing.T) {
 	t.Parallel()
-	for _, prog := range []string{"echoserver", "errfetch", "pubsub", "dirwalk", "condqueue"} {
+	for _, prog := range samePathsProgs {
 		t.Run(prog, func(t *testing.T) {
 			t.Parallel()
 			p := prepare(t, prog, false)

@@ -313,7 +313,12 @@ func (g *G) OnceDo(site uint32, o *sync.Once, f func()) {
 	// Blocked until another goroutine's f returns, unless this one runs f.
 	prev := g.block(trace.OpOnce, site, addr(o), t)
 	tw := now() // as in WGWait
-	o.Do(func() { ran = true; g.unblock(prev); f() })
+	// The runner's event is written after f returns, and one that did
+	// not wait keeps only its end: a clock at f's start says when it took
+	// the Once, which a replay's schedule orders its turn by
+	// (trace.Reader.Schedule), not by the end, after f ran, which put a
+	// goroutine that waited for f first and made it the runner.
+	o.Do(func() { ran = true; g.unblock(prev); g.put(opClock, 0, lo(uint64(t)), hi(uint64(t))); f() })
 	end := now()
 	if !ran {
 		g.unblock(prev)

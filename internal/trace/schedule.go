@@ -168,7 +168,9 @@ func ParseSchedule(data []byte) (*Schedule, error) {
 // (test "": main's and its descendants'), by the time each turn's operation
 // began: the goroutine's start for the first turn of a child, a sync
 // operation's Begin when it waited, its End (read just after the hook)
-// when it did not. Ties keep the order of the goroutines and their turns.
+// when it did not, but for a Once's runner, whose end comes after the
+// function it ran: the time it took the Once. Ties keep the order of the
+// goroutines and their turns.
 func (r *Reader) Schedule(test string) (*Schedule, error) {
 	children := map[uint64][]GoroutineInfo{}
 	var roots []GoroutineInfo
@@ -220,8 +222,22 @@ func (r *Reader) Schedule(test string) (*Schedule, error) {
 		if err != nil {
 			return nil, err
 		}
+		// A Once's runner records its event after f returned, with only
+		// that end: the first clock since the goroutine's turn before it
+		// (the runtime writes one as f starts, with the time it took the
+		// Once) says when it began, and its outcome 1 that it ran f.
+		since, once, onceAt := int64(-1), -1, int64(0)
 		for it.Next() {
 			ev := it.Event()
+			if ev.Kind == EvClock && since < 0 {
+				since = ev.Time
+			}
+			if ev.Kind == EvOutcome && once >= 0 && ev.Value == 1 {
+				ts[once].at = min(ts[once].at, onceAt)
+			}
+			if ev.Kind != EvClock {
+				once = -1
+			}
 			if ev.Kind != EvSync || !Hooked(ev.Op) {
 				continue
 			}
@@ -229,8 +245,12 @@ func (r *Reader) Schedule(test string) (*Schedule, error) {
 			if ev.Waited {
 				at = ev.Begin
 			}
+			if ev.Op == OpOnce && !ev.Waited && since >= 0 {
+				once, onceAt = len(ts), since
+			}
 			ts = append(ts, timed{at, Turn{idx, k, ev.Case}})
 			k++
+			since = -1
 		}
 		if err := it.Err(); err != nil {
 			return nil, fmt.Errorf("goroutine %s: %w", gi.Path, err)

@@ -94,3 +94,58 @@ func TestScheduleText(t *testing.T) {
 		}
 	}
 }
+
+// TestScheduleOnceRunner: a Once's runner records its event after the
+// function it ran, with only that end; its turn is the time it took the
+// Once, the clock the runtime writes as the function starts, so that a
+// goroutine that waited for the function does not come first (and run it
+// in the replay). One that found the function run keeps its end, a clock
+// before it notwithstanding.
+func TestScheduleOnceRunner(t *testing.T) {
+	gs := []GoroutineEvents{
+		{ID: 1, Start: 0, End: 200, Events: []Event{
+			{Kind: EvSync, Op: OpLock, Site: 3, End: 2},
+		}},
+		{ID: 2, Parent: 1, Site: 1, Ordinal: 1, Start: 5, End: 120, Events: []Event{
+			{Kind: EvClock, Time: 10}, // the runner takes the Once
+			{Kind: EvBlock, Block: 0},
+			{Kind: EvClock, Time: 60},
+			{Kind: EvSync, Op: OpOnce, Site: 3, End: 100},
+			{Kind: EvOutcome, Value: 1},
+		}},
+		{ID: 3, Parent: 1, Site: 1, Ordinal: 2, Start: 6, End: 120, Events: []Event{
+			{Kind: EvSync, Op: OpOnce, Site: 3, Waited: true, Begin: 20, End: 100},
+			{Kind: EvOutcome, Value: 0},
+		}},
+		{ID: 4, Parent: 1, Site: 1, Ordinal: 3, Start: 7, End: 150, Events: []Event{
+			{Kind: EvClock, Time: 8},
+			{Kind: EvSync, Op: OpOnce, Site: 3, End: 140}, // found it run
+			{Kind: EvOutcome, Value: 0},
+		}},
+	}
+	path := filepath.Join(t.TempDir(), "t.dvt")
+	if err := WriteFile(path, testGraph(t), gs); err != nil {
+		t.Fatal(err)
+	}
+	r, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	s, err := r.Schedule("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []Turn{
+		{G: 0, K: 0}, // main's lock at 2
+		{G: 1, K: 0}, // the runner's start at 5
+		{G: 2, K: 0}, // the waiter's start at 6
+		{G: 3, K: 0}, // the late one's start at 7
+		{G: 1, K: 1}, // the runner's Do at 10, not 100
+		{G: 2, K: 1}, // the waiter's Do, waiting from 20
+		{G: 3, K: 1}, // the late one's Do at 140
+	}
+	if !slices.Equal(s.Turns, want) {
+		t.Errorf("turns %v, want %v", s.Turns, want)
+	}
+}
