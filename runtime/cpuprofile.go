@@ -72,24 +72,21 @@ func cpuProfilePath() string {
 	}
 }
 
-// startCPUProfile starts Go's CPU profiler if asked to. A profiler already
-// running (the program cannot have started it yet; a test binary's
+// startCPUProfile starts divergo's sampler if asked to. A profiler
+// already running (the program cannot have started it yet; a test binary's
 // -cpuprofile can) is left alone.
 func startCPUProfile() {
 	p := cpuProfilePath()
 	if p == "" {
 		return
 	}
-	w := &lazyFile{path: p}
-	if err := pprof.StartCPUProfile(w); err != nil {
-		return
-	}
 	cpuProf.mu.Lock()
-	cpuProf.w = w
+	cpuProf.w = &lazyFile{path: p}
+	startSampler()
 	cpuProf.mu.Unlock()
 }
 
-// stopCPUProfile stops the profiler, which writes the samples out, when
+// stopCPUProfile stops the sampler, which writes the samples out, when
 // the trace is completed (under sess.mu, once).
 func stopCPUProfile() {
 	cpuProf.mu.Lock()
@@ -98,19 +95,23 @@ func stopCPUProfile() {
 	if w == nil {
 		return
 	}
-	cpuProf.w = nil
-	if cpuProf.user != nil || cpuProf.paused {
-		// The program's profile runs: stopping it would write its file,
-		// which the plain program never does if it does not stop it.
-		// Ours keeps the segments before it.
-		if err := w.close(); err != nil {
-			fmt.Fprintf(os.Stderr, "divergo: no CPU samples: %v\n", err)
-		}
-		return
+	if cpuProf.user == nil && !cpuProf.paused {
+		// The program's profile, when it runs one, is left running: stopping
+		// it would write its file, which the plain program never does if it
+		// does not stop it. Ours keeps the segments before it.
+		writeSegment(stopSampler())
 	}
-	pprof.StopCPUProfile()
+	cpuProf.w = nil
 	if err := w.close(); err != nil {
 		fmt.Fprintf(os.Stderr, "divergo: no CPU samples: %v\n", err)
+	}
+}
+
+// writeSegment adds a segment of samples to divergo's file (under
+// cpuProf.mu).
+func writeSegment(data []byte) {
+	if len(data) > 0 && cpuProf.w != nil {
+		cpuProf.w.Write(data)
 	}
 }
 
@@ -160,11 +161,13 @@ func StartCPUProfile(w io.Writer) error {
 	if cpuProf.w == nil || cpuProf.user != nil {
 		return pprof.StartCPUProfile(w)
 	}
-	pprof.StopCPUProfile() // our segment so far, into our file (none when paused)
+	if !cpuProf.paused {
+		writeSegment(stopSampler()) // our segment so far, into our file
+	}
 	cpuProf.paused = false
 	buf := &bytes.Buffer{}
 	if err := pprof.StartCPUProfile(teeWriter{w, buf}); err != nil {
-		pprof.StartCPUProfile(cpuProf.w)
+		startSampler()
 		return err
 	}
 	cpuProf.user = buf
@@ -181,8 +184,8 @@ func StopCPUProfile() {
 	if buf == nil || cpuProf.w == nil {
 		return
 	}
-	cpuProf.w.Write(buf.Bytes())
-	pprof.StartCPUProfile(cpuProf.w)
+	writeSegment(buf.Bytes())
+	startSampler()
 }
 
 // teeWriter writes to the program's writer, as pprof would, and to a copy;
@@ -214,7 +217,7 @@ func pauseCPUProfile() bool {
 	if cpuProf.w == nil || cpuProf.user != nil || cpuProf.paused {
 		return false
 	}
-	pprof.StopCPUProfile()
+	writeSegment(stopSampler())
 	cpuProf.paused = true
 	return true
 }
@@ -227,7 +230,7 @@ func resumeCPUProfile() {
 		return
 	}
 	cpuProf.paused = false
-	pprof.StartCPUProfile(cpuProf.w)
+	startSampler()
 }
 
 // testCPUProfile reports whether args ask a test binary for a CPU profile

@@ -33,3 +33,6 @@ func hiddenGoidSample() { goidSample() }
 
 //go:linkname hiddenCloseOld runtime.divergoCloseOld
 func hiddenCloseOld() { closeOld() }
+
+//go:linkname hiddenProfiler runtime.divergoProfiler
+func hiddenProfiler() { readSamples() }
