@@ -164,8 +164,11 @@ func checkpointer() {
 		sess.mu.Unlock()
 	}()
 	marks := map[*G]uint64{}
+	var cpu cpuWatch
 	for {
+		cpu.mark()
 		time.Sleep(pollEvery)
+		busy := cpu.busy()
 		if traceDone() {
 			return
 		}
@@ -188,11 +191,18 @@ func checkpointer() {
 			continue
 		}
 		if !progressed(marks) {
+			if busy {
+				continue // computing in code that records nothing
+			}
 			ckptWaits.Store(true)
 			if progressed(marks) || allBlocked() {
 				resumed() // one moved before the flag was up
 			}
+			paused := pauseCPUProfile() // blocked where we cannot see: Go may have to report a deadlock
 			<-ckptWake
+			if paused {
+				resumeCPUProfile()
+			}
 		}
 	}
 }

@@ -22,16 +22,17 @@ import (
 // goroutine was on; waittime splits each block's time over its lines by
 // them (docs/ARCHITECTURE.md, "Time per statement").
 //
-// DIVERGO_CPUPROFILE=on (or 1) records them beside the trace (run-1.dvt →
-// run-1.cpu.pprof), a path records there; unset or off, none, because the
-// program would notice: Go has one CPU profiler per process, so a program
-// that starts its own outside its instrumented code (go test -cpuprofile,
-// net/http/pprof's /debug/pprof/profile) would get "cpu profiling already
-// in use" (its instrumented calls share it: StartCPUProfile below), and the
-// profiler's goroutine is one more goroutine for runtime.NumGoroutine; it
-// would keep a deadlocked program from being reported, but pauses while
-// every recorded goroutine is blocked (pauseCPUProfile). Never in a child
-// process of a recorded one, nor for a trace that goes to a device.
+// They are recorded beside the trace by default (run-1.dvt →
+// run-1.cpu.pprof); DIVERGO_CPUPROFILE=PATH records them there, =off none.
+// The program cannot tell: the samples are read by a goroutine Go counts
+// as its own (cpusampler.go), so runtime.NumGoroutine, runtime.Stack and
+// the goroutine profile are as plain; a profile the program starts, from
+// its instrumented code or from net/http/pprof's handler (libprofile.go),
+// gets the profiler and its samples, and divergo's resume after it
+// (StartCPUProfile below); go test -cpuprofile's profile is the test's
+// (cpuProfilePath); while every recorded goroutine is blocked the sampler
+// pauses, so that Go reports a deadlock (pauseCPUProfile). Never in a
+// child process of a recorded one, nor for a trace that goes to a device.
 //
 // The file is created when the profiler writes it, when recording ends:
 // a program that leaves by an os.Exit the recorder does not see leaves
@@ -57,9 +58,9 @@ func cpuProfilePath() string {
 		return ""
 	}
 	switch v := os.Getenv("DIVERGO_CPUPROFILE"); v {
-	case "", "off", "0":
+	case "off", "0":
 		return ""
-	case "1", "on":
+	case "", "1", "on":
 		if sess.child || strings.HasPrefix(sess.path, "/dev/") {
 			return ""
 		}

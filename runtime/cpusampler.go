@@ -36,6 +36,43 @@ var samples struct {
 	start  time.Time
 }
 
+// cpuWatch says whether the process computes, while divergo's samples
+// are read: a goroutine runs in code that may record nothing (a loop in a
+// function with no change point, a library's hashing), so the program is
+// not blocked even if its recorders are still, and the sampler must go
+// on. The profiler's reader cannot say it: the Go runtime wakes it only
+// when its buffer is half full. The process computes unless it used next
+// to no CPU time over the last idleLooks stretches: on a loaded machine a
+// running goroutine may get little of a stretch, and the kernel counts
+// CPU time in ticks.
+type cpuWatch struct {
+	cpu  time.Duration
+	idle int // stretches in a row with next to no CPU time
+}
+
+// idleLooks is how many stretches of the checkpointer (pollEvery each)
+// the process must spend idle before divergo's sampler pauses.
+const idleLooks = 5
+
+// mark starts a stretch.
+func (w *cpuWatch) mark() { w.cpu = processCPU() }
+
+// busy reports whether the process computed in the stretches up to now.
+func (w *cpuWatch) busy() bool {
+	cpuProf.mu.Lock()
+	on := cpuProf.w != nil && cpuProf.user == nil && !cpuProf.paused
+	cpuProf.mu.Unlock()
+	if !on || w.cpu <= 0 {
+		return false
+	}
+	if processCPU()-w.cpu > pollEvery/20 {
+		w.idle = 0
+		return true
+	}
+	w.idle++
+	return w.idle < idleLooks
+}
+
 // startSampler turns Go's profiler on and starts the reader (under
 // cpuProf.mu). Nothing else profiles: the program's own profile stops
 // ours first (cpuprofile.go).
