@@ -47,6 +47,11 @@ var cpuProf struct {
 	// paused: ours is stopped while every recorded goroutine is blocked
 	// (pauseCPUProfile).
 	paused bool
+	// ours is divergo's samples so far, one profile, rewritten at each
+	// stop, and theirs the copies of the program's profiles: the file is
+	// ours then theirs, so that a run whose program profiles nothing
+	// itself has one profile beside its trace, which go tool pprof reads.
+	ours, theirs []byte
 }
 
 // cpuProfilePath is where the CPU samples go, "" for none. A test binary
@@ -99,8 +104,8 @@ func stopCPUProfile() {
 	if cpuProf.user == nil && !cpuProf.paused {
 		// The program's profile, when it runs one, is left running: stopping
 		// it would write its file, which the plain program never does if it
-		// does not stop it. Ours keeps the segments before it.
-		writeSegment(stopSampler())
+		// does not stop it. Our samples before it are in the file.
+		writeOurs(stopSampler())
 	}
 	cpuProf.w = nil
 	if err := w.close(); err != nil {
@@ -108,11 +113,21 @@ func stopCPUProfile() {
 	}
 }
 
-// writeSegment adds a segment of samples to divergo's file (under
-// cpuProf.mu).
-func writeSegment(data []byte) {
+// writeSegment puts divergo's samples so far, a profile, in its file
+// (under cpuProf.mu).
+func writeOurs(data []byte) {
 	if len(data) > 0 && cpuProf.w != nil {
-		cpuProf.w.Write(data)
+		cpuProf.ours = data
+		cpuProf.w.rewrite(cpuProf.ours, cpuProf.theirs)
+	}
+}
+
+// writeTheirs adds a copy of the program's profile to divergo's file, a
+// segment of its own (under cpuProf.mu).
+func writeTheirs(data []byte) {
+	if len(data) > 0 && cpuProf.w != nil {
+		cpuProf.theirs = append(cpuProf.theirs, data...)
+		cpuProf.w.rewrite(cpuProf.ours, cpuProf.theirs)
 	}
 }
 
@@ -133,6 +148,27 @@ func (l *lazyFile) Write(b []byte) (int, error) {
 	return l.f.Write(b)
 }
 
+// rewrite makes the file's content parts, in order.
+func (l *lazyFile) rewrite(parts ...[]byte) {
+	if l.f != nil {
+		if _, err := l.f.Seek(0, io.SeekStart); err != nil {
+			l.err = err
+			return
+		}
+		if err := l.f.Truncate(0); err != nil {
+			l.err = err
+			return
+		}
+	}
+	for _, p := range parts {
+		if len(p) > 0 {
+			if _, err := l.Write(p); err != nil {
+				return
+			}
+		}
+	}
+}
+
 func (l *lazyFile) close() error {
 	if l.f == nil {
 		return l.err
@@ -147,13 +183,13 @@ func (l *lazyFile) close() error {
 // while divergo's runs would be refused ("cpu profiling already in use").
 // The instrumenter sends the program's pprof.StartCPUProfile and
 // StopCPUProfile here (instrument/ops.go). With divergo's profile running,
-// StartCPUProfile ends divergo's segment and starts the program's profile
-// with a writer that gives the program every byte, as plain, and keeps a
-// copy; StopCPUProfile stops it, which writes the program's profile, adds
-// the copy to divergo's file as a segment of its own and starts divergo's
-// again. The file beside the trace is then a sequence of gzipped profiles,
-// which divergo wait merges. Without divergo's profile both are
-// pprof's.
+// StartCPUProfile stops divergo's sampler, writing its samples so far,
+// and starts the program's profile with a writer that gives the program
+// every byte, as plain, and keeps a copy; StopCPUProfile stops it, which
+// writes the program's profile, adds the copy to divergo's file and starts
+// divergo's sampler again. The file beside the trace is then a sequence of
+// gzipped profiles, divergo's first, which divergo wait merges. Without
+// divergo's samples both are pprof's.
 
 // StartCPUProfile replaces the program's pprof.StartCPUProfile.
 func StartCPUProfile(w io.Writer) error {
@@ -163,7 +199,7 @@ func StartCPUProfile(w io.Writer) error {
 		return pprof.StartCPUProfile(w)
 	}
 	if !cpuProf.paused {
-		writeSegment(stopSampler()) // our segment so far, into our file
+		writeOurs(stopSampler()) // our segment so far, into our file
 	}
 	cpuProf.paused = false
 	buf := &bytes.Buffer{}
@@ -185,7 +221,7 @@ func StopCPUProfile() {
 	if buf == nil || cpuProf.w == nil {
 		return
 	}
-	writeSegment(buf.Bytes())
+	writeTheirs(buf.Bytes())
 	startSampler()
 }
 
@@ -201,15 +237,16 @@ func (t teeWriter) Write(b []byte) (int, error) {
 	return t.w.Write(b)
 }
 
-// The profiler's writer is a goroutine that waits for samples in a way Go
+// The sampler's reader is a goroutine that waits for samples in a way Go
 // counts as running, so while it runs Go never finds every goroutine
-// asleep: a deadlocked program recorded with samples hung instead of
+// asleep: a deadlocked program recorded with samples would hang instead of
 // dying of Go's deadlock report. The checkpointer (blocked.go) knows when
-// every recorded goroutine is blocked; before it waits for one to resume
-// it pauses the profiler, which writes the samples so far as a segment and
-// lets its goroutine end, so that Go reports a deadlock as it does plain,
-// and when one resumes it starts the profiler again. The program's own
-// profile, when it runs one, is left alone: it would hang plain too.
+// every recorded goroutine is blocked, or none has recorded anything for
+// a while and the process uses no CPU time (cpuWatch); before it waits
+// for one to resume it pauses the sampler, which writes the samples so
+// far and lets its goroutine end, so that Go reports a deadlock as it does
+// plain, and when one resumes it starts the sampler again. The program's
+// own profile, when it runs one, is left alone: it would hang plain too.
 
 // pauseCPUProfile stops divergo's profiler, and reports whether it did.
 func pauseCPUProfile() bool {
@@ -218,7 +255,7 @@ func pauseCPUProfile() bool {
 	if cpuProf.w == nil || cpuProf.user != nil || cpuProf.paused {
 		return false
 	}
-	writeSegment(stopSampler())
+	writeOurs(stopSampler())
 	cpuProf.paused = true
 	return true
 }

@@ -32,8 +32,9 @@ func readProfile() ([]uint64, []unsafe.Pointer, bool)
 var samples struct {
 	done   chan struct{}
 	hz     uint64
-	counts map[string]uint64 // stack (its PCs' bytes) → samples
+	counts map[string]uint64 // stack (its PCs' bytes) → samples, since recording began
 	start  time.Time
+	fresh  bool // a sample since the last profile
 }
 
 // cpuWatch says whether the process computes, while divergo's samples
@@ -79,25 +80,27 @@ func (w *cpuWatch) busy() bool {
 func startSampler() {
 	samples.done = make(chan struct{})
 	samples.hz = sampleHz
-	samples.counts = map[string]uint64{}
-	samples.start = time.Now()
+	if samples.counts == nil {
+		samples.counts = map[string]uint64{}
+		samples.start = time.Now()
+	}
 	goruntime.SetCPUProfileRate(sampleHz)
 	go hiddenProfiler()
 }
 
 // stopSampler turns the profiler off, waits for the reader to drain it and
-// returns the samples as a gzipped profile (under cpuProf.mu): nil for
-// none once the file has a segment, else an empty one, so that a run
-// recorded with samples has them beside its trace however short it was.
+// returns every sample since recording began, its pauses' included, as
+// one gzipped profile (under cpuProf.mu): nil when there is no new one
+// since the last and the file has them, else a profile even with none,
+// so that a run has its samples beside its trace however short it was.
 func stopSampler() []byte {
 	goruntime.SetCPUProfileRate(0)
 	<-samples.done
-	if len(samples.counts) == 0 && cpuProf.w != nil && cpuProf.w.f != nil {
+	if !samples.fresh && cpuProf.w != nil && cpuProf.w.f != nil {
 		return nil
 	}
-	data := encodeProfile(samples.counts, samples.hz, samples.start, time.Now())
-	samples.counts = nil
-	return data
+	samples.fresh = false
+	return encodeProfile(samples.counts, samples.hz, samples.start, time.Now())
 }
 
 // readSamples reads the profiler until it is turned off, counting samples
@@ -125,6 +128,7 @@ func readSamples() {
 				continue
 			}
 			samples.counts[stackKey(stk)] += count
+			samples.fresh = true
 		}
 		if eof {
 			return
