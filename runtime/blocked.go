@@ -166,7 +166,6 @@ func checkpointer() {
 	marks := map[*G]uint64{}
 	var cpu cpuWatch
 	for {
-		cpu.mark()
 		time.Sleep(pollEvery)
 		busy := cpu.busy()
 		if traceDone() {

@@ -2,6 +2,7 @@ package runtime
 
 import (
 	goruntime "runtime"
+	"runtime/metrics"
 	"time"
 	"unsafe"
 )
@@ -37,36 +38,45 @@ var samples struct {
 	fresh  bool // a sample since the last profile
 }
 
-// cpuWatch says whether the process computes, while divergo's samples
+// cpuWatch says whether the program computes, while divergo's samples
 // are read: a goroutine runs in code that may record nothing (a loop in a
 // function with no change point, a library's hashing), so the program is
 // not blocked even if its recorders are still, and the sampler must go
 // on. The profiler's reader cannot say it: the Go runtime wakes it only
-// when its buffer is half full. The process computes unless it used next
-// to no CPU time over the last idleLooks stretches: on a loaded machine a
-// running goroutine may get little of a stretch, and the kernel counts
-// CPU time in ticks.
+// when its buffer is half full. The program computes unless, at each of
+// the checkpointer's last idleLooks looks, no goroutine but the
+// checkpointer was running or ready to run (Go's scheduler metrics): the
+// state of the scheduler, not the CPU time the process got, which on a
+// loaded machine can be next to none for a goroutine that runs.
 type cpuWatch struct {
-	cpu  time.Duration
-	idle int // stretches in a row with next to no CPU time
+	idle int // looks in a row with nothing else to run
+	m    [2]metrics.Sample
 }
 
-// idleLooks is how many stretches of the checkpointer (pollEvery each)
-// the process must spend idle before divergo's sampler pauses.
+// idleLooks is how many looks of the checkpointer (pollEvery apart) must
+// find nothing else to run before divergo's sampler pauses.
 const idleLooks = 5
 
-// mark starts a stretch.
-func (w *cpuWatch) mark() { w.cpu = processCPU() }
-
-// busy reports whether the process computed in the stretches up to now.
+// busy reports whether the program computed lately.
 func (w *cpuWatch) busy() bool {
 	cpuProf.mu.Lock()
 	on := cpuProf.w != nil && cpuProf.user == nil && !cpuProf.paused
 	cpuProf.mu.Unlock()
-	if !on || w.cpu <= 0 {
+	if !on {
 		return false
 	}
-	if processCPU()-w.cpu > pollEvery/20 {
+	if w.m[0].Name == "" {
+		w.m[0].Name = "/sched/goroutines/running:goroutines"
+		w.m[1].Name = "/sched/goroutines/runnable:goroutines"
+	}
+	metrics.Read(w.m[:])
+	n := uint64(0)
+	for _, s := range w.m {
+		if s.Value.Kind() == metrics.KindUint64 {
+			n += s.Value.Uint64()
+		}
+	}
+	if n > 1 { // the checkpointer runs
 		w.idle = 0
 		return true
 	}
