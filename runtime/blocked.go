@@ -181,11 +181,7 @@ func checkpointer() {
 			if !allBlocked() {
 				resumed() // one resumed before the flag was up: nobody else will
 			}
-			paused := pauseCPUProfile() // or Go cannot report a deadlock
-			<-ckptWake
-			if paused {
-				resumeCPUProfile()
-			}
+			waitResumed()
 			time.Sleep(20 * d)
 			continue
 		}
@@ -197,11 +193,7 @@ func checkpointer() {
 			if progressed(marks) || allBlocked() {
 				resumed() // one moved before the flag was up
 			}
-			paused := pauseCPUProfile() // blocked where we cannot see: Go may have to report a deadlock
-			<-ckptWake
-			if paused {
-				resumeCPUProfile()
-			}
+			waitResumed()
 		}
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"runtime/pprof"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/divergo/divergo/internal/trace"
 )
@@ -247,6 +248,39 @@ func (t teeWriter) Write(b []byte) (int, error) {
 // far and lets its goroutine end, so that Go reports a deadlock as it does
 // plain, and when one resumes it starts the sampler again. The program's
 // own profile, when it runs one, is left alone: it would hang plain too.
+
+// waitResumed waits, for the checkpointer, until a goroutine resumes
+// (ckptWake). A wait longer than idleWait with divergo's sampler on pauses
+// it, or Go could not report a deadlock; a shorter one, the stall of a
+// pipeline, leaves it running: a pause writes the samples so far and a
+// restart makes the Go runtime allocate its sample buffer again.
+func waitResumed() {
+	if samplerRunning() {
+		t := time.NewTimer(idleWait)
+		select {
+		case <-ckptWake:
+			t.Stop()
+			return
+		case <-t.C:
+		}
+	}
+	paused := pauseCPUProfile()
+	<-ckptWake
+	if paused {
+		resumeCPUProfile()
+	}
+}
+
+// idleWait is how long the program is blocked before divergo's sampler
+// pauses; Go's deadlock report comes that much later than plain.
+const idleWait = 50 * time.Millisecond
+
+// samplerRunning reports whether divergo's sampler runs.
+func samplerRunning() bool {
+	cpuProf.mu.Lock()
+	defer cpuProf.mu.Unlock()
+	return cpuProf.w != nil && cpuProf.user == nil && !cpuProf.paused
+}
 
 // pauseCPUProfile stops divergo's profiler, and reports whether it did.
 func pauseCPUProfile() bool {

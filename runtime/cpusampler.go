@@ -59,10 +59,7 @@ const idleLooks = 5
 
 // busy reports whether the program computed lately.
 func (w *cpuWatch) busy() bool {
-	cpuProf.mu.Lock()
-	on := cpuProf.w != nil && cpuProf.user == nil && !cpuProf.paused
-	cpuProf.mu.Unlock()
-	if !on {
+	if !samplerRunning() {
 		return false
 	}
 	if w.m[0].Name == "" {
