@@ -17,11 +17,12 @@ import (
 // TestHashLines: a goroutine runs "defer wg.Done()" on line 17 and hashes
 // a 64 MB buffer on each of lines 18 and 19, one block of the trace, while
 // main waits for it. With the CPU samples the runtime records beside the
-// trace when asked (DIVERGO_CPUPROFILE=on), divergo wait gives lines 18 and 19 their shares of main's wait
-// and line 17 none, in the text, the JSON and the pprof profile (not
-// "+ main.go:17 ... 87.8 ms", the block's first line, with 18 and 19
-// absent). Recorded without them (the default), the block's time stays
-// at its first line: the samples are what moves it.
+// trace by default, divergo wait gives lines 18 and 19 their shares of
+// main's wait and line 17 none, in the text, the JSON and the pprof
+// profile (without them it was "+ main.go:17 ... 87.8 ms", the block's
+// first line, and 18 and 19 never appeared). Recorded without them
+// (DIVERGO_CPUPROFILE=off), the block's time stays at its first line: the
+// samples are what moves it.
 func TestHashLines(t *testing.T) {
 	t.Parallel()
 	p := prepare(t, "hashlines", false)
@@ -35,7 +36,7 @@ func TestHashLines(t *testing.T) {
 		}
 		return tr
 	}
-	tr := record("run-1.dvt", "DIVERGO_CPUPROFILE=on")
+	tr := record("run-1.dvt")
 	if _, err := os.Stat(trace.CPUProfileBeside(tr)); err != nil {
 		t.Fatalf("no CPU samples beside the trace: %v", err)
 	}
@@ -72,9 +73,9 @@ func TestHashLines(t *testing.T) {
 			waittime.FormatNs(byLine[17]), waittime.FormatNs(byLine[18]), waittime.FormatNs(byLine[19]))
 	}
 
-	off := record("off.dvt")
+	off := record("off.dvt", "DIVERGO_CPUPROFILE=off")
 	if _, err := os.Stat(trace.CPUProfileBeside(off)); err == nil {
-		t.Errorf("a run without DIVERGO_CPUPROFILE wrote CPU samples")
+		t.Errorf("a run with DIVERGO_CPUPROFILE=off wrote CPU samples")
 	}
 	lines = hashWaitLines(t, p.dir, off)
 	if share := float64(lines[17]) / float64(lines[0]); share < 0.9 {

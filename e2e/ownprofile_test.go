@@ -12,8 +12,8 @@ import (
 )
 
 // TestOwnCPUProfile: testdata/ownprofile starts Go's CPU profiler itself
-// around all its work. Recorded with divergo's CPU samples
-// (DIVERGO_CPUPROFILE=on), it prints and exits as its plain build does,
+// around all its work. Recorded with divergo's CPU samples (the
+// default), it prints and exits as its plain build does,
 // its own profile holds its samples, and divergo wait, reading the samples
 // beside the trace, puts main's wait at the lines of spin, which ran only
 // inside the program's profile: both saw the samples.
@@ -26,7 +26,7 @@ func TestOwnCPUProfile(t *testing.T) {
 	plainProf, recProf := filepath.Join(tmp, "plain.pprof"), filepath.Join(tmp, "rec.pprof")
 	want := execProg(t, p.dir, plain, []string{"-cpuprofile", plainProf})
 	tr := filepath.Join(tmp, "run.dvt")
-	got := execProg(t, p.dir, p.bin, []string{"-cpuprofile", recProf}, "DIVERGO_TRACE="+tr, "DIVERGO_CPUPROFILE=on")
+	got := execProg(t, p.dir, p.bin, []string{"-cpuprofile", recProf}, "DIVERGO_TRACE="+tr)
 	if got != want || !strings.HasPrefix(got, "exit 0\n") {
 		t.Fatalf("recorded:\n%s\nplain:\n%s", got, want)
 	}

@@ -14,13 +14,14 @@ import (
 // trace gives that time to the block that called it. The CPU samples put
 // it back at the loop's lines (20 and 21): they are the top steps of
 // main's wg.Wait, ahead of the call on line 35, in the text, and process
-// is pprof's top function.
+// is pprof's top function. The samples are recorded by default: the run
+// has no environment variable but its trace's.
 func TestSlowHelper(t *testing.T) {
 	t.Parallel()
 	p := prepare(t, "slowhelper", false)
 	tr := filepath.Join(t.TempDir(), "run-1.dvt")
 	cmd := exec.Command(p.bin)
-	cmd.Dir, cmd.Env = p.dir, env("DIVERGO_TRACE="+tr, "DIVERGO_CPUPROFILE=on")
+	cmd.Dir, cmd.Env = p.dir, env("DIVERGO_TRACE="+tr)
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("running: %v\n%s", err, out)
 	}

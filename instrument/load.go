@@ -130,6 +130,11 @@ func instrument(cfg Config, out string) (*Result, error) {
 		out = filepath.Join(lr.ModuleDir, OutDir)
 	}
 	m := Module{Dir: lr.ModuleDir, Path: lr.Module}
+	var rootPkgs []*packages.Package
+	for _, r := range roots {
+		rootPkgs = append(rootPkgs, r.Pkg)
+	}
+	m.HTTPPprof = linkedFiles(rootPkgs, httpPprof)
 	if mod := roots[0].Pkg.Module; mod != nil {
 		m.GoVersion = mod.GoVersion
 	}

@@ -63,6 +63,9 @@ type Module struct {
 	// Recorder is the import path of the recorder the copies call; ""
 	// means divergo's own, copied into the overlay at RecorderPath(Path).
 	Recorder string
+	// HTTPPprof is the Go files of net/http/pprof when the program links
+	// it: their CPU profile calls go through the recorder (stdhooks.go).
+	HTTPPprof []string
 }
 
 // Write instruments pkgs into m.Dir/.divergo and writes the overlay.
@@ -102,6 +105,9 @@ func write(m Module, out string, graphJSON []byte, pkgs []*Package) (*Result, er
 		if err := writeRecorder(moduleDir, recorder, put); err != nil {
 			return nil, err
 		}
+	}
+	if err := hookProfileCalls(m.HTTPPprof, out, m.Recorder == "", replace); err != nil {
+		return nil, err
 	}
 	// The code divergo writes into the module's packages needs go1.21
 	// (generic calls); a file of an older module gets that version through

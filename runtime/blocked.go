@@ -164,8 +164,10 @@ func checkpointer() {
 		sess.mu.Unlock()
 	}()
 	marks := map[*G]uint64{}
+	var cpu cpuWatch
 	for {
 		time.Sleep(pollEvery)
+		busy := cpu.busy()
 		if traceDone() {
 			return
 		}
@@ -179,20 +181,19 @@ func checkpointer() {
 			if !allBlocked() {
 				resumed() // one resumed before the flag was up: nobody else will
 			}
-			paused := pauseCPUProfile() // or Go cannot report a deadlock
-			<-ckptWake
-			if paused {
-				resumeCPUProfile()
-			}
+			waitResumed()
 			time.Sleep(20 * d)
 			continue
 		}
 		if !progressed(marks) {
+			if busy {
+				continue // computing in code that records nothing
+			}
 			ckptWaits.Store(true)
 			if progressed(marks) || allBlocked() {
 				resumed() // one moved before the flag was up
 			}
-			<-ckptWake
+			waitResumed()
 		}
 	}
 }

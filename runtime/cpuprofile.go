@@ -8,6 +8,7 @@ import (
 	"runtime/pprof"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/divergo/divergo/internal/trace"
 )
@@ -22,16 +23,17 @@ import (
 // goroutine was on; waittime splits each block's time over its lines by
 // them (docs/ARCHITECTURE.md, "Time per statement").
 //
-// DIVERGO_CPUPROFILE=on (or 1) records them beside the trace (run-1.dvt →
-// run-1.cpu.pprof), a path records there; unset or off, none, because the
-// program would notice: Go has one CPU profiler per process, so a program
-// that starts its own outside its instrumented code (go test -cpuprofile,
-// net/http/pprof's /debug/pprof/profile) would get "cpu profiling already
-// in use" (its instrumented calls share it: StartCPUProfile below), and the
-// profiler's goroutine is one more goroutine for runtime.NumGoroutine; it
-// would keep a deadlocked program from being reported, but pauses while
-// every recorded goroutine is blocked (pauseCPUProfile). Never in a child
-// process of a recorded one, nor for a trace that goes to a device.
+// They are recorded beside the trace by default (run-1.dvt →
+// run-1.cpu.pprof); DIVERGO_CPUPROFILE=PATH records them there, =off none.
+// The program cannot tell: the samples are read by a goroutine Go counts
+// as its own (cpusampler.go), so runtime.NumGoroutine, runtime.Stack and
+// the goroutine profile are as plain; a profile the program starts, from
+// its instrumented code or from net/http/pprof's handler (libprofile.go),
+// gets the profiler and its samples, and divergo's resume after it
+// (StartCPUProfile below); go test -cpuprofile's profile is the test's
+// (cpuProfilePath); while every recorded goroutine is blocked the sampler
+// pauses, so that Go reports a deadlock (pauseCPUProfile). Never in a
+// child process of a recorded one, nor for a trace that goes to a device.
 //
 // The file is created when the profiler writes it, when recording ends:
 // a program that leaves by an os.Exit the recorder does not see leaves
@@ -46,6 +48,11 @@ var cpuProf struct {
 	// paused: ours is stopped while every recorded goroutine is blocked
 	// (pauseCPUProfile).
 	paused bool
+	// ours is divergo's samples so far, one profile, rewritten at each
+	// stop, and theirs the copies of the program's profiles: the file is
+	// ours then theirs, so that a run whose program profiles nothing
+	// itself has one profile beside its trace, which go tool pprof reads.
+	ours, theirs []byte
 }
 
 // cpuProfilePath is where the CPU samples go, "" for none. A test binary
@@ -57,9 +64,9 @@ func cpuProfilePath() string {
 		return ""
 	}
 	switch v := os.Getenv("DIVERGO_CPUPROFILE"); v {
-	case "", "off", "0":
+	case "off", "0":
 		return ""
-	case "1", "on":
+	case "", "1", "on":
 		if sess.child || strings.HasPrefix(sess.path, "/dev/") {
 			return ""
 		}
@@ -72,24 +79,21 @@ func cpuProfilePath() string {
 	}
 }
 
-// startCPUProfile starts Go's CPU profiler if asked to. A profiler already
-// running (the program cannot have started it yet; a test binary's
+// startCPUProfile starts divergo's sampler if asked to. A profiler
+// already running (the program cannot have started it yet; a test binary's
 // -cpuprofile can) is left alone.
 func startCPUProfile() {
 	p := cpuProfilePath()
 	if p == "" {
 		return
 	}
-	w := &lazyFile{path: p}
-	if err := pprof.StartCPUProfile(w); err != nil {
-		return
-	}
 	cpuProf.mu.Lock()
-	cpuProf.w = w
+	cpuProf.w = &lazyFile{path: p}
+	startSampler()
 	cpuProf.mu.Unlock()
 }
 
-// stopCPUProfile stops the profiler, which writes the samples out, when
+// stopCPUProfile stops the sampler, which writes the samples out, when
 // the trace is completed (under sess.mu, once).
 func stopCPUProfile() {
 	cpuProf.mu.Lock()
@@ -98,19 +102,33 @@ func stopCPUProfile() {
 	if w == nil {
 		return
 	}
-	cpuProf.w = nil
-	if cpuProf.user != nil || cpuProf.paused {
-		// The program's profile runs: stopping it would write its file,
-		// which the plain program never does if it does not stop it.
-		// Ours keeps the segments before it.
-		if err := w.close(); err != nil {
-			fmt.Fprintf(os.Stderr, "divergo: no CPU samples: %v\n", err)
-		}
-		return
+	if cpuProf.user == nil && !cpuProf.paused {
+		// The program's profile, when it runs one, is left running: stopping
+		// it would write its file, which the plain program never does if it
+		// does not stop it. Our samples before it are in the file.
+		writeOurs(stopSampler())
 	}
-	pprof.StopCPUProfile()
+	cpuProf.w = nil
 	if err := w.close(); err != nil {
 		fmt.Fprintf(os.Stderr, "divergo: no CPU samples: %v\n", err)
+	}
+}
+
+// writeSegment puts divergo's samples so far, a profile, in its file
+// (under cpuProf.mu).
+func writeOurs(data []byte) {
+	if len(data) > 0 && cpuProf.w != nil {
+		cpuProf.ours = data
+		cpuProf.w.rewrite(cpuProf.ours, cpuProf.theirs)
+	}
+}
+
+// writeTheirs adds a copy of the program's profile to divergo's file, a
+// segment of its own (under cpuProf.mu).
+func writeTheirs(data []byte) {
+	if len(data) > 0 && cpuProf.w != nil {
+		cpuProf.theirs = append(cpuProf.theirs, data...)
+		cpuProf.w.rewrite(cpuProf.ours, cpuProf.theirs)
 	}
 }
 
@@ -131,6 +149,27 @@ func (l *lazyFile) Write(b []byte) (int, error) {
 	return l.f.Write(b)
 }
 
+// rewrite makes the file's content parts, in order.
+func (l *lazyFile) rewrite(parts ...[]byte) {
+	if l.f != nil {
+		if _, err := l.f.Seek(0, io.SeekStart); err != nil {
+			l.err = err
+			return
+		}
+		if err := l.f.Truncate(0); err != nil {
+			l.err = err
+			return
+		}
+	}
+	for _, p := range parts {
+		if len(p) > 0 {
+			if _, err := l.Write(p); err != nil {
+				return
+			}
+		}
+	}
+}
+
 func (l *lazyFile) close() error {
 	if l.f == nil {
 		return l.err
@@ -145,13 +184,13 @@ func (l *lazyFile) close() error {
 // while divergo's runs would be refused ("cpu profiling already in use").
 // The instrumenter sends the program's pprof.StartCPUProfile and
 // StopCPUProfile here (instrument/ops.go). With divergo's profile running,
-// StartCPUProfile ends divergo's segment and starts the program's profile
-// with a writer that gives the program every byte, as plain, and keeps a
-// copy; StopCPUProfile stops it, which writes the program's profile, adds
-// the copy to divergo's file as a segment of its own and starts divergo's
-// again. The file beside the trace is then a sequence of gzipped profiles,
-// which divergo wait merges. Without divergo's profile both are
-// pprof's.
+// StartCPUProfile stops divergo's sampler, writing its samples so far,
+// and starts the program's profile with a writer that gives the program
+// every byte, as plain, and keeps a copy; StopCPUProfile stops it, which
+// writes the program's profile, adds the copy to divergo's file and starts
+// divergo's sampler again. The file beside the trace is then a sequence of
+// gzipped profiles, divergo's first, which divergo wait merges. Without
+// divergo's samples both are pprof's.
 
 // StartCPUProfile replaces the program's pprof.StartCPUProfile.
 func StartCPUProfile(w io.Writer) error {
@@ -160,11 +199,13 @@ func StartCPUProfile(w io.Writer) error {
 	if cpuProf.w == nil || cpuProf.user != nil {
 		return pprof.StartCPUProfile(w)
 	}
-	pprof.StopCPUProfile() // our segment so far, into our file (none when paused)
+	if !cpuProf.paused {
+		writeOurs(stopSampler()) // our segment so far, into our file
+	}
 	cpuProf.paused = false
 	buf := &bytes.Buffer{}
 	if err := pprof.StartCPUProfile(teeWriter{w, buf}); err != nil {
-		pprof.StartCPUProfile(cpuProf.w)
+		startSampler()
 		return err
 	}
 	cpuProf.user = buf
@@ -181,8 +222,8 @@ func StopCPUProfile() {
 	if buf == nil || cpuProf.w == nil {
 		return
 	}
-	cpuProf.w.Write(buf.Bytes())
-	pprof.StartCPUProfile(cpuProf.w)
+	writeTheirs(buf.Bytes())
+	startSampler()
 }
 
 // teeWriter writes to the program's writer, as pprof would, and to a copy;
@@ -197,15 +238,49 @@ func (t teeWriter) Write(b []byte) (int, error) {
 	return t.w.Write(b)
 }
 
-// The profiler's writer is a goroutine that waits for samples in a way Go
+// The sampler's reader is a goroutine that waits for samples in a way Go
 // counts as running, so while it runs Go never finds every goroutine
-// asleep: a deadlocked program recorded with samples hung instead of
+// asleep: a deadlocked program recorded with samples would hang instead of
 // dying of Go's deadlock report. The checkpointer (blocked.go) knows when
-// every recorded goroutine is blocked; before it waits for one to resume
-// it pauses the profiler, which writes the samples so far as a segment and
-// lets its goroutine end, so that Go reports a deadlock as it does plain,
-// and when one resumes it starts the profiler again. The program's own
-// profile, when it runs one, is left alone: it would hang plain too.
+// every recorded goroutine is blocked, or none has recorded anything for
+// a while and the process uses no CPU time (cpuWatch); before it waits
+// for one to resume it pauses the sampler, which writes the samples so
+// far and lets its goroutine end, so that Go reports a deadlock as it does
+// plain, and when one resumes it starts the sampler again. The program's
+// own profile, when it runs one, is left alone: it would hang plain too.
+
+// waitResumed waits, for the checkpointer, until a goroutine resumes
+// (ckptWake). A wait longer than idleWait with divergo's sampler on pauses
+// it, or Go could not report a deadlock; a shorter one, the stall of a
+// pipeline, leaves it running: a pause writes the samples so far and a
+// restart makes the Go runtime allocate its sample buffer again.
+func waitResumed() {
+	if samplerRunning() {
+		t := time.NewTimer(idleWait)
+		select {
+		case <-ckptWake:
+			t.Stop()
+			return
+		case <-t.C:
+		}
+	}
+	paused := pauseCPUProfile()
+	<-ckptWake
+	if paused {
+		resumeCPUProfile()
+	}
+}
+
+// idleWait is how long the program is blocked before divergo's sampler
+// pauses; Go's deadlock report comes that much later than plain.
+const idleWait = 50 * time.Millisecond
+
+// samplerRunning reports whether divergo's sampler runs.
+func samplerRunning() bool {
+	cpuProf.mu.Lock()
+	defer cpuProf.mu.Unlock()
+	return cpuProf.w != nil && cpuProf.user == nil && !cpuProf.paused
+}
 
 // pauseCPUProfile stops divergo's profiler, and reports whether it did.
 func pauseCPUProfile() bool {
@@ -214,7 +289,7 @@ func pauseCPUProfile() bool {
 	if cpuProf.w == nil || cpuProf.user != nil || cpuProf.paused {
 		return false
 	}
-	pprof.StopCPUProfile()
+	writeOurs(stopSampler())
 	cpuProf.paused = true
 	return true
 }
@@ -227,7 +302,7 @@ func resumeCPUProfile() {
 		return
 	}
 	cpuProf.paused = false
-	pprof.StartCPUProfile(cpuProf.w)
+	startSampler()
 }
 
 // testCPUProfile reports whether args ask a test binary for a CPU profile

@@ -10,13 +10,12 @@ import (
 
 // TestDeadlockReportedWithSamples: a worker blocked on a mutex main holds,
 // main on a channel nobody sends on, recorded with divergo's CPU samples
-// on: their profiler pauses once every recorded goroutine is blocked, so
+// (the default): their sampler pauses once every recorded goroutine is blocked, so
 // Go still reports the deadlock (the run hung with it running), and the
 // samples so far are on disk beside the trace.
 func TestDeadlockReportedWithSamples(t *testing.T) {
 	cmd, path := child(t, "stuck")
 	useNonRaceChild(t, cmd)
-	cmd.Env = append(cmd.Env, "DIVERGO_CPUPROFILE=on")
 	wantDeadlockReport(t, cmd)
 	data, err := os.ReadFile(trace.CPUProfileBeside(path))
 	if err != nil || !bytes.HasPrefix(data, []byte{0x1f, 0x8b}) {

@@ -34,6 +34,9 @@ func hiddenGoidSample() { goidSample() }
 //go:linkname hiddenCloseOld runtime.divergoCloseOld
 func hiddenCloseOld() { closeOld() }
 
+//go:linkname hiddenProfiler runtime.divergoProfiler
+func hiddenProfiler() { readSamples() }
+
 // Go runs f as the goroutine c was spawned for, between its Start and
 // Done. The instrumenter rewrites a go statement whose callee takes and
 // returns nothing (go worker(), go s.loop()) to go Go(c, f): the compiler

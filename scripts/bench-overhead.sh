@@ -19,10 +19,10 @@
 # over the plain build's median time in the same rounds. Also reports trace
 # bytes per recorded block execution.
 #
-# "divergo, CPU samples" is the same build recording with
-# DIVERGO_CPUPROFILE=on: what Go's CPU profiler, which the runtime then runs
-# beside the trace so that waittime can charge a block's time to its lines,
-# costs is this column against the divergo one.
+# "divergo, no CPU samples" is the same build recording with
+# DIVERGO_CPUPROFILE=off: what Go's CPU profiler, which the runtime runs
+# beside the trace by default so that waittime can charge a block's time
+# to its lines, costs is the divergo column against this one.
 #
 # "divergo, execution trace" is the same build recording with
 # DIVERGO_RUNTIME_TRACE=1: Go's execution tracer beside the trace, from which
@@ -94,7 +94,7 @@ run() {
 	case $1 in
 	plain | count | atomic | rttrace) "./$1" "${args[@]}" ;;
 	dvg | dvgbase) DIVERGO_TRACE="$PWD/$1.dvt" "./$1" "${args[@]}" ;;
-	prof) DIVERGO_CPUPROFILE=on DIVERGO_TRACE="$PWD/$1.dvt" ./dvg "${args[@]}" ;;
+	prof) DIVERGO_CPUPROFILE=off DIVERGO_TRACE="$PWD/$1.dvt" ./dvg "${args[@]}" ;;
 	gotrace) DIVERGO_RUNTIME_TRACE=1 DIVERGO_TRACE="$PWD/$1.dvt" ./dvg "${args[@]}" ;;
 	flight) DIVERGO_TRACE="$PWD/$1.dvt" ./dvgflight "${args[@]}" ;;
 	null) DIVERGO_TRACE=/dev/null ./dvg "${args[@]}" ;;
@@ -171,7 +171,7 @@ func init() {
 }
 '
 
-echo "| program | plain (median, best) | divergo | divergo, CPU samples | divergo, execution trace | divergo, flight recorder | divergo, one core | DIVERGO_TRACE=off | to /dev/null | floor | cover count | cover atomic | runtime/trace | trace bytes / block |"
+echo "| program | plain (median, best) | divergo | divergo, no CPU samples | divergo, execution trace | divergo, flight recorder | divergo, one core | DIVERGO_TRACE=off | to /dev/null | floor | cover count | cover atomic | runtime/trace | trace bytes / block |"
 echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
 declare -A progArgs=([cpuloop]="-n 300000" [wordcount]="-lines 100000" [switchloop]="-n 25000000" [calls]="-n 32" [spectralnorm]="-n 1000"
 	[binarytrees]="-n 16" [fannkuch]="-n 10" [knucleotide]="-n 500000")

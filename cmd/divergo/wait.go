@@ -70,8 +70,8 @@ wait was the 235 µs between. The class then says first how much the two
 sides add up to, so that the steps are seen to cancel.
 
 A running step is a block's time. With Go's CPU samples of the run, which an
-instrumented program run with DIVERGO_CPUPROFILE=on writes beside its trace
-(run-1.cpu.pprof beside run-1.dvt), a block's time is split
+instrumented program writes beside its trace unless run with
+DIVERGO_CPUPROFILE=off (run-1.cpu.pprof beside run-1.dvt), a block's time is split
 over the lines its samples were taken at, so that two heavy calls on the
 second and third lines of a block are two steps at their own lines; without
 them it is at the block's first line.
@@ -287,7 +287,7 @@ func analyzeTrace(file string, opts waittime.Options, stderr io.Writer) (*waitti
 // cpuProfileBeside reads Go's CPU samples of the run whose trace is file,
 // which the runtime writes beside it (trace.CPUProfileBeside): with them a
 // block's time is split over the lines that spent it. None there (a run
-// without DIVERGO_CPUPROFILE=on, a trace from before) is nil; one that cannot
+// with DIVERGO_CPUPROFILE=off, a trace from before) is nil; one that cannot
 // be read (the program exited without completing it) is said and nil.
 func cpuProfileBeside(file string, stderr io.Writer) *profile.Profile {
 	f, _, err := trace.OpenRegular(trace.CPUProfileBeside(file))
