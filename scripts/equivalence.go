@@ -40,6 +40,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/divergo/divergo/scripts/internal/realmod"
 )
 
 var (
@@ -95,21 +97,11 @@ func (o outcomes) add(pkg, test, res string) {
 
 // module tests one module@version and prints what differs.
 func module(dir, divergo, mv string) error {
-	src, err := download(mv)
+	mod, err := realmod.Fetch(dir, mv)
 	if err != nil {
 		return err
 	}
-	mod := filepath.Join(dir, strings.NewReplacer("/", "_", "@", "@").Replace(mv))
-	if err := os.RemoveAll(mod); err != nil {
-		return err
-	}
-	if err := copyTree(src, mod); err != nil {
-		return fmt.Errorf("copying out of the module cache: %w", err)
-	}
-	env := append(os.Environ(), "GOWORK=off", "GOFLAGS=-mod=mod")
-	if out, err := command(mod, env, "go", "mod", "download"); err != nil {
-		return fmt.Errorf("go mod download: %v\n%s", err, out)
-	}
+	env := realmod.Env()
 
 	start := time.Now()
 	plainOut, _ := command(mod, env, "go", "test", "-json", fmt.Sprintf("-count=%d", *runs), "-timeout="+timeout.String(), "./...")
@@ -196,39 +188,6 @@ func class(rs []string) string {
 		return "pass"
 	}
 	return "skip"
-}
-
-// download fetches mv through the module proxy and returns its directory
-// in the module cache.
-func download(mv string) (string, error) {
-	out, err := exec.Command("go", "mod", "download", "-json", mv).Output()
-	if err != nil {
-		return "", fmt.Errorf("go mod download %s: %v", mv, err)
-	}
-	var m struct{ Dir, Error string }
-	if err := json.Unmarshal(out, &m); err != nil || m.Dir == "" {
-		return "", fmt.Errorf("go mod download %s: %s", mv, m.Error)
-	}
-	return m.Dir, nil
-}
-
-// copyTree copies the module cache's read-only tree src to dst, writable.
-func copyTree(src, dst string) error {
-	return filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		to := filepath.Join(dst, rel)
-		if d.IsDir() {
-			return os.MkdirAll(to, 0o777)
-		}
-		data, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(to, data, 0o666)
-	})
 }
 
 func command(dir string, env []string, name string, args ...string) ([]byte, error) {
