@@ -19,7 +19,10 @@
 //
 // Usage, from the repository root:
 //
-//	go run scripts/equivalence.go [-n 2] [-timeout 10m] [-work DIR] module@version...
+//	go run scripts/equivalence.go [-n 2] [-timeout 10m] [-skip RE] [-work DIR] module@version...
+//
+// -skip leaves tests out of both (a test whose recorded runs write more
+// than divergo test's cap per run cannot be compared: say which).
 //
 // Example:
 //
@@ -48,12 +51,13 @@ var (
 	runs    = flag.Int("n", 2, "runs of each test, plain and recorded")
 	timeout = flag.Duration("timeout", 10*time.Minute, "timeout of a test binary")
 	work    = flag.String("work", "", "directory for the modules and traces (default: a temporary one, removed)")
+	skip    = flag.String("skip", "", "tests to leave out, plain and recorded (go test -skip)")
 )
 
 func main() {
 	flag.Parse()
 	if flag.NArg() == 0 {
-		fmt.Fprintln(os.Stderr, "usage: go run scripts/equivalence.go [-n N] [-timeout D] [-work DIR] module@version...")
+		fmt.Fprintln(os.Stderr, "usage: go run scripts/equivalence.go [-n N] [-timeout D] [-skip RE] [-work DIR] module@version...")
 		os.Exit(2)
 	}
 	dir := *work
@@ -104,14 +108,14 @@ func module(dir, divergo, mv string) error {
 	env := realmod.Env()
 
 	start := time.Now()
-	plainOut, _ := command(mod, env, "go", "test", "-json", fmt.Sprintf("-count=%d", *runs), "-timeout="+timeout.String(), "./...")
+	plainOut, _ := command(mod, env, "go", "test", "-json", fmt.Sprintf("-count=%d", *runs), "-timeout="+timeout.String(), "-skip="+*skip, "./...")
 	plainWall := time.Since(start)
 	plain, plainBroken := readGoTestJSON(plainOut)
 
 	traces := filepath.Join(dir, "traces-"+filepath.Base(mod))
 	os.RemoveAll(traces)
 	start = time.Now()
-	recOut, _ := command(mod, env, divergo, "test", "-json", "-n", fmt.Sprint(*runs), "-perturb=false", "-o", traces, "./...", "--", "-test.timeout="+timeout.String())
+	recOut, _ := command(mod, env, divergo, "test", "-json", "-n", fmt.Sprint(*runs), "-perturb=false", "-o", traces, "./...", "--", "-test.timeout="+timeout.String(), "-test.skip="+*skip)
 	recWall := time.Since(start)
 	recorded, err := readRecords(traces)
 	if err != nil {
