@@ -9,8 +9,11 @@
 // Each module is fetched by version through the module proxy into a
 // temporary directory (scripts/internal/realmod). Cold is a build cache
 // of its own, empty (the standard library compiled too, with -race for
-// go test, instrumented for divergo), and for divergo no .divergo in the
-// module; warm is the same command again right after, with both kept.
+// go test), and for divergo no .divergo in the module; warm is the same
+// command again right after, with both kept. With -cache DIR both use
+// that build cache and leave it (cold is then the module's first build
+// in its directory, the standard library taken from the cache), and its
+// size is not counted in the disk.
 // Peak memory is the largest resident set of any one process of the
 // command (getrusage's maxrss over the waited-for tree: the go command,
 // the compiler, a test binary, divergo itself). Disk is the peak, sampled
@@ -21,7 +24,7 @@
 //
 // Usage, from the repository root:
 //
-//	go run scripts/benchsuite.go [-n 4] [-work DIR] module@version...
+//	go run scripts/benchsuite.go [-n 4] [-cache DIR] [-work DIR] module@version...
 package main
 
 import (
@@ -43,6 +46,7 @@ import (
 var (
 	runs = flag.Int("n", 4, "runs of each test: go test -count=N, divergo test -n N")
 	work = flag.String("work", "", "directory for the modules, caches and traces (default: a temporary one, removed)")
+	kept = flag.String("cache", "", "build cache to use and keep (default: an empty one per command, removed after)")
 )
 
 // measure is one command's cost.
@@ -56,7 +60,7 @@ type measure struct {
 func main() {
 	flag.Parse()
 	if flag.NArg() == 0 {
-		fmt.Fprintln(os.Stderr, "usage: go run scripts/benchsuite.go [-n N] [-work DIR] module@version...")
+		fmt.Fprintln(os.Stderr, "usage: go run scripts/benchsuite.go [-n N] [-cache DIR] [-work DIR] module@version...")
 		os.Exit(2)
 	}
 	dir := *work
@@ -109,7 +113,12 @@ func module(dir, divergo, mv string) error {
 	for i, c := range cmds {
 		cache := filepath.Join(dir, "gocache")
 		tmp := filepath.Join(dir, "tmp")
-		for _, d := range []string{cache, tmp, filepath.Join(mod, ".divergo")} {
+		watched := []string{cache, tmp, mod}
+		removed := []string{cache, tmp, filepath.Join(mod, ".divergo")}
+		if *kept != "" {
+			cache, watched, removed = *kept, watched[1:], removed[1:]
+		}
+		for _, d := range removed {
 			if err := os.RemoveAll(d); err != nil {
 				return err
 			}
@@ -119,9 +128,11 @@ func module(dir, divergo, mv string) error {
 		}
 		env := append(realmod.Env(), "GOCACHE="+cache, "TMPDIR="+tmp)
 		for k := range 2 {
-			got[i][k] = run(mod, env, []string{cache, tmp, mod}, c.args)
+			got[i][k] = run(mod, env, watched, c.args)
 		}
-		os.RemoveAll(cache)
+		if *kept == "" {
+			os.RemoveAll(cache)
+		}
 		os.RemoveAll(tmp)
 		cold, warm := got[i][0], got[i][1]
 		fmt.Printf("%s | %s%s | %s | %s | %s | %s | %s | %s\n", mv, c.name, failedNote(cold, warm),
