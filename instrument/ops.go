@@ -558,8 +558,13 @@ func (r *rewriter) outcome(t types.Type, expr string) string {
 // indexOutcome records the index value of an index TCP just before the
 // statement that holds it. The index is evaluated a second time there, so
 // this is done only when that is safe: the expression has no side effect,
-// cannot panic, and its variables are declared before the statement.
+// cannot panic, and its variables are declared before the statement. An
+// index that is a counting range loop's key is not recorded: the loop's
+// path already says it (rangeCounter).
 func (r *rewriter) indexOutcome(ix *ast.IndexExpr) {
+	if r.rangeCounter(ix.Index) {
+		return
+	}
 	var stmt ast.Stmt
 	child := ast.Node(ix)
 	conditional := false

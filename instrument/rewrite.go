@@ -208,14 +208,28 @@ func funcType(n ast.Node) *ast.FuncType {
 // testParam is the name of the *testing.T parameter of a function of a
 // test file (a test, a subtest's function literal, a helper), or "": testing
 // runs tests and subtests on goroutines of its own, which TestEnter makes
-// roots named by the test.
+// roots named by the test. A parameter named _, or not named in a
+// function of that one parameter, is blankTestParam: nameTestParam names
+// it so in the instrumented copy, since a test that does not use its
+// *testing.T (func TestNil(_ *testing.T)) runs on a goroutine of its own
+// all the same, and without TestEnter the trace named no test for it.
 func (r *rewriter) testParam(n ast.Node) string {
+	name, _ := r.testField(n)
+	return name
+}
+
+// blankTestParam is the name a blank or unnamed *testing.T parameter
+// takes in the instrumented copy.
+const blankTestParam = "_dvg_tt"
+
+// testField is testParam's answer and the parameter's field.
+func (r *rewriter) testField(n ast.Node) (string, *ast.Field) {
 	if !strings.HasSuffix(r.tf.Name(), "_test.go") {
-		return ""
+		return "", nil
 	}
 	ft := funcType(n)
 	if ft == nil || ft.Params == nil {
-		return ""
+		return "", nil
 	}
 	for _, field := range ft.Params.List {
 		if !isTestingT(r.info.TypeOf(field.Type)) {
@@ -223,11 +237,28 @@ func (r *rewriter) testParam(n ast.Node) string {
 		}
 		for _, name := range field.Names {
 			if name.Name != "_" {
-				return name.Name
+				return name.Name, field
 			}
 		}
+		if len(field.Names) == 1 || len(field.Names) == 0 && len(ft.Params.List) == 1 {
+			return blankTestParam, field
+		}
 	}
-	return ""
+	return "", nil
+}
+
+// nameTestParam gives a blank or unnamed *testing.T parameter of n the
+// name blankTestParam, for TestEnter.
+func (r *rewriter) nameTestParam(n ast.Node) {
+	name, field := r.testField(n)
+	if name != blankTestParam {
+		return
+	}
+	if len(field.Names) == 0 {
+		r.buf.insert(r.off(field.Type.Pos()), prioEnter, blankTestParam+" ")
+		return
+	}
+	r.buf.replace(r.off(field.Names[0].Pos()), r.off(field.Names[0].End()), blankTestParam)
 }
 
 // isTestMain says whether n is the TestMain of a test file: the test
@@ -282,6 +313,7 @@ func (r *rewriter) enter(body *ast.BlockStmt) {
 	case f.Main:
 		fmt.Fprintf(&b, "_dvg_r := _dvg.Main(_dvg_graph, %d); defer _dvg_r.Exit(%d); ", f.Entry, f.Entry)
 	case t != "":
+		r.nameTestParam(f.Node)
 		fmt.Fprintf(&b, "_dvg_r := _dvg.TestEnter(%s, %d); defer _dvg_r.TestExit(%d); ", t, f.Entry, f.Entry)
 	case r.isTestMain(f.Node):
 		fmt.Fprintf(&b, "_dvg_r := _dvg.EnterTestMain(%d); defer _dvg_r.Exit(%d); ", f.Entry, f.Entry)

@@ -19,7 +19,10 @@
 //
 // Usage, from the repository root:
 //
-//	go run scripts/equivalence.go [-n 2] [-timeout 10m] [-work DIR] module@version...
+//	go run scripts/equivalence.go [-n 2] [-timeout 10m] [-skip RE] [-work DIR] module@version...
+//
+// -skip leaves tests out of both (a test whose recorded runs write more
+// than divergo test's cap per run cannot be compared: say which).
 //
 // Example:
 //
@@ -40,18 +43,21 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/divergo/divergo/scripts/internal/realmod"
 )
 
 var (
 	runs    = flag.Int("n", 2, "runs of each test, plain and recorded")
 	timeout = flag.Duration("timeout", 10*time.Minute, "timeout of a test binary")
 	work    = flag.String("work", "", "directory for the modules and traces (default: a temporary one, removed)")
+	skip    = flag.String("skip", "", "tests to leave out, plain and recorded (go test -skip)")
 )
 
 func main() {
 	flag.Parse()
 	if flag.NArg() == 0 {
-		fmt.Fprintln(os.Stderr, "usage: go run scripts/equivalence.go [-n N] [-timeout D] [-work DIR] module@version...")
+		fmt.Fprintln(os.Stderr, "usage: go run scripts/equivalence.go [-n N] [-timeout D] [-skip RE] [-work DIR] module@version...")
 		os.Exit(2)
 	}
 	dir := *work
@@ -95,31 +101,21 @@ func (o outcomes) add(pkg, test, res string) {
 
 // module tests one module@version and prints what differs.
 func module(dir, divergo, mv string) error {
-	src, err := download(mv)
+	mod, err := realmod.Fetch(dir, mv)
 	if err != nil {
 		return err
 	}
-	mod := filepath.Join(dir, strings.NewReplacer("/", "_", "@", "@").Replace(mv))
-	if err := os.RemoveAll(mod); err != nil {
-		return err
-	}
-	if err := copyTree(src, mod); err != nil {
-		return fmt.Errorf("copying out of the module cache: %w", err)
-	}
-	env := append(os.Environ(), "GOWORK=off", "GOFLAGS=-mod=mod")
-	if out, err := command(mod, env, "go", "mod", "download"); err != nil {
-		return fmt.Errorf("go mod download: %v\n%s", err, out)
-	}
+	env := realmod.Env()
 
 	start := time.Now()
-	plainOut, _ := command(mod, env, "go", "test", "-json", fmt.Sprintf("-count=%d", *runs), "-timeout="+timeout.String(), "./...")
+	plainOut, _ := command(mod, env, "go", "test", "-json", fmt.Sprintf("-count=%d", *runs), "-timeout="+timeout.String(), "-skip="+*skip, "./...")
 	plainWall := time.Since(start)
 	plain, plainBroken := readGoTestJSON(plainOut)
 
 	traces := filepath.Join(dir, "traces-"+filepath.Base(mod))
 	os.RemoveAll(traces)
 	start = time.Now()
-	recOut, _ := command(mod, env, divergo, "test", "-json", "-n", fmt.Sprint(*runs), "-perturb=false", "-o", traces, "./...", "--", "-test.timeout="+timeout.String())
+	recOut, _ := command(mod, env, divergo, "test", "-json", "-n", fmt.Sprint(*runs), "-perturb=false", "-o", traces, "./...", "--", "-test.timeout="+timeout.String(), "-test.skip="+*skip)
 	recWall := time.Since(start)
 	recorded, err := readRecords(traces)
 	if err != nil {
@@ -196,39 +192,6 @@ func class(rs []string) string {
 		return "pass"
 	}
 	return "skip"
-}
-
-// download fetches mv through the module proxy and returns its directory
-// in the module cache.
-func download(mv string) (string, error) {
-	out, err := exec.Command("go", "mod", "download", "-json", mv).Output()
-	if err != nil {
-		return "", fmt.Errorf("go mod download %s: %v", mv, err)
-	}
-	var m struct{ Dir, Error string }
-	if err := json.Unmarshal(out, &m); err != nil || m.Dir == "" {
-		return "", fmt.Errorf("go mod download %s: %s", mv, m.Error)
-	}
-	return m.Dir, nil
-}
-
-// copyTree copies the module cache's read-only tree src to dst, writable.
-func copyTree(src, dst string) error {
-	return filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		to := filepath.Join(dst, rel)
-		if d.IsDir() {
-			return os.MkdirAll(to, 0o777)
-		}
-		data, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(to, data, 0o666)
-	})
 }
 
 func command(dir string, env []string, name string, args ...string) ([]byte, error) {
